@@ -1,0 +1,751 @@
+/*
+ * Architecture presets and the arch-file reader/writer.
+ *
+ * Sources for the figures:
+ *  - occupancy limits, registers, shared memory sizes: the CUDA C Programming
+ *    Guide, "Compute Capabilities" tables (feature and technical
+ *    specifications per compute capability), and the CUDA Occupancy
+ *    Calculator for allocation units and granularities;
+ *  - SM counts: the named boards (full-die counts where the brief asks for
+ *    the chip: GF100 16, GM200 24);
+ *  - latencies: coarse figures, rounded, good to perhaps +-25%. ALU: the
+ *    programming guide's "Multiprocessor Level" latency L (about 24 cycles on
+ *    cc 1.x, 22 on 2.x, 11 on 3.x, 4 on 7.x and later) and the Maxwell Tuning
+ *    Guide (dependent FMA issue 6 cycles on Maxwell, Pascal alike). Shared:
+ *    microbenchmarks: Wong et al., "Demystifying GPU Microarchitecture
+ *    through Microbenchmarking" (ISPASS 2010, GT200: 38); Mei & Chu,
+ *    "Dissecting GPU Memory Hierarchy through Microbenchmarking" (TPDS 2017,
+ *    Fermi about 50); Jia et al., "Dissecting the NVIDIA Volta GPU
+ *    Architecture via Microbenchmarking" (2018: K80 26, M60 23, P100 24,
+ *    V100 19); Luo et al., "Benchmarking and Dissecting the Nvidia Hopper
+ *    GPU Architecture" (2024: about 30 on A100 and H800). Global (DRAM,
+ *    L2 miss): the guide's "400 to 600" (cc 1.x) / "400 to 800" (cc 2.x) /
+ *    "200 to 400" (cc 3.x) clock cycles, Wong et al. for GT200 (about 440),
+ *    and the microbenchmark papers above for later chips (roughly 350-500).
+ */
+#include "sim/arch.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- The presets --------------------------------------------------------- */
+
+static const ws_arch presets[] = {
+    {
+        .name = "hopper", .display_name = "NVIDIA H100 SXM5 (Hopper GH100)",
+        .cc_major = 9, .cc_minor = 0, .sm_count = 132, .warp_size = 32,
+        .shared_model = SHARED_MODEL_MODERN, .shared_banks = 32, .bank_width_bytes = 4,
+        .shared_phase_lanes = 32,
+        .global_model = GLOBAL_MODEL_SECTORS, .line_bytes = 128, .sector_bytes = 32,
+        .l1_caches_global_loads = 1,
+        .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
+        .max_threads_per_block = 1024, .regs_per_sm = 65536, .max_regs_per_thread = 255,
+        .reg_alloc_unit = 256, .reg_alloc_per_block = 0, .warp_alloc_granularity = 4,
+        .shared_per_sm = 228 * 1024, .shared_per_block = 227 * 1024, .shared_alloc_unit = 128,
+        .shared_reserved_per_block = 1024,
+        .latency_shared = 30, .latency_global = 480, .latency_alu = 4,
+    },
+    {
+        .name = "ampere", .display_name = "NVIDIA A100 SXM4 (Ampere GA100)",
+        .cc_major = 8, .cc_minor = 0, .sm_count = 108, .warp_size = 32,
+        .shared_model = SHARED_MODEL_MODERN, .shared_banks = 32, .bank_width_bytes = 4,
+        .shared_phase_lanes = 32,
+        .global_model = GLOBAL_MODEL_SECTORS, .line_bytes = 128, .sector_bytes = 32,
+        .l1_caches_global_loads = 1,
+        .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
+        .max_threads_per_block = 1024, .regs_per_sm = 65536, .max_regs_per_thread = 255,
+        .reg_alloc_unit = 256, .reg_alloc_per_block = 0, .warp_alloc_granularity = 4,
+        .shared_per_sm = 164 * 1024, .shared_per_block = 163 * 1024, .shared_alloc_unit = 128,
+        .shared_reserved_per_block = 1024,
+        .latency_shared = 30, .latency_global = 470, .latency_alu = 4,
+    },
+    {
+        .name = "volta", .display_name = "NVIDIA V100 SXM2 (Volta GV100)",
+        .cc_major = 7, .cc_minor = 0, .sm_count = 80, .warp_size = 32,
+        .shared_model = SHARED_MODEL_MODERN, .shared_banks = 32, .bank_width_bytes = 4,
+        .shared_phase_lanes = 32,
+        .global_model = GLOBAL_MODEL_SECTORS, .line_bytes = 128, .sector_bytes = 32,
+        .l1_caches_global_loads = 1,
+        .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
+        .max_threads_per_block = 1024, .regs_per_sm = 65536, .max_regs_per_thread = 255,
+        .reg_alloc_unit = 256, .reg_alloc_per_block = 0, .warp_alloc_granularity = 4,
+        .shared_per_sm = 96 * 1024, .shared_per_block = 96 * 1024, .shared_alloc_unit = 256,
+        .shared_reserved_per_block = 0,
+        .latency_shared = 19, .latency_global = 400, .latency_alu = 4,
+    },
+    {
+        /* GP100 SMs have two processing blocks, hence warps allocated in pairs. */
+        .name = "pascal", .display_name = "NVIDIA Tesla P100 (Pascal GP100)",
+        .cc_major = 6, .cc_minor = 0, .sm_count = 56, .warp_size = 32,
+        .shared_model = SHARED_MODEL_MODERN, .shared_banks = 32, .bank_width_bytes = 4,
+        .shared_phase_lanes = 32,
+        .global_model = GLOBAL_MODEL_SECTORS, .line_bytes = 128, .sector_bytes = 32,
+        .l1_caches_global_loads = 1,
+        .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
+        .max_threads_per_block = 1024, .regs_per_sm = 65536, .max_regs_per_thread = 255,
+        .reg_alloc_unit = 256, .reg_alloc_per_block = 0, .warp_alloc_granularity = 2,
+        .shared_per_sm = 64 * 1024, .shared_per_block = 48 * 1024, .shared_alloc_unit = 256,
+        .shared_reserved_per_block = 0,
+        .latency_shared = 24, .latency_global = 400, .latency_alu = 6,
+    },
+    {
+        /* GM200 is compute capability 5.2 (sm_50 proper is the small GM107);
+         * it is the big Maxwell, the one with 24 SMs and 96 KiB per SM.
+         * Like Kepler it caches global loads in L2 only by default (Maxwell
+         * and Pascal Tuning Guides; GP100 does use L1). */
+        .name = "maxwell", .display_name = "NVIDIA Tesla M40 / GTX Titan X (Maxwell GM200)",
+        .cc_major = 5, .cc_minor = 2, .sm_count = 24, .warp_size = 32,
+        .shared_model = SHARED_MODEL_MODERN, .shared_banks = 32, .bank_width_bytes = 4,
+        .shared_phase_lanes = 32,
+        .global_model = GLOBAL_MODEL_SECTORS, .line_bytes = 128, .sector_bytes = 32,
+        .l1_caches_global_loads = 0,
+        .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
+        .max_threads_per_block = 1024, .regs_per_sm = 65536, .max_regs_per_thread = 255,
+        .reg_alloc_unit = 256, .reg_alloc_per_block = 0, .warp_alloc_granularity = 4,
+        .shared_per_sm = 96 * 1024, .shared_per_block = 48 * 1024, .shared_alloc_unit = 256,
+        .shared_reserved_per_block = 0,
+        .latency_shared = 23, .latency_global = 350, .latency_alu = 6,
+    },
+    {
+        /* On cc 3.5, L1 serves local memory only; global loads are cached
+         * in L2 (32-byte transactions) unless they use the read-only path. */
+        .name = "kepler", .display_name = "NVIDIA Tesla K40 (Kepler GK110B)",
+        .cc_major = 3, .cc_minor = 5, .sm_count = 15, .warp_size = 32,
+        .shared_model = SHARED_MODEL_KEPLER, .shared_banks = 32, .bank_width_bytes = 4,
+        .shared_phase_lanes = 32,
+        .global_model = GLOBAL_MODEL_FERMI_KEPLER, .line_bytes = 128, .sector_bytes = 32,
+        .l1_caches_global_loads = 0,
+        .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 16,
+        .max_threads_per_block = 1024, .regs_per_sm = 65536, .max_regs_per_thread = 255,
+        .reg_alloc_unit = 256, .reg_alloc_per_block = 0, .warp_alloc_granularity = 4,
+        .shared_per_sm = 48 * 1024, .shared_per_block = 48 * 1024, .shared_alloc_unit = 256,
+        .shared_reserved_per_block = 0,
+        .latency_shared = 26, .latency_global = 300, .latency_alu = 11,
+    },
+    {
+        .name = "fermi", .display_name = "NVIDIA GF100 (Fermi, full die; GTX 480 enables 15 SMs)",
+        .cc_major = 2, .cc_minor = 0, .sm_count = 16, .warp_size = 32,
+        .shared_model = SHARED_MODEL_FERMI, .shared_banks = 32, .bank_width_bytes = 4,
+        .shared_phase_lanes = 32,
+        .global_model = GLOBAL_MODEL_FERMI_KEPLER, .line_bytes = 128, .sector_bytes = 32,
+        .l1_caches_global_loads = 1,
+        .max_threads_per_sm = 1536, .max_warps_per_sm = 48, .max_blocks_per_sm = 8,
+        .max_threads_per_block = 1024, .regs_per_sm = 32768, .max_regs_per_thread = 63,
+        .reg_alloc_unit = 64, .reg_alloc_per_block = 0, .warp_alloc_granularity = 2,
+        .shared_per_sm = 48 * 1024, .shared_per_block = 48 * 1024, .shared_alloc_unit = 128,
+        .shared_reserved_per_block = 0,
+        .latency_shared = 50, .latency_global = 600, .latency_alu = 22,
+    },
+    {
+        /* cc 1.x: registers are allocated per block; 124 registers per
+         * thread is the occupancy calculator's figure. */
+        .name = "gt200", .display_name = "NVIDIA GT200 (GeForce GTX 280 / Tesla C1060)",
+        .cc_major = 1, .cc_minor = 3, .sm_count = 30, .warp_size = 32,
+        .shared_model = SHARED_MODEL_CC1X, .shared_banks = 16, .bank_width_bytes = 4,
+        .shared_phase_lanes = 16,
+        .global_model = GLOBAL_MODEL_CC12, .line_bytes = 128, .sector_bytes = 32,
+        .l1_caches_global_loads = 0,
+        .max_threads_per_sm = 1024, .max_warps_per_sm = 32, .max_blocks_per_sm = 8,
+        .max_threads_per_block = 512, .regs_per_sm = 16384, .max_regs_per_thread = 124,
+        .reg_alloc_unit = 512, .reg_alloc_per_block = 1, .warp_alloc_granularity = 2,
+        .shared_per_sm = 16 * 1024, .shared_per_block = 16 * 1024, .shared_alloc_unit = 512,
+        .shared_reserved_per_block = 0,
+        .latency_shared = 38, .latency_global = 440, .latency_alu = 24,
+    },
+    {
+        /* No published shared-memory latency for G80; GT200's SM is the same design. */
+        .name = "g80", .display_name = "NVIDIA G80 (GeForce 8800 GTX)",
+        .cc_major = 1, .cc_minor = 0, .sm_count = 16, .warp_size = 32,
+        .shared_model = SHARED_MODEL_CC1X, .shared_banks = 16, .bank_width_bytes = 4,
+        .shared_phase_lanes = 16,
+        .global_model = GLOBAL_MODEL_CC10, .line_bytes = 128, .sector_bytes = 32,
+        .l1_caches_global_loads = 0,
+        .max_threads_per_sm = 768, .max_warps_per_sm = 24, .max_blocks_per_sm = 8,
+        .max_threads_per_block = 512, .regs_per_sm = 8192, .max_regs_per_thread = 124,
+        .reg_alloc_unit = 256, .reg_alloc_per_block = 1, .warp_alloc_granularity = 2,
+        .shared_per_sm = 16 * 1024, .shared_per_block = 16 * 1024, .shared_alloc_unit = 512,
+        .shared_reserved_per_block = 0,
+        .latency_shared = 38, .latency_global = 500, .latency_alu = 24,
+    },
+};
+
+#define PRESET_COUNT (sizeof presets / sizeof presets[0])
+
+const ws_arch *ws_arch_default(void) { return &presets[0]; }
+size_t ws_arch_count(void) { return PRESET_COUNT; }
+const ws_arch *ws_arch_at(size_t i) { return i < PRESET_COUNT ? &presets[i] : NULL; }
+
+unsigned ws_arch_sm_version(const ws_arch *a) { return a->cc_major * 10 + a->cc_minor; }
+
+static int lower_ascii(int c) { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; }
+
+static int same_name(const char *a, const char *b)
+{
+    while (*a && lower_ascii((unsigned char)*a) == lower_ascii((unsigned char)*b))
+        a++, b++;
+    return *a == 0 && *b == 0;
+}
+
+/* "sm_90", "sm90" -> 90; -1 if not of that form. */
+static int parse_sm_target(const char *s)
+{
+    if (lower_ascii((unsigned char)s[0]) != 's' || lower_ascii((unsigned char)s[1]) != 'm')
+        return -1;
+    s += 2;
+    if (*s == '_')
+        s++;
+    int v = 0, digits = 0;
+    for (; *s >= '0' && *s <= '9' && digits < 4; s++, digits++)
+        v = v * 10 + (*s - '0');
+    return (digits >= 2 && *s == 0) ? v : -1;
+}
+
+const ws_arch *ws_arch_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < PRESET_COUNT; i++)
+        if (same_name(name, presets[i].name))
+            return &presets[i];
+    int sm = parse_sm_target(name);
+    for (size_t i = 0; sm >= 0 && i < PRESET_COUNT; i++)
+        if (ws_arch_sm_version(&presets[i]) == (unsigned)sm)
+            return &presets[i];
+    return NULL;
+}
+
+int ws_arch_set_bank_mode(ws_arch *a, int bytes)
+{
+    if (!a || a->shared_model != SHARED_MODEL_KEPLER || (bytes != 4 && bytes != 8))
+        return -1;
+    a->bank_width_bytes = (uint32_t)bytes;
+    return 0;
+}
+
+static const char *const shared_model_names[] = {
+    [SHARED_MODEL_MODERN] = "modern", [SHARED_MODEL_KEPLER] = "kepler",
+    [SHARED_MODEL_FERMI] = "fermi", [SHARED_MODEL_CC1X] = "cc1x",
+};
+static const char *const global_model_names[] = {
+    [GLOBAL_MODEL_SECTORS] = "sectors", [GLOBAL_MODEL_FERMI_KEPLER] = "fermi_kepler",
+    [GLOBAL_MODEL_CC12] = "cc12", [GLOBAL_MODEL_CC10] = "cc10",
+};
+#define SHARED_MODEL_COUNT (sizeof shared_model_names / sizeof shared_model_names[0])
+#define GLOBAL_MODEL_COUNT (sizeof global_model_names / sizeof global_model_names[0])
+
+const char *ws_shared_model_name(ws_shared_model m)
+{
+    return (unsigned)m < SHARED_MODEL_COUNT ? shared_model_names[m] : "?";
+}
+const char *ws_global_model_name(ws_global_model m)
+{
+    return (unsigned)m < GLOBAL_MODEL_COUNT ? global_model_names[m] : "?";
+}
+
+/* ---- The keys of an arch file ------------------------------------------------
+ * One table drives the printer, the reader and ws_arch_equal, so a key added
+ * here is printed, read back and compared without further code. */
+
+typedef enum {
+    KEY_NAME,         /* identifier: [a-z0-9_-] */
+    KEY_TEXT,         /* free text, printed quoted */
+    KEY_CC,           /* "9.0" into cc_major / cc_minor */
+    KEY_UINT,
+    KEY_BOOL,
+    KEY_SHARED_MODEL,
+    KEY_GLOBAL_MODEL,
+} key_kind;
+
+typedef struct {
+    const char *key;
+    key_kind kind;
+    size_t offset;
+    uint32_t min, max;   /* KEY_UINT range */
+    const char *section; /* printed as a comment before the first key of a section */
+    const char *unit;    /* printed as a trailing comment */
+} arch_key;
+
+#define KEY(k, kind, field, lo, hi, section, unit) \
+    { k, kind, offsetof(ws_arch, field), lo, hi, section, unit }
+
+static const arch_key arch_keys[] = {
+    KEY("name", KEY_NAME, name, 0, 0, NULL, NULL),
+    KEY("display_name", KEY_TEXT, display_name, 0, 0, NULL, NULL),
+    KEY("compute_capability", KEY_CC, cc_major, 0, 0, NULL, NULL),
+    KEY("sm_count", KEY_UINT, sm_count, 1, 100000, NULL, NULL),
+    KEY("warp_size", KEY_UINT, warp_size, 32, 32, NULL, "lanes"),
+    KEY("shared_model", KEY_SHARED_MODEL, shared_model, 0, 0, "shared memory", "modern | kepler | fermi | cc1x"),
+    KEY("shared_banks", KEY_UINT, shared_banks, 1, 32, NULL, NULL),
+    KEY("bank_width_bytes", KEY_UINT, bank_width_bytes, 4, 8, NULL, "4; 8 = Kepler 8-byte bank mode"),
+    KEY("shared_phase_lanes", KEY_UINT, shared_phase_lanes, 1, 32, NULL, "lanes per request: 32, or 16 (half-warp)"),
+    KEY("global_model", KEY_GLOBAL_MODEL, global_model, 0, 0, "global memory", "sectors | fermi_kepler | cc12 | cc10"),
+    KEY("line_bytes", KEY_UINT, line_bytes, 4, 4096, NULL, NULL),
+    KEY("sector_bytes", KEY_UINT, sector_bytes, 4, 4096, NULL, NULL),
+    KEY("l1_caches_global_loads", KEY_BOOL, l1_caches_global_loads, 0, 0, NULL, NULL),
+    KEY("max_threads_per_sm", KEY_UINT, max_threads_per_sm, 1, 65536, "occupancy", NULL),
+    KEY("max_warps_per_sm", KEY_UINT, max_warps_per_sm, 1, 2048, NULL, NULL),
+    KEY("max_blocks_per_sm", KEY_UINT, max_blocks_per_sm, 1, 1024, NULL, NULL),
+    KEY("max_threads_per_block", KEY_UINT, max_threads_per_block, 1, 65536, NULL, NULL),
+    KEY("regs_per_sm", KEY_UINT, regs_per_sm, 1, 1u << 24, NULL, "32-bit registers"),
+    KEY("max_regs_per_thread", KEY_UINT, max_regs_per_thread, 1, 65536, NULL, NULL),
+    KEY("reg_alloc_unit", KEY_UINT, reg_alloc_unit, 1, 65536, NULL, "registers"),
+    KEY("reg_alloc_per_block", KEY_BOOL, reg_alloc_per_block, 0, 0, NULL, "no = per warp"),
+    KEY("warp_alloc_granularity", KEY_UINT, warp_alloc_granularity, 1, 64, NULL, "warps"),
+    KEY("shared_per_sm", KEY_UINT, shared_per_sm, 0, 1u << 30, NULL, "bytes"),
+    KEY("shared_per_block", KEY_UINT, shared_per_block, 0, 1u << 30, NULL, "bytes"),
+    KEY("shared_alloc_unit", KEY_UINT, shared_alloc_unit, 1, 65536, NULL, "bytes"),
+    KEY("shared_reserved_per_block", KEY_UINT, shared_reserved_per_block, 0, 1u << 20, NULL, "bytes"),
+    KEY("latency_shared", KEY_UINT, latency_shared, 0, 1000000, "latencies", "cycles"),
+    KEY("latency_global", KEY_UINT, latency_global, 0, 1000000, NULL, "cycles"),
+    KEY("latency_alu", KEY_UINT, latency_alu, 0, 1000000, NULL, "cycles"),
+};
+
+#define KEY_COUNT (sizeof arch_keys / sizeof arch_keys[0])
+
+static uint32_t *uint_field(ws_arch *a, const arch_key *k) { return (uint32_t *)((char *)a + k->offset); }
+static const uint32_t *uint_field_c(const ws_arch *a, const arch_key *k)
+{
+    return (const uint32_t *)((const char *)a + k->offset);
+}
+static char *text_field(ws_arch *a, const arch_key *k) { return (char *)a + k->offset; }
+static const char *text_field_c(const ws_arch *a, const arch_key *k) { return (const char *)a + k->offset; }
+
+int ws_arch_equal(const ws_arch *a, const ws_arch *b)
+{
+    for (size_t i = 0; i < KEY_COUNT; i++) {
+        const arch_key *k = &arch_keys[i];
+        switch (k->kind) {
+        case KEY_NAME:
+        case KEY_TEXT:
+            if (strcmp(text_field_c(a, k), text_field_c(b, k)) != 0)
+                return 0;
+            break;
+        case KEY_CC:
+            if (a->cc_major != b->cc_major || a->cc_minor != b->cc_minor)
+                return 0;
+            break;
+        case KEY_UINT:
+        case KEY_BOOL:
+            if (*uint_field_c(a, k) != *uint_field_c(b, k))
+                return 0;
+            break;
+        case KEY_SHARED_MODEL:
+            if (a->shared_model != b->shared_model)
+                return 0;
+            break;
+        case KEY_GLOBAL_MODEL:
+            if (a->global_model != b->global_model)
+                return 0;
+            break;
+        }
+    }
+    return 1;
+}
+
+/* ---- Printing ------------------------------------------------------------ */
+
+void ws_arch_print(const ws_arch *a, FILE *f)
+{
+    size_t width = 0;
+    for (size_t i = 0; i < KEY_COUNT; i++)
+        if (strlen(arch_keys[i].key) > width)
+            width = strlen(arch_keys[i].key);
+
+    fprintf(f, "# %s: compute capability %u.%u (sm_%u)\n", a->name, a->cc_major, a->cc_minor,
+            ws_arch_sm_version(a));
+    /* Naming the preset lets an edited copy drop the lines it does not change. */
+    for (size_t i = 0; i < PRESET_COUNT; i++)
+        if (strcmp(a->name, presets[i].name) == 0)
+            fprintf(f, "%-*s = %s\n", (int)width, "base", a->name);
+    for (size_t i = 0; i < KEY_COUNT; i++) {
+        const arch_key *k = &arch_keys[i];
+        char value[WS_ARCH_DISPLAY_NAME_MAX + 8];
+        switch (k->kind) {
+        case KEY_NAME:
+            snprintf(value, sizeof value, "%s", text_field_c(a, k));
+            break;
+        case KEY_TEXT:
+            snprintf(value, sizeof value, "\"%s\"", text_field_c(a, k));
+            break;
+        case KEY_CC:
+            snprintf(value, sizeof value, "%u.%u", a->cc_major, a->cc_minor);
+            break;
+        case KEY_UINT:
+            snprintf(value, sizeof value, "%u", *uint_field_c(a, k));
+            break;
+        case KEY_BOOL:
+            snprintf(value, sizeof value, "%s", *uint_field_c(a, k) ? "yes" : "no");
+            break;
+        case KEY_SHARED_MODEL:
+            snprintf(value, sizeof value, "%s", ws_shared_model_name(a->shared_model));
+            break;
+        case KEY_GLOBAL_MODEL:
+            snprintf(value, sizeof value, "%s", ws_global_model_name(a->global_model));
+            break;
+        }
+        if (k->section)
+            fprintf(f, "\n# %s\n", k->section);
+        fprintf(f, "%-*s = %s", (int)width, k->key, value);
+        if (k->unit) {
+            int pad = 12 - (int)strlen(value);
+            fprintf(f, "%*s# %s", pad > 1 ? pad : 1, "", k->unit);
+            if (k->kind == KEY_UINT && strcmp(k->unit, "bytes") == 0 && *uint_field_c(a, k) >= 1024 &&
+                *uint_field_c(a, k) % 1024 == 0)
+                fprintf(f, " (%u KiB)", *uint_field_c(a, k) / 1024);
+        }
+        fputc('\n', f);
+    }
+}
+
+/* ---- Reading ------------------------------------------------------------- */
+
+#define ARCH_FILE_MAX_BYTES (64 * 1024)
+#define ARCH_LINE_MAX 1024
+
+typedef struct {
+    const char *path;
+    char *err;
+    size_t errlen;
+} arch_reader;
+
+typedef struct {
+    unsigned line, col;
+} text_pos;
+
+static int fail(const arch_reader *r, text_pos at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int fail(const arch_reader *r, text_pos at, const char *fmt, ...)
+{
+    if (r->err && r->errlen > 0) {
+        int n = snprintf(r->err, r->errlen, "%s:%u:%u: error: ", r->path, at.line, at.col);
+        if (n >= 0 && (size_t)n < r->errlen) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return -1;
+}
+
+static int is_key_start(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static int is_key_char(int c) { return is_key_start(c) || (c >= '0' && c <= '9'); }
+static int is_space(int c) { return c == ' ' || c == '\t'; }
+
+/* A value as found on its line, not NUL-terminated. */
+typedef struct {
+    const char *text;
+    size_t len;
+    int quoted;
+    text_pos pos;
+} raw_value;
+
+static int parse_uint(const arch_reader *r, const arch_key *k, const raw_value *v, uint32_t *out)
+{
+    uint64_t n = 0;
+    size_t i = 0;
+    if (v->len == 0 || v->text[0] < '0' || v->text[0] > '9')
+        return fail(r, v->pos, "'%s' needs a non-negative integer, got '%.*s'", k->key, (int)v->len, v->text);
+    for (; i < v->len && v->text[i] >= '0' && v->text[i] <= '9'; i++) {
+        n = n * 10 + (uint64_t)(v->text[i] - '0');
+        if (n > UINT32_MAX)
+            return fail(r, v->pos, "'%s' = %.*s is out of range (%u to %u)", k->key, (int)v->len, v->text,
+                        k->min, k->max);
+    }
+    /* A K suffix (KiB) keeps shared-memory sizes readable: 228K. */
+    if (i + 1 == v->len && (v->text[i] == 'K' || v->text[i] == 'k')) {
+        n *= 1024;
+        i++;
+    }
+    if (i != v->len)
+        return fail(r, (text_pos){v->pos.line, v->pos.col + (unsigned)i},
+                    "'%s' needs a non-negative integer, got '%.*s'", k->key, (int)v->len, v->text);
+    if (n < k->min || n > k->max)
+        return fail(r, v->pos, "'%s' = %.*s is out of range (%u to %u)", k->key, (int)v->len, v->text, k->min,
+                    k->max);
+    *out = (uint32_t)n;
+    return 0;
+}
+
+static int value_is(const raw_value *v, const char *word)
+{
+    size_t n = strlen(word);
+    return v->len == n && memcmp(v->text, word, n) == 0;
+}
+
+static int parse_value(const arch_reader *r, const arch_key *k, const raw_value *v, ws_arch *a)
+{
+    if (v->quoted && k->kind != KEY_TEXT)
+        return fail(r, v->pos, "'%s' takes an unquoted value", k->key);
+    switch (k->kind) {
+    case KEY_NAME:
+        if (v->len == 0 || v->len >= WS_ARCH_NAME_MAX)
+            return fail(r, v->pos, "'name' must be 1 to %d characters", WS_ARCH_NAME_MAX - 1);
+        for (size_t i = 0; i < v->len; i++) {
+            char c = v->text[i];
+            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+                return fail(r, (text_pos){v->pos.line, v->pos.col + (unsigned)i},
+                            "'name' may only hold a-z, 0-9, '_' and '-'");
+        }
+        memcpy(text_field(a, k), v->text, v->len);
+        text_field(a, k)[v->len] = 0;
+        return 0;
+    case KEY_TEXT:
+        if (v->len >= WS_ARCH_DISPLAY_NAME_MAX)
+            return fail(r, v->pos, "'%s' is longer than %d bytes", k->key, WS_ARCH_DISPLAY_NAME_MAX - 1);
+        memcpy(text_field(a, k), v->text, v->len);
+        text_field(a, k)[v->len] = 0;
+        return 0;
+    case KEY_CC: {
+        unsigned major = 0, minor = 0;
+        size_t i = 0;
+        for (; i < v->len && i < 2 && v->text[i] >= '0' && v->text[i] <= '9'; i++)
+            major = major * 10 + (unsigned)(v->text[i] - '0');
+        size_t dot = i;
+        if (dot == 0 || dot >= v->len || v->text[dot] != '.' || dot + 2 != v->len || v->text[dot + 1] < '0' ||
+            v->text[dot + 1] > '9')
+            return fail(r, v->pos, "'compute_capability' must look like 9.0, got '%.*s'", (int)v->len, v->text);
+        minor = (unsigned)(v->text[dot + 1] - '0');
+        a->cc_major = major;
+        a->cc_minor = minor;
+        return 0;
+    }
+    case KEY_UINT:
+        return parse_uint(r, k, v, uint_field(a, k));
+    case KEY_BOOL:
+        if (value_is(v, "yes") || value_is(v, "true") || value_is(v, "1"))
+            *uint_field(a, k) = 1;
+        else if (value_is(v, "no") || value_is(v, "false") || value_is(v, "0"))
+            *uint_field(a, k) = 0;
+        else
+            return fail(r, v->pos, "'%s' must be yes or no, got '%.*s'", k->key, (int)v->len, v->text);
+        return 0;
+    case KEY_SHARED_MODEL:
+        for (size_t m = 0; m < SHARED_MODEL_COUNT; m++)
+            if (value_is(v, shared_model_names[m])) {
+                a->shared_model = (ws_shared_model)m;
+                return 0;
+            }
+        return fail(r, v->pos, "unknown shared_model '%.*s' (modern, kepler, fermi or cc1x)", (int)v->len, v->text);
+    case KEY_GLOBAL_MODEL:
+        for (size_t m = 0; m < GLOBAL_MODEL_COUNT; m++)
+            if (value_is(v, global_model_names[m])) {
+                a->global_model = (ws_global_model)m;
+                return 0;
+            }
+        return fail(r, v->pos, "unknown global_model '%.*s' (sectors, fermi_kepler, cc12 or cc10)", (int)v->len,
+                    v->text);
+    }
+    return fail(r, v->pos, "internal error: key kind");
+}
+
+static int is_pow2(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+/* Cross-field checks, after every key is known. Reports at the line that set
+ * the offending key (or at `base`, if the value came from the preset). */
+static int validate(const arch_reader *r, const ws_arch *a, const text_pos *set_at, text_pos fallback)
+{
+    struct {
+        int bad;
+        const char *key;
+        const char *why;
+    } checks[] = {
+        {!is_pow2(a->shared_banks), "shared_banks", "must be a power of two"},
+        {a->bank_width_bytes != 4 && !(a->bank_width_bytes == 8 && a->shared_model == SHARED_MODEL_KEPLER),
+         "bank_width_bytes", "must be 4 (8 only with shared_model = kepler)"},
+        {!is_pow2(a->shared_phase_lanes), "shared_phase_lanes", "must be a power of two"},
+        {!is_pow2(a->line_bytes), "line_bytes", "must be a power of two"},
+        {!is_pow2(a->sector_bytes) || a->sector_bytes > a->line_bytes, "sector_bytes",
+         "must be a power of two no larger than line_bytes"},
+        {a->max_threads_per_sm != a->max_warps_per_sm * a->warp_size, "max_threads_per_sm",
+         "must equal max_warps_per_sm * warp_size"},
+        {a->max_threads_per_block > a->max_threads_per_sm, "max_threads_per_block",
+         "must not exceed max_threads_per_sm"},
+        {a->max_regs_per_thread * a->warp_size > a->regs_per_sm, "max_regs_per_thread",
+         "times warp_size must fit in regs_per_sm"},
+        {!is_pow2(a->reg_alloc_unit), "reg_alloc_unit", "must be a power of two"},
+        {!is_pow2(a->warp_alloc_granularity), "warp_alloc_granularity", "must be a power of two"},
+        {a->shared_per_block > a->shared_per_sm, "shared_per_block", "must not exceed shared_per_sm"},
+        {!is_pow2(a->shared_alloc_unit), "shared_alloc_unit", "must be a power of two"},
+    };
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
+        if (!checks[i].bad)
+            continue;
+        text_pos at = fallback;
+        for (size_t k = 0; k < KEY_COUNT; k++)
+            if (strcmp(arch_keys[k].key, checks[i].key) == 0 && set_at[k].line)
+                at = set_at[k];
+        return fail(r, at, "'%s' %s", checks[i].key, checks[i].why);
+    }
+    return 0;
+}
+
+static const arch_key *find_key(const char *text, size_t len, size_t *index)
+{
+    for (size_t i = 0; i < KEY_COUNT; i++)
+        if (strlen(arch_keys[i].key) == len && memcmp(arch_keys[i].key, text, len) == 0) {
+            *index = i;
+            return &arch_keys[i];
+        }
+    return NULL;
+}
+
+static void list_presets(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < PRESET_COUNT && used < len; i++) {
+        int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", presets[i].name);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
+
+/* Parse one line (without its newline). Returns 0, or -1 after fail(). */
+static int parse_line(const arch_reader *r, const char *line, size_t len, unsigned lineno, ws_arch *a,
+                      text_pos *set_at, int *any_set, text_pos *base_at)
+{
+    size_t i = 0;
+#define POS(i) ((text_pos){lineno, (unsigned)(i) + 1})
+    /* Control bytes (a NUL, say) mean this is not a text file; say where. */
+    for (size_t j = 0; j < len; j++) {
+        unsigned char c = (unsigned char)line[j];
+        if ((c < 0x20 && c != '\t' && !(c == '\r' && j + 1 == len)) || c == 0x7f)
+            return fail(r, POS(j), "unexpected byte 0x%02x", c);
+    }
+    if (len > 0 && line[len - 1] == '\r')
+        len--;
+    while (i < len && is_space(line[i]))
+        i++;
+    if (i == len || line[i] == '#')
+        return 0;
+    if (!is_key_start((unsigned char)line[i]))
+        return fail(r, POS(i), "expected a key, found '%c'", line[i] >= 0x20 && line[i] < 0x7f ? line[i] : '?');
+    size_t key_start = i;
+    while (i < len && is_key_char((unsigned char)line[i]))
+        i++;
+    size_t key_len = i - key_start;
+    while (i < len && is_space(line[i]))
+        i++;
+    if (i == len || line[i] != '=')
+        return fail(r, POS(i), "expected '=' after '%.*s'", (int)key_len, line + key_start);
+    i++;
+    while (i < len && is_space(line[i]))
+        i++;
+
+    raw_value v = {line + i, 0, 0, POS(i)};
+    if (i < len && line[i] == '"') {
+        size_t close = i + 1;
+        while (close < len && line[close] != '"')
+            close++;
+        if (close == len)
+            return fail(r, POS(i), "unterminated string");
+        v.text = line + i + 1;
+        v.len = close - i - 1;
+        v.quoted = 1;
+        i = close + 1;
+    } else {
+        while (i < len && !is_space(line[i]) && line[i] != '#')
+            i++;
+        v.len = (size_t)(line + i - v.text);
+    }
+    while (i < len && is_space(line[i]))
+        i++;
+    if (i < len && line[i] != '#')
+        return fail(r, POS(i), "unexpected text after the value of '%.*s'", (int)key_len, line + key_start);
+    if (v.len == 0 && !v.quoted)
+        return fail(r, v.pos, "missing value for '%.*s'", (int)key_len, line + key_start);
+
+    if (key_len == 4 && memcmp(line + key_start, "base", 4) == 0) {
+        if (*any_set || base_at->line)
+            return fail(r, POS(key_start), "'base' must be the first setting of the file");
+        for (size_t p = 0; p < PRESET_COUNT; p++)
+            if (v.len == strlen(presets[p].name) && memcmp(v.text, presets[p].name, v.len) == 0 && !v.quoted) {
+                *a = presets[p];
+                *base_at = POS(key_start);
+                return 0;
+            }
+        char known[256];
+        list_presets(known, sizeof known);
+        return fail(r, v.pos, "unknown base architecture '%.*s' (known: %s)", (int)v.len, v.text, known);
+    }
+
+    size_t index = 0;
+    const arch_key *k = find_key(line + key_start, key_len, &index);
+    if (!k)
+        return fail(r, POS(key_start), "unknown key '%.*s'", (int)key_len, line + key_start);
+    if (set_at[index].line)
+        return fail(r, POS(key_start), "'%s' is already set on line %u", k->key, set_at[index].line);
+    if (parse_value(r, k, &v, a) != 0)
+        return -1;
+    set_at[index] = POS(key_start);
+    *any_set = 1;
+    return 0;
+#undef POS
+}
+
+int ws_arch_load_file(const char *path, ws_arch *out, char *err, size_t errlen)
+{
+    arch_reader r = {path ? path : "(null)", err, errlen};
+    text_pos start = {1, 1};
+    if (err && errlen)
+        err[0] = 0;
+    if (!path || !out)
+        return fail(&r, start, "no file given");
+
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fail(&r, start, "cannot open: %s", strerror(errno));
+    char *text = malloc(ARCH_FILE_MAX_BYTES + 1);
+    if (!text) {
+        fclose(f);
+        return fail(&r, start, "out of memory");
+    }
+    size_t size = fread(text, 1, ARCH_FILE_MAX_BYTES + 1, f);
+    int read_error = ferror(f) ? errno : 0;
+    fclose(f);
+    if (read_error) {
+        free(text);
+        return fail(&r, start, "cannot read: %s", strerror(read_error));
+    }
+    if (size > ARCH_FILE_MAX_BYTES) {
+        free(text);
+        return fail(&r, start, "file is larger than %d bytes; not an arch file", ARCH_FILE_MAX_BYTES);
+    }
+
+    ws_arch a;
+    memset(&a, 0, sizeof a);
+    text_pos set_at[KEY_COUNT];
+    memset(set_at, 0, sizeof set_at);
+    text_pos base_at = {0, 0};
+    int any_set = 0, rc = 0;
+    unsigned lineno = 0;
+    size_t pos = 0;
+    while (pos < size && rc == 0) {
+        const char *nl = memchr(text + pos, '\n', size - pos);
+        size_t len = nl ? (size_t)(nl - (text + pos)) : size - pos;
+        lineno++;
+        if (len > ARCH_LINE_MAX)
+            rc = fail(&r, (text_pos){lineno, ARCH_LINE_MAX + 1}, "line longer than %d bytes", ARCH_LINE_MAX);
+        else
+            rc = parse_line(&r, text + pos, len, lineno, &a, set_at, &any_set, &base_at);
+        pos += len + 1;
+    }
+    free(text);
+    if (rc != 0)
+        return -1;
+
+    text_pos end = {lineno ? lineno : 1, 1};
+    if (!base_at.line)
+        for (size_t i = 0; i < KEY_COUNT; i++)
+            if (!set_at[i].line)
+                return fail(&r, end, "missing key '%s' (set every key, or start from a preset with base = NAME)",
+                            arch_keys[i].key);
+    if (validate(&r, &a, set_at, base_at.line ? base_at : end) != 0)
+        return -1;
+    *out = a;
+    return 0;
+}

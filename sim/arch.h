@@ -1,0 +1,107 @@
+/*
+ * Architecture presets: the numbers that make one GPU generation differ from
+ * another (bank layout, coalescing rules, occupancy limits, latencies).
+ *
+ * A preset is plain data: sim/arch.c holds one initializer per generation in
+ * a single table, and every behaviour that differs between generations is
+ * selected by the model kinds below, never by testing which preset is in use.
+ * A ws_arch holds no pointers, so copying one (to change Kepler's bank mode,
+ * or to load a variant from a file) is a plain assignment.
+ */
+#ifndef WARPSIM_SIM_ARCH_H
+#define WARPSIM_SIM_ARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* How shared-memory bank conflicts are counted (sim/memmodel.c). */
+typedef enum ws_shared_model {
+    SHARED_MODEL_MODERN, /* sm_50 and later: 32 banks x 4 B, any number of lanes may read one word */
+    SHARED_MODEL_KEPLER, /* sm_3x: 32 banks x 8 B rows, 4- or 8-byte bank mode */
+    SHARED_MODEL_FERMI,  /* sm_2x: 32 banks x 4 B, 64-bit per half-warp, 128-bit per quarter-warp */
+    SHARED_MODEL_CC1X    /* cc 1.x: 16 banks x 4 B per half-warp, one broadcast word per step */
+} ws_shared_model;
+
+/* How a warp's global access becomes memory transactions (sim/memmodel.c). */
+typedef enum ws_global_model {
+    GLOBAL_MODEL_SECTORS,       /* sm_50 and later: 32-byte sectors */
+    GLOBAL_MODEL_FERMI_KEPLER,  /* sm_2x/3x: 128-byte L1 lines for cached loads, else 32-byte segments */
+    GLOBAL_MODEL_CC12,          /* cc 1.2/1.3: per half-warp segment reduction to 128/64/32 B */
+    GLOBAL_MODEL_CC10           /* cc 1.0/1.1: per half-warp, one transaction or sixteen */
+} ws_global_model;
+
+#define WS_ARCH_NAME_MAX 32
+#define WS_ARCH_DISPLAY_NAME_MAX 96
+
+typedef struct ws_arch {
+    char name[WS_ARCH_NAME_MAX];                 /* preset key: "hopper" */
+    char display_name[WS_ARCH_DISPLAY_NAME_MAX]; /* "NVIDIA H100 SXM5 (Hopper GH100)" */
+    uint32_t cc_major, cc_minor;                 /* compute capability 9.0 */
+    uint32_t sm_count;
+    uint32_t warp_size;                          /* always 32; kept so that tables print it */
+
+    /* Shared memory */
+    ws_shared_model shared_model;
+    uint32_t shared_banks;
+    uint32_t bank_width_bytes;     /* 4; Kepler's 8-byte bank mode sets 8 */
+    uint32_t shared_phase_lanes;   /* lanes one shared request serves: 32, or 16 (half-warp) on cc 1.x */
+
+    /* Global memory */
+    ws_global_model global_model;
+    uint32_t line_bytes;           /* cache line: 128 */
+    uint32_t sector_bytes;         /* sector / smallest transaction: 32 */
+    uint32_t l1_caches_global_loads; /* 1 if global loads go through L1 by default (Fermi) */
+
+    /* Occupancy limits, per SM unless named per block or per thread */
+    uint32_t max_threads_per_sm;
+    uint32_t max_warps_per_sm;
+    uint32_t max_blocks_per_sm;
+    uint32_t max_threads_per_block;
+    uint32_t regs_per_sm;              /* 32-bit registers */
+    uint32_t max_regs_per_thread;
+    uint32_t reg_alloc_unit;           /* registers are allocated in multiples of this... */
+    uint32_t reg_alloc_per_block;      /* ...per block (1, cc 1.x) or per warp (0) */
+    uint32_t warp_alloc_granularity;   /* warps are allocated registers in groups of this many */
+    uint32_t shared_per_sm;            /* bytes, largest configurable carve-out */
+    uint32_t shared_per_block;         /* bytes, largest a block may use (opt-in above 48 KiB) */
+    uint32_t shared_alloc_unit;        /* bytes */
+    uint32_t shared_reserved_per_block;/* bytes the driver reserves per block (sm_80+: 1 KiB) */
+
+    /* Coarse latencies in cycles, for the cost model and for teaching */
+    uint32_t latency_shared;
+    uint32_t latency_global;
+    uint32_t latency_alu;              /* dependent-issue latency of a simple FP32 add/FMA */
+} ws_arch;
+
+const ws_arch *ws_arch_default(void);              /* hopper */
+/* A preset by name ("hopper"), case-insensitively, or by target ("sm_90"); NULL if unknown. */
+const ws_arch *ws_arch_find(const char *name);
+size_t ws_arch_count(void);
+const ws_arch *ws_arch_at(size_t i);               /* NULL past the end */
+
+/* sm version as PTX spells it: 90 for "sm_90". */
+unsigned ws_arch_sm_version(const ws_arch *a);
+
+/* Kepler's bank mode (cudaDeviceSetSharedMemConfig): 4 or 8 bytes.
+ * Returns 0, or -1 (unchanged) for another width or a non-Kepler arch. */
+int ws_arch_set_bank_mode(ws_arch *a, int bytes);
+
+/* 1 if every field is equal. */
+int ws_arch_equal(const ws_arch *a, const ws_arch *b);
+
+/* Load an architecture from a text file of "key = value" lines (# starts a
+ * comment; strings may be double-quoted). `base = NAME` as the first setting
+ * starts from a preset; without it every key must be given. On error writes
+ * one line "FILE:LINE:COL: error: ..." into err (if errlen > 0), leaves *out
+ * unchanged and returns -1; returns 0 on success. */
+int ws_arch_load_file(const char *path, ws_arch *out, char *err, size_t errlen);
+
+/* Readable, aligned "key = value" lines that ws_arch_load_file reads back. */
+void ws_arch_print(const ws_arch *a, FILE *f);
+
+/* Names of the model kinds as the arch files spell them ("modern", "cc12"...). */
+const char *ws_shared_model_name(ws_shared_model m);
+const char *ws_global_model_name(ws_global_model m);
+
+#endif

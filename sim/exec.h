@@ -1,0 +1,154 @@
+/*
+ * The executor's view of one warp-instruction.
+ *
+ * Every opcode of isa/opcodes.def has one handler, exec_<id>, that runs the
+ * instruction for the lanes of `mask` (active lanes whose guard predicate is
+ * true). Handlers work on 32-lane arrays: registers are stored lane-minor
+ * (reg[index][lane]) so the loops over lanes are tight and vectorisable.
+ *
+ * Register values are kept zero-extended from their width (a .b32 register
+ * holding -1 reads 0x00000000ffffffff); floats are their IEEE bit patterns
+ * (an f32 in the low 32 bits). Handlers write results truncated to the
+ * destination's width with ws_set().
+ */
+#ifndef WARPSIM_SIM_EXEC_H
+#define WARPSIM_SIM_EXEC_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "isa/ptx.h"
+
+#define WS_WARP_SIZE 32
+#define WS_FULL_MASK 0xffffffffu
+
+typedef struct ws_launch ws_launch;   /* sim/machine.h */
+typedef struct ws_block ws_block;
+typedef struct ws_warp ws_warp;
+
+/* What a handler may touch. */
+typedef struct ws_exec {
+    ws_launch *launch;
+    ws_block *block;
+    ws_warp *warp;
+    const ptx_function *fn;                  /* the function the warp is executing */
+    uint64_t (*reg)[WS_WARP_SIZE];           /* value registers of the current frame */
+    uint32_t *pred;                          /* predicate registers (lane masks) of the current frame */
+    uint32_t *carry;                         /* the warp's carry flag (CC.CF), one bit per lane */
+    uint32_t active;                         /* lanes active at this instruction (before the guard) */
+    int32_t pc;                              /* index of the instruction being executed */
+    int32_t next_pc;                         /* control handlers set it; others leave pc + 1 */
+} ws_exec;
+
+typedef void (*ws_exec_fn)(ws_exec *x, const ptx_instr *in, uint32_t mask);
+
+/* One handler per opcode. */
+#define OP(id, spelling, cls, shape, types, groups, semantics) \
+    void exec_##id(ws_exec *x, const ptx_instr *in, uint32_t mask);
+#define ALIAS(spelling, id)
+#include "isa/opcodes.def"
+#undef OP
+#undef ALIAS
+
+extern const ws_exec_fn ws_exec_table[OP_COUNT];
+
+/* ---- Operands ------------------------------------------------------------ */
+
+/* Values of a special register, symbol address or vector element for every lane (sim/operand.c). */
+void ws_read_operand_slow(ws_exec *x, const ptx_operand *op, uint64_t out[WS_WARP_SIZE]);
+
+/* The 32 lane values of a source operand: a register's own array, or `tmp` filled in. */
+static inline const uint64_t *ws_src(ws_exec *x, const ptx_operand *op, uint64_t tmp[WS_WARP_SIZE])
+{
+    if (op->kind == PTX_OPD_REG)
+        return x->reg[op->reg];
+    if (op->kind == PTX_OPD_IMM) {
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+            tmp[lane] = (uint64_t)op->imm;
+        return tmp;
+    }
+    ws_read_operand_slow(x, op, tmp);
+    return tmp;
+}
+
+/* A predicate source as a lane mask, negation applied. */
+static inline uint32_t ws_pred_src(ws_exec *x, const ptx_operand *op)
+{
+    uint32_t m;
+    if (op->kind == PTX_OPD_PRED)
+        m = x->pred[op->reg];
+    else /* an immediate 0/1 */
+        m = op->imm ? WS_FULL_MASK : 0;
+    return op->negated ? ~m : m;
+}
+
+/* Write predicate destination `op` for the lanes of mask. */
+static inline void ws_pred_set(ws_exec *x, const ptx_operand *op, uint32_t mask, uint32_t value)
+{
+    if (op->kind != PTX_OPD_PRED)
+        return; /* a sink */
+    x->pred[op->reg] = (x->pred[op->reg] & ~mask) | (value & mask);
+}
+
+/* The destination register's lane array, or NULL for a sink. */
+static inline uint64_t *ws_dst(ws_exec *x, const ptx_operand *op)
+{
+    return op->kind == PTX_OPD_REG ? x->reg[op->reg] : NULL;
+}
+
+/* ---- Values by type --------------------------------------------------------- */
+
+static inline unsigned ws_type_bits(ptx_type t) { return ptx_types[t].size * 8; }
+
+/* Keep the low `bits` bits (bits = 8, 16, 32 or 64). */
+static inline uint64_t ws_trunc(uint64_t v, unsigned bits)
+{
+    return bits >= 64 ? v : v & ((UINT64_C(1) << bits) - 1);
+}
+
+/* Sign-extend the low `bits` bits. */
+static inline int64_t ws_sext(uint64_t v, unsigned bits)
+{
+    if (bits >= 64)
+        return (int64_t)v;
+    uint64_t sign = UINT64_C(1) << (bits - 1);
+    v = ws_trunc(v, bits);
+    return (int64_t)((v ^ sign) - sign);
+}
+
+static inline float ws_f32(uint64_t v)
+{
+    uint32_t u = (uint32_t)v;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline uint64_t ws_f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+static inline double ws_f64(uint64_t v)
+{
+    double d;
+    memcpy(&d, &v, 8);
+    return d;
+}
+static inline uint64_t ws_f64_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+/* Stop the launch with an error naming the instruction, block and lane
+ * (sim/machine.c). Handlers return right after calling it. */
+void ws_fault(ws_exec *x, const ptx_instr *in, int lane, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#define WS_FOR_LANES(mask, lane) \
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++) \
+        if ((mask) >> lane & 1u)
+
+#endif

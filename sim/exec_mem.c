@@ -1,0 +1,263 @@
+/*
+ * Memory instructions: ld, ldu, st, atom, red, cvta. Each warp-level access
+ * is checked lane by lane (sim/memory.c), then costed once by the memory
+ * models (sim/memmodel.c): shared wavefronts and bank conflicts, global and
+ * local requests and sectors. This is where the memory counters are kept.
+ */
+#include <string.h>
+
+#include "sim/machine.h"
+#include "sim/memmodel.h"
+
+/* Lane addresses of an [address] operand, with the space each resolves to. */
+static ptx_space lane_addresses(ws_exec *x, const ptx_instr *in, const ptx_operand *op, uint32_t mask,
+                                uint64_t addr[WS_WARP_SIZE])
+{
+    ptx_space space = (ptx_space)in->space;
+    if (op->symbol >= 0) {
+        uint64_t base;
+        ptx_space s = ws_symbol_location(x, op->symbol, &base);
+        /* ld.param of a .func's parameter reads the thread's frame; [const_var] is a global address */
+        space = s == PTX_SPACE_CONST ? PTX_SPACE_GLOBAL : s;
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+            addr[lane] = base + (uint64_t)op->imm;
+        if (op->reg >= 0) {
+            const uint64_t *r = x->reg[op->reg];
+            WS_FOR_LANES(mask, lane) addr[lane] += r[lane];
+        }
+        return space;
+    }
+    if (op->reg >= 0) {
+        const uint64_t *r = x->reg[op->reg];
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+            addr[lane] = r[lane] + (uint64_t)op->imm;
+        if (!op->reg_is_64)
+            for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+                addr[lane] &= 0xffffffffu;
+    } else {
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+            addr[lane] = (uint64_t)op->imm;
+    }
+    return space == PTX_SPACE_CONST ? PTX_SPACE_GLOBAL : space;
+}
+
+/* Count one warp-level access. `space` is what the lanes resolved to. */
+static void count_access(ws_exec *x, const ptx_instr *in, ptx_space space, const uint64_t addr[WS_WARP_SIZE],
+                         uint32_t mask, unsigned bytes_per_lane, int is_store)
+{
+    uint64_t *ic = ws_icounters(x);
+    const ws_arch *arch = x->launch->arch;
+    (void)in;
+    if (space == PTX_SPACE_SHARED) {
+        ws_shared_cost cost;
+        ws_shared_access_cost(arch, addr, mask, bytes_per_lane, &cost);
+        uint64_t conflicts = cost.wavefronts > cost.ideal_wavefronts ? cost.wavefronts - cost.ideal_wavefronts : 0;
+        ic[is_store ? WS_CTR_shared_st_inst : WS_CTR_shared_ld_inst]++;
+        ic[is_store ? WS_CTR_shared_st_wavefronts : WS_CTR_shared_ld_wavefronts] += cost.wavefronts;
+        ic[is_store ? WS_CTR_shared_st_bank_conflicts : WS_CTR_shared_ld_bank_conflicts] += conflicts;
+        ic[WS_CTR_shared_wavefronts] += cost.wavefronts;
+        ic[WS_CTR_shared_conflict_cycles] += conflicts;
+        return;
+    }
+    if (space != PTX_SPACE_GLOBAL && space != PTX_SPACE_LOCAL)
+        return;   /* parameters and constants: operands of the SASS instruction, not memory requests */
+    ws_global_cost cost;
+    if (space == PTX_SPACE_LOCAL) {
+        /* Local memory is interleaved by 4-byte words across the lanes of a warp:
+         * thread-local offset o of lane i sits at o*32 + i*size in the warp's window. */
+        uint64_t phys[WS_WARP_SIZE];
+        uint64_t warp_base = ((x->block->linear_index * (uint64_t)x->block->warp_count + (uint64_t)x->warp->index)
+                              * x->launch->local_stack_size * WS_WARP_SIZE);
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+            phys[lane] = warp_base + addr[lane] * WS_WARP_SIZE + (uint64_t)lane * bytes_per_lane;
+        ws_global_access_cost(arch, phys, mask, bytes_per_lane, is_store, &cost);
+        ic[is_store ? WS_CTR_local_st_inst : WS_CTR_local_ld_inst]++;
+        ic[is_store ? WS_CTR_local_st_sectors : WS_CTR_local_ld_sectors] += cost.sectors;
+    } else {
+        ws_global_access_cost(arch, addr, mask, bytes_per_lane, is_store, &cost);
+        ic[is_store ? WS_CTR_global_st_inst : WS_CTR_global_ld_inst]++;
+        ic[is_store ? WS_CTR_global_st_requests : WS_CTR_global_ld_requests] += cost.requests;
+        ic[is_store ? WS_CTR_global_st_sectors : WS_CTR_global_ld_sectors] += cost.sectors;
+    }
+    ic[WS_CTR_transactions_32b] += cost.transactions_by_size[0];
+    ic[WS_CTR_transactions_64b] += cost.transactions_by_size[1];
+    ic[WS_CTR_transactions_128b] += cost.transactions_by_size[2];
+    if (cost.transactions > cost.requests)
+        ic[WS_CTR_extra_transaction_cycles] += cost.transactions - cost.requests;
+}
+
+/* Resolve and check every lane; the per-lane host pointers come back in `where`.
+ * Lanes of a generic access may land in different spaces: each space is counted apart. */
+static int access_lanes(ws_exec *x, const ptx_instr *in, const ptx_operand *op, uint32_t mask, unsigned bytes,
+                        int is_store, uint8_t *where[WS_WARP_SIZE])
+{
+    uint64_t addr[WS_WARP_SIZE];
+    ptx_space requested = lane_addresses(x, in, op, mask, addr);
+    uint32_t by_space[PTX_SPACE_COUNT] = {0};
+    uint64_t resolved[WS_WARP_SIZE];
+    WS_FOR_LANES(mask, lane) {
+        ptx_space s = requested;
+        where[lane] = ws_memory_access(x, in, lane, &s, addr[lane], bytes, is_store);
+        if (!where[lane])
+            return -1;
+        by_space[s] |= 1u << lane;
+        /* shared and local are counted by their offset in the space, not the generic window */
+        resolved[lane] = (s == PTX_SPACE_SHARED && addr[lane] >= WS_SHARED_WINDOW) ? addr[lane] - WS_SHARED_WINDOW
+                       : (s == PTX_SPACE_LOCAL && addr[lane] >= WS_LOCAL_WINDOW) ? addr[lane] - WS_LOCAL_WINDOW
+                       : addr[lane];
+    }
+    for (int s = 0; s < PTX_SPACE_COUNT; s++)
+        if (by_space[s])
+            count_access(x, in, (ptx_space)s, resolved, by_space[s], bytes, is_store);
+    return 0;
+}
+
+static inline uint64_t load_bytes(const uint8_t *p, unsigned size)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, size);   /* little-endian host, as the GPU */
+    return v;
+}
+
+/* A loaded element as the destination register holds it: sign-extended for
+ * signed types up to the register's width, zero-extended otherwise. */
+static inline uint64_t widen(uint64_t v, ptx_type type, unsigned reg_bits)
+{
+    if (ptx_types[type].kind == PTX_KIND_SIGNED)
+        return ws_trunc((uint64_t)ws_sext(v, ptx_types[type].size * 8), reg_bits);
+    return v;
+}
+
+static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;
+    uint8_t *where[WS_WARP_SIZE];
+    if (access_lanes(x, in, &in->operand[1], mask, size * n, 0, where) < 0)
+        return;
+    const ptx_operand *d = &in->operand[0];
+    for (unsigned e = 0; e < n; e++) {
+        int reg = d->kind == PTX_OPD_VEC ? d->regs[e] : (e == 0 && d->kind == PTX_OPD_REG ? d->reg : -1);
+        if (reg < 0)
+            continue;   /* a sink */
+        unsigned reg_bits = ws_type_bits((ptx_type)x->fn->value_reg_type[reg]);
+        uint64_t *r = x->reg[reg];
+        WS_FOR_LANES(mask, lane)
+            r[lane] = widen(load_bytes(where[lane] + e * size, size), (ptx_type)in->type, reg_bits);
+    }
+}
+
+void exec_ld(ws_exec *x, const ptx_instr *in, uint32_t mask) { load(x, in, mask); }
+void exec_ldu(ws_exec *x, const ptx_instr *in, uint32_t mask) { load(x, in, mask); }
+
+void exec_st(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;
+    uint8_t *where[WS_WARP_SIZE];
+    /* Read the values first: a store's source may be written by nothing else, but keep the order of the hardware. */
+    uint64_t values[PTX_MAX_VEC][WS_WARP_SIZE], tmp[WS_WARP_SIZE];
+    const ptx_operand *v = &in->operand[1];
+    for (unsigned e = 0; e < n; e++) {
+        if (v->kind == PTX_OPD_VEC) {
+            ptx_operand one = {.kind = v->regs[e] >= 0 ? PTX_OPD_REG : PTX_OPD_IMM, .reg = v->regs[e], .symbol = -1};
+            memcpy(values[e], ws_src(x, &one, tmp), sizeof values[e]);
+        } else {
+            memcpy(values[e], ws_src(x, v, tmp), sizeof values[e]);
+        }
+    }
+    if (access_lanes(x, in, &in->operand[0], mask, size * n, 1, where) < 0)
+        return;
+    for (unsigned e = 0; e < n; e++)
+        WS_FOR_LANES(mask, lane)
+            memcpy(where[lane] + e * size, &values[e][lane], size);
+}
+
+/* ---- Atomics ---------------------------------------------------------------- */
+
+static uint64_t atomic_apply(const ptx_instr *in, uint64_t old, uint64_t b, uint64_t c)
+{
+    ptx_type t = (ptx_type)in->type;
+    unsigned bits = ws_type_bits(t);
+    ptx_type_kind kind = ptx_types[t].kind;
+    switch (in->mode) {
+    case PTX_ATOM_ADD:
+        if (t == PTX_F32) return ws_f32_bits(ws_f32(old) + ws_f32(b));
+        if (t == PTX_F64) return ws_f64_bits(ws_f64(old) + ws_f64(b));
+        return ws_trunc(old + b, bits);
+    case PTX_ATOM_MIN:
+    case PTX_ATOM_MAX: {
+        int less;
+        if (kind == PTX_KIND_SIGNED) less = ws_sext(b, bits) < ws_sext(old, bits);
+        else if (t == PTX_F32) less = ws_f32(b) < ws_f32(old);
+        else if (t == PTX_F64) less = ws_f64(b) < ws_f64(old);
+        else less = ws_trunc(b, bits) < ws_trunc(old, bits);
+        if (in->mode == PTX_ATOM_MIN) return less ? ws_trunc(b, bits) : old;
+        int greater;
+        if (kind == PTX_KIND_SIGNED) greater = ws_sext(b, bits) > ws_sext(old, bits);
+        else if (t == PTX_F32) greater = ws_f32(b) > ws_f32(old);
+        else if (t == PTX_F64) greater = ws_f64(b) > ws_f64(old);
+        else greater = ws_trunc(b, bits) > ws_trunc(old, bits);
+        return greater ? ws_trunc(b, bits) : old;
+    }
+    case PTX_ATOM_INC: return (old >= ws_trunc(b, bits)) ? 0 : old + 1;
+    case PTX_ATOM_DEC: return (old == 0 || old > ws_trunc(b, bits)) ? ws_trunc(b, bits) : old - 1;
+    case PTX_ATOM_EXCH: return ws_trunc(b, bits);
+    case PTX_ATOM_CAS: return old == ws_trunc(b, bits) ? ws_trunc(c, bits) : old;
+    case PTX_ATOM_AND: return old & b;
+    case PTX_ATOM_OR: return old | b;
+    case PTX_ATOM_XOR: return ws_trunc(old ^ b, bits);
+    default: return old;
+    }
+}
+
+/* atom d, [a], b{, c} and red [a], b: lane by lane, in lane order. */
+static void atomic(ws_exec *x, const ptx_instr *in, uint32_t mask, int returns)
+{
+    unsigned size = ptx_types[in->type].size;
+    const ptx_operand *addr_op = &in->operand[returns ? 1 : 0];
+    uint64_t tb[WS_WARP_SIZE], tc[WS_WARP_SIZE];
+    const uint64_t *b = ws_src(x, &in->operand[returns ? 2 : 1], tb);
+    const uint64_t *c = (returns && in->operand_count > 3) ? ws_src(x, &in->operand[3], tc) : b;
+    uint64_t addr[WS_WARP_SIZE];
+    ptx_space requested = lane_addresses(x, in, addr_op, mask, addr);
+    uint64_t old_values[WS_WARP_SIZE];
+    int shared = 0;
+    WS_FOR_LANES(mask, lane) {
+        ptx_space s = requested;
+        uint8_t *p = ws_memory_access(x, in, lane, &s, addr[lane], size, 1);
+        if (!p)
+            return;
+        shared |= s == PTX_SPACE_SHARED;
+        uint64_t old = load_bytes(p, size);
+        uint64_t nv = atomic_apply(in, old, b[lane], c[lane]);
+        memcpy(p, &nv, size);
+        old_values[lane] = old;
+    }
+    uint64_t *ic = ws_icounters(x);
+    ic[shared ? WS_CTR_shared_atom_inst : returns ? WS_CTR_global_atom_inst : WS_CTR_global_red_inst]++;
+    if (returns) {
+        uint64_t *d = ws_dst(x, &in->operand[0]);
+        if (d)
+            WS_FOR_LANES(mask, lane) d[lane] = old_values[lane];
+    }
+}
+
+void exec_atom(ws_exec *x, const ptx_instr *in, uint32_t mask) { atomic(x, in, mask, 1); }
+void exec_red(ws_exec *x, const ptx_instr *in, uint32_t mask) { atomic(x, in, mask, 0); }
+
+/* ---- cvta ---------------------------------------------------------------- */
+
+/* Generic addresses of shared and local memory are windows (sim/machine.h);
+ * global and const addresses are the same in both forms. */
+void exec_cvta(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    uint64_t tmp[WS_WARP_SIZE];
+    const uint64_t *a = ws_src(x, &in->operand[1], tmp);
+    uint64_t window = in->space == PTX_SPACE_SHARED ? WS_SHARED_WINDOW
+                    : in->space == PTX_SPACE_LOCAL ? WS_LOCAL_WINDOW : 0;
+    unsigned bits = ws_type_bits((ptx_type)in->type);
+    uint64_t *d = ws_dst(x, &in->operand[0]);
+    if (!d)
+        return;
+    uint64_t delta = (in->flags & PTX_FLAG_TO) ? (uint64_t)0 - window : window;
+    WS_FOR_LANES(mask, lane) d[lane] = ws_trunc(a[lane] + delta, bits);
+}

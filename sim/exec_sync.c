@@ -1,0 +1,220 @@
+/* Block barriers and warp-level operations: bar, vote, shfl, activemask,
+ * and the memory-ordering instructions (no-ops: warpsim's memory is
+ * sequentially consistent, one warp-instruction at a time). */
+#include <string.h>
+
+#include "sim/machine.h"
+
+/* Release the barrier once every thread expected has arrived. */
+void ws_barrier_check(ws_launch *l, ws_block *b, int id)
+{
+    uint32_t expected = b->barrier[id].expected ? b->barrier[id].expected : b->thread_count;
+    if (b->barrier[id].arrived < expected)
+        return;
+    uint32_t popc = b->barrier[id].red_popc, all = b->barrier[id].red_and, any = b->barrier[id].red_or;
+    for (int wi = 0; wi < b->warp_count; wi++) {
+        ws_warp *w = &b->warps[wi];
+        if (w->state != WS_WARP_AT_BARRIER || w->barrier_id != id)
+            continue;
+        const ptx_instr *in = w->barrier_instr;
+        if (in && in->opcode == OP_bar_red) {
+            ws_frame *f = &w->frames[w->frame_depth - 1];
+            const ptx_operand *d = &in->operand[0];
+            if (in->type == PTX_PRED) {
+                uint32_t v = (in->mode == PTX_BARRED_AND ? all : any) ? WS_FULL_MASK : 0;
+                if (d->kind == PTX_OPD_PRED)
+                    f->pred[d->reg] = (f->pred[d->reg] & ~w->barrier_mask) | (v & w->barrier_mask);
+            } else if (d->kind == PTX_OPD_REG) {
+                uint64_t v = in->mode == PTX_BARRED_POPC ? popc : in->mode == PTX_BARRED_AND ? all : any;
+                WS_FOR_LANES(w->barrier_mask, lane)
+                    f->reg[d->reg][lane] = v;
+            }
+        }
+        w->state = WS_WARP_READY;
+        w->simt[w->simt_depth - 1].pc = w->barrier_pc + 1;
+        w->barrier_instr = NULL;
+    }
+    (void)l;
+    memset(&b->barrier[id], 0, sizeof b->barrier[id]);
+}
+
+/* The first thread to arrive opens the barrier's round. */
+static void barrier_open(ws_block *b, int id, uint32_t count)
+{
+    if (b->barrier[id].arrived)
+        return;
+    memset(&b->barrier[id], 0, sizeof b->barrier[id]);
+    b->barrier[id].red_and = 1;
+    b->barrier[id].expected = count;
+}
+
+/* The barrier number and thread count operands (uniform: lane 0 of the mask decides). */
+static int barrier_operands(ws_exec *x, const ptx_instr *in, uint32_t mask, int count_operand, uint32_t *count)
+{
+    uint64_t tmp[WS_WARP_SIZE];
+    int lane = __builtin_ctz(mask);
+    uint64_t id = ws_src(x, &in->operand[count_operand - 1], tmp)[lane];
+    if (id >= WS_MAX_BARRIERS) {
+        ws_fault(x, in, lane, "barrier %llu does not exist (0 to %d)", (unsigned long long)id, WS_MAX_BARRIERS - 1);
+        return -1;
+    }
+    *count = 0;
+    if (count_operand < in->operand_count && in->operand[count_operand].kind != PTX_OPD_PRED) {
+        *count = (uint32_t)ws_src(x, &in->operand[count_operand], tmp)[lane];
+        if (*count == 0 || *count % WS_WARP_SIZE) {
+            ws_fault(x, in, lane, "barrier thread count %u is not a positive multiple of the warp size", *count);
+            return -1;
+        }
+    }
+    return (int)id;
+}
+
+static void arrive(ws_exec *x, const ptx_instr *in, uint32_t mask, int id, int wait)
+{
+    ws_block *b = x->block;
+    ws_warp *w = x->warp;
+    ws_icounters(x)[WS_CTR_barriers]++;
+    b->barrier[id].arrived += (uint32_t)__builtin_popcount(mask);
+    if (wait) {
+        w->state = WS_WARP_AT_BARRIER;
+        w->barrier_pc = x->pc;
+        w->barrier_id = id;
+        w->barrier_mask = mask;
+        w->barrier_instr = in;
+    } else {
+        ws_advance(x);
+    }
+    ws_barrier_check(x->launch, b, id);
+}
+
+void exec_bar_sync(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    uint32_t count;
+    int id;
+    if (!mask) {
+        ws_advance(x);
+        return;
+    }
+    if ((id = barrier_operands(x, in, mask, 1, &count)) < 0)
+        return;
+    barrier_open(x->block, id, count);
+    arrive(x, in, mask, id, 1);
+}
+
+void exec_bar_arrive(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    uint32_t count;
+    int id;
+    if (!mask) {
+        ws_advance(x);
+        return;
+    }
+    if ((id = barrier_operands(x, in, mask, 1, &count)) < 0)
+        return;
+    barrier_open(x->block, id, count);
+    arrive(x, in, mask, id, 0);
+}
+
+/* bar.red.op d, a{, b}, {!}c */
+void exec_bar_red(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    uint32_t count;
+    int id;
+    if (!mask) {
+        ws_advance(x);
+        return;
+    }
+    if ((id = barrier_operands(x, in, mask, 2, &count)) < 0)
+        return;
+    uint32_t p = ws_pred_src(x, &in->operand[in->operand_count - 1]) & mask;
+    ws_block *b = x->block;
+    barrier_open(b, id, count);
+    b->barrier[id].red_popc += (uint32_t)__builtin_popcount(p);
+    b->barrier[id].red_or |= p != 0;
+    b->barrier[id].red_and &= p == mask;
+    arrive(x, in, mask, id, 1);
+}
+
+void exec_vote(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    ws_advance(x);
+    if (!mask)
+        return;
+    uint32_t p = ws_pred_src(x, &in->operand[1]) & mask;
+    const ptx_operand *d = &in->operand[0];
+    switch (in->mode) {
+    case PTX_VOTE_ALL:
+        ws_pred_set(x, d, mask, p == mask ? WS_FULL_MASK : 0);
+        break;
+    case PTX_VOTE_ANY:
+        ws_pred_set(x, d, mask, p ? WS_FULL_MASK : 0);
+        break;
+    case PTX_VOTE_UNI:
+        ws_pred_set(x, d, mask, (p == 0 || p == mask) ? WS_FULL_MASK : 0);
+        break;
+    default: { /* ballot */
+        uint64_t *r = ws_dst(x, d);
+        if (r)
+            WS_FOR_LANES(mask, lane)
+                r[lane] = p;
+        break;
+    }
+    }
+}
+
+/* shfl.sync.mode.b32 d|p, a, b, c, membermask: the PTX manual's lane arithmetic. */
+void exec_shfl(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    ws_advance(x);
+    if (!mask)
+        return;
+    uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], tc[WS_WARP_SIZE], result[WS_WARP_SIZE];
+    /* operand layout: d, [q], a, b, c, [membermask]; q is present when the second operand is a predicate */
+    int k = (in->operand_count > 1 && (in->operand[1].kind == PTX_OPD_PRED || in->operand[1].kind == PTX_OPD_SINK)
+             && in->operand_count >= 5) ? 2 : 1;
+    const uint64_t *a = ws_src(x, &in->operand[k], ta);
+    const uint64_t *b = ws_src(x, &in->operand[k + 1], tb);
+    const uint64_t *c = ws_src(x, &in->operand[k + 2], tc);
+    uint32_t in_range = 0;
+    WS_FOR_LANES(mask, lane) {
+        int bval = (int)(b[lane] & 0x1f), cval = (int)(c[lane] & 0x1f), segmask = (int)(c[lane] >> 8 & 0x1f);
+        int max_lane = (lane & segmask) | (cval & ~segmask), min_lane = lane & segmask, j, ok;
+        switch (in->mode) {
+        case PTX_SHFL_UP:   j = lane - bval; ok = j >= max_lane; break;
+        case PTX_SHFL_DOWN: j = lane + bval; ok = j <= max_lane; break;
+        case PTX_SHFL_BFLY: j = lane ^ bval; ok = j <= max_lane; break;
+        default:            j = min_lane | (bval & ~segmask); ok = j <= max_lane; break;
+        }
+        if (!ok)
+            j = lane;
+        result[lane] = a[j] & 0xffffffffu;
+        in_range |= (uint32_t)ok << lane;
+    }
+    uint64_t *d = ws_dst(x, &in->operand[0]);
+    if (d)
+        WS_FOR_LANES(mask, lane)
+            d[lane] = result[lane];
+    if (k == 2)
+        ws_pred_set(x, &in->operand[1], mask, in_range);
+}
+
+void exec_activemask(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    ws_advance(x);
+    uint64_t *d = ws_dst(x, &in->operand[0]);
+    if (d)
+        WS_FOR_LANES(mask, lane)
+            d[lane] = mask;
+}
+
+void exec_membar(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    (void)in; (void)mask;
+    ws_advance(x);
+}
+
+void exec_fence(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    (void)in; (void)mask;
+    ws_advance(x);
+}

@@ -1,0 +1,1562 @@
+/*
+ * Launch descriptions: `warpsim run`'s flags and .launch files, and buffer
+ * initialisation.  See launch.h for the grammar and the contracts.
+ *
+ * Pure C11 + libc + a little POSIX (stat, getpid, fsync): validate/'s
+ * CUDA-driver runner compiles this file too.  Nothing here recurses; every
+ * loop is bounded by its input; every string is allocated to its size.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "sim/launch.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+/* ---- The flags ------------------------------------------------------------ */
+
+enum flag_id {
+    F_PTX, F_KERNEL, F_GRID, F_BLOCK, F_SHARED, F_ARG, F_BUF, F_DUMP,
+    F_ARCH, F_ARCH_FILE, F_BANK_MODE, F_METRICS, F_TRACE_WARP, F_MAX_STEPS, F_JOBS, F_MEM_LIMIT,
+    F_SOURCE, F_STATS, F_CSV, F_JSON, F_QUIET, F_HELP,
+    F_COUNT
+};
+
+enum flag_scope {
+    S_ONCE,     /* a global with a value, at most once per source */
+    S_GROUP,    /* applies to the current launch group */
+    S_MANY,     /* a global that may repeat (buf, dump) */
+    S_SWITCH,   /* no value, may repeat */
+    S_CLI,      /* command line only (help) */
+};
+
+static const struct flag_info {
+    const char *name;
+    enum flag_scope scope;
+    const char *expect;   /* what the value looks like, for "missing value" */
+} flag_table[F_COUNT] = {
+    [F_PTX]        = {"ptx", S_ONCE, "FILE.ptx"},
+    [F_KERNEL]     = {"kernel", S_GROUP, "a kernel name"},
+    [F_GRID]       = {"grid", S_GROUP, "X[,Y[,Z]]"},
+    [F_BLOCK]      = {"block", S_GROUP, "X[,Y[,Z]]"},
+    [F_SHARED]     = {"shared", S_GROUP, "BYTES"},
+    [F_ARG]        = {"arg", S_GROUP, "a buffer name or TYPE:VALUE"},
+    [F_BUF]        = {"buf", S_MANY, "NAME=TYPE:COUNT[:INIT]"},
+    [F_DUMP]       = {"dump", S_MANY, "NAME=PATH"},
+    [F_ARCH]       = {"arch", S_ONCE, "an architecture name"},
+    [F_ARCH_FILE]  = {"arch-file", S_ONCE, "FILE"},
+    [F_BANK_MODE]  = {"bank-mode", S_ONCE, "4 or 8"},
+    [F_METRICS]    = {"metrics", S_ONCE, "a comma-separated list of metric names"},
+    [F_TRACE_WARP] = {"trace-warp", S_ONCE, "B:W"},
+    [F_MAX_STEPS]  = {"max-steps", S_ONCE, "a positive integer"},
+    [F_JOBS]       = {"jobs", S_ONCE, "an integer from 1 to 1024"},
+    [F_MEM_LIMIT]  = {"mem-limit", S_ONCE, "SIZE"},
+    [F_SOURCE]     = {"source", S_SWITCH, NULL},
+    [F_STATS]      = {"stats", S_SWITCH, NULL},
+    [F_CSV]        = {"csv", S_SWITCH, NULL},
+    [F_JSON]       = {"json", S_SWITCH, NULL},
+    [F_QUIET]      = {"quiet", S_SWITCH, NULL},
+    [F_HELP]       = {"help", S_CLI, NULL},
+};
+
+const char ws_run_usage[] =
+    "usage: warpsim run FILE.ptx [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES]\n"
+    "                   [--buf NAME=TYPE:COUNT[:INIT]]... [--arg ARG]... [--dump NAME=PATH]...\n"
+    "                   [--arch NAME] [--arch-file F] [--bank-mode 4|8] [--metrics a,b,c]\n"
+    "                   [--source] [--trace-warp B:W] [--max-steps N] [--jobs N]\n"
+    "                   [--mem-limit SIZE] [--stats] [--csv|--json] [--quiet]\n"
+    "       warpsim run FILE.launch [FLAGS]\n"
+    "\n"
+    "  --ptx FILE          the PTX file (instead of the positional FILE.ptx)\n"
+    "  --kernel NAME       the entry to run; may be left out when the module has one.\n"
+    "                      Each further --kernel starts a new launch group; --grid, --block,\n"
+    "                      --shared and --arg apply to the current group; groups run in order\n"
+    "                      over the same buffers\n"
+    "  --grid X[,Y[,Z]]    blocks (X <= 2^31-1, Y, Z <= 65535)\n"
+    "  --block X[,Y[,Z]]   threads per block (X, Y <= 1024, Z <= 64, at most 1024 in all)\n"
+    "  --shared BYTES      dynamic shared memory (K/M suffix allowed; default 0)\n"
+    "  --buf NAME=TYPE:COUNT[:INIT]\n"
+    "                      a global-memory buffer of COUNT elements (K/M/G suffix = 2^10/20/30)\n"
+    "                      TYPE: u8 s8 u16 s16 u32 s32 u64 s64 f32 f64\n"
+    "                      INIT: zero (default) | iota | const=V | random=SEED | file=PATH\n"
+    "                        (file=PATH: raw little-endian bytes, a shorter file is zero-padded)\n"
+    "  --arg ARG           the kernel's parameters in order: a buffer NAME (its address) or\n"
+    "                      TYPE:VALUE (u32:1024, s32:-1, f32:0.5, u64:0x10)\n"
+    "  --dump NAME=PATH    write the buffer's final bytes, raw, to PATH after the run\n"
+    "  --arch NAME         the architecture preset (see `warpsim arch`)\n"
+    "  --arch-file F       an architecture description file\n"
+    "  --bank-mode 4|8     shared-memory bank width in bytes\n"
+    "  --metrics a,b,c     the metrics to report\n"
+    "  --source            annotate the report with the PTX source lines\n"
+    "  --trace-warp B:W    trace warp W of (linear) block B\n"
+    "  --max-steps N       stop after N warp-instructions (default 10000000000)\n"
+    "  --jobs N            simulate with N threads (default 1)\n"
+    "  --mem-limit SIZE    the most global memory the buffers may take (K/M/G; default 1G)\n"
+    "  --stats             print simulator statistics\n"
+    "  --csv, --json       machine-readable output\n"
+    "  --quiet             print nothing but errors and the requested output\n"
+    "\n"
+    "A .launch file holds the same flags one per line without the leading dashes\n"
+    "(`grid 64`, `buf in=f32:4096:random=1`, `csv`), `ptx FILE` for the PTX file, # comments;\n"
+    "paths in it are relative to the file.  Flags after FILE.launch override the file's.\n";
+
+/* ---- Small helpers ---------------------------------------------------------- */
+
+static char *xstrndup(const char *s, size_t n)
+{
+    char *p = malloc(n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = '\0';
+    }
+    return p;
+}
+
+static char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
+
+static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+static int is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+/* A C identifier: a buffer name. */
+static int is_ident(const char *s, size_t n)
+{
+    if (n == 0 || is_digit(s[0]))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!is_alpha(s[i]) && !is_digit(s[i]) && s[i] != '_')
+            return 0;
+    return 1;
+}
+
+/* Grow a dynamic array that holds n elements so that it holds n + 1.
+ * Capacity is implicit: 0, then 4, 8, 16, ... */
+static int grow(void **p, int n, size_t elem)
+{
+    if (!(n == 0 || (n >= 4 && (n & (n - 1)) == 0)))
+        return 0;
+    if (n > INT_MAX / 4)
+        return -1;
+    size_t cap = n == 0 ? 4 : (size_t)n * 2;
+    void *q = realloc(*p, cap * elem);
+    if (!q)
+        return -1;
+    *p = q;
+    return 0;
+}
+
+/* A value echoed in a message: at most ~80 bytes, non-printables escaped. */
+typedef struct { char s[96]; } qbuf;
+
+static const char *quote(qbuf *q, const char *v)
+{
+    size_t o = 0;
+    for (size_t i = 0; v[i]; i++) {
+        if (o > 80) {
+            memcpy(q->s + o, "...", 4);
+            return q->s;
+        }
+        unsigned char c = (unsigned char)v[i];
+        if (c >= 0x20 && c < 0x7f)
+            q->s[o++] = (char)c;
+        else {
+            snprintf(q->s + o, 5, "\\x%02x", c);
+            o += 4;
+        }
+    }
+    q->s[o] = '\0';
+    return q->s;
+}
+
+/* ---- Numbers ---------------------------------------------------------------- */
+
+static int digit_value(char c, int base)
+{
+    int d;
+    if (c >= '0' && c <= '9') d = c - '0';
+    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+    else return -1;
+    return d < base ? d : -1;
+}
+
+/* s[0..n): decimal digits, or 0x hex when allow_hex; no sign, no blanks.
+ * 0 ok, -1 not a number, -2 a number above 2^64-1. */
+static int parse_u64n(const char *s, size_t n, int allow_hex, uint64_t *out)
+{
+    int base = 10;
+    if (allow_hex && n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+        n -= 2;
+    }
+    if (n == 0)
+        return -1;
+    uint64_t v = 0;
+    int over = 0;
+    for (size_t i = 0; i < n; i++) {
+        int d = digit_value(s[i], base);
+        if (d < 0)
+            return -1;
+        if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+            over = 1;
+        else
+            v = v * (uint64_t)base + (uint64_t)d;
+    }
+    if (over)
+        return -2;
+    *out = v;
+    return 0;
+}
+
+/* Digits with an optional K/M/G (or KiB/MiB/GiB, KB/MB/GB, any case) suffix, binary. */
+static int parse_size_n(const char *s, size_t n, uint64_t *out)
+{
+    size_t k = 0;
+    while (k < n && is_digit(s[k]))
+        k++;
+    unsigned shift = 0;
+    if (k < n) {
+        char c = s[k];
+        if (c == 'k' || c == 'K') shift = 10;
+        else if (c == 'm' || c == 'M') shift = 20;
+        else if (c == 'g' || c == 'G') shift = 30;
+        else return -1;
+        size_t rest = n - k - 1;
+        const char *r = s + k + 1;
+        if (!(rest == 0 || (rest == 1 && (r[0] == 'b' || r[0] == 'B')) ||
+              (rest == 2 && (r[0] == 'i' || r[0] == 'I') && (r[1] == 'b' || r[1] == 'B'))))
+            return -1;
+    }
+    uint64_t v;
+    int rc = parse_u64n(s, k, 0, &v);
+    if (rc)
+        return rc;
+    if (shift && v > (UINT64_MAX >> shift))
+        return -2;
+    *out = v << shift;
+    return 0;
+}
+
+static int parse_u64(const char *s, int allow_hex, uint64_t *out)
+{
+    return parse_u64n(s, strlen(s), allow_hex, out);
+}
+
+static const ptx_type value_types[] = {
+    PTX_U8, PTX_S8, PTX_U16, PTX_S16, PTX_U32, PTX_S32, PTX_U64, PTX_S64, PTX_F32, PTX_F64,
+};
+#define TYPE_LIST "u8 s8 u16 s16 u32 s32 u64 s64 f32 f64"
+
+static ptx_type type_lookup(const char *s, size_t n)
+{
+    for (size_t i = 0; i < sizeof value_types / sizeof value_types[0]; i++) {
+        const char *name = ptx_types[value_types[i]].name;
+        if (strlen(name) == n && memcmp(name, s, n) == 0)
+            return value_types[i];
+    }
+    return PTX_TYPE_NONE;
+}
+
+static uint64_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static uint64_t f64_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+int ws_parse_value(ptx_type t, const char *s, uint64_t *bits)
+{
+    if ((unsigned)t >= PTX_TYPE_COUNT || !s || !*s)
+        return -1;
+    const ptx_type_info *ti = &ptx_types[t];
+    unsigned width = ti->size * 8;
+    if (ti->kind == PTX_KIND_FLOAT) {
+        if (t != PTX_F32 && t != PTX_F64)
+            return -1;
+        if (is_blank(s[0]) || s[0] == '\n')
+            return -1;
+        char *end;
+        errno = 0;
+        double d = strtod(s, &end);
+        if (end == s || *end)
+            return -1;
+        if (errno == ERANGE && isinf(d))
+            return -1;
+        if (t == PTX_F32) {
+            float f = (float)d;
+            if (isinf(f) && !isinf(d))
+                return -1;
+            *bits = f32_bits(f);
+        } else
+            *bits = f64_bits(d);
+        return 0;
+    }
+    if (ti->kind == PTX_KIND_PRED || width == 0 || width > 64)
+        return -1;
+    int neg = 0;
+    if (s[0] == '-' || s[0] == '+') {
+        neg = s[0] == '-';
+        s++;
+    }
+    uint64_t mag;
+    if (parse_u64(s, 1, &mag))
+        return -1;
+    uint64_t umax = width == 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+    if (ti->kind == PTX_KIND_SIGNED) {
+        uint64_t lim = UINT64_C(1) << (width - 1);   /* |min| */
+        if (neg ? mag > lim : mag >= lim)
+            return -1;
+    } else if (neg ? mag != 0 : mag > umax)
+        return -1;
+    uint64_t v = neg ? (uint64_t)0 - mag : mag;
+    *bits = v & umax;
+    return 0;
+}
+
+/* "an integer from 0 to 255, decimal or 0x hex" */
+static const char *value_expect(ptx_type t, char *buf, size_t n)
+{
+    const ptx_type_info *ti = &ptx_types[t];
+    unsigned width = ti->size * 8;
+    if (ti->kind == PTX_KIND_FLOAT)
+        snprintf(buf, n, "a number within the %s range, e.g. 0.5 or -1e3", ti->name);
+    else if (ti->kind == PTX_KIND_SIGNED)
+        snprintf(buf, n, "an integer from %lld to %lld, decimal or 0x hex",
+                 (long long)(width == 64 ? INT64_MIN : -(INT64_C(1) << (width - 1))),
+                 (long long)(width == 64 ? INT64_MAX : (INT64_C(1) << (width - 1)) - 1));
+    else
+        snprintf(buf, n, "an integer from 0 to %llu, decimal or 0x hex",
+                 (unsigned long long)(width == 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1));
+    return buf;
+}
+
+/* ---- Errors ------------------------------------------------------------------ */
+
+/* path && line > 0: "PATH:LINE:COL: error: FLAG: ..."; path && line == 0: "PATH: error: ...";
+ * no path: "warpsim run: --FLAG: ...". */
+static void vformat(char *err, size_t errlen, const char *path, int line, int col, const char *flag,
+                    const char *fmt, va_list ap)
+{
+    if (!err || errlen == 0)
+        return;
+    int k;
+    if (path && line > 0)
+        k = snprintf(err, errlen, "%s:%d:%d: error: %s%s", path, line, col, flag ? flag : "", flag ? ": " : "");
+    else if (path)
+        k = snprintf(err, errlen, "%s: error: %s%s", path, flag ? flag : "", flag ? ": " : "");
+    else
+        k = snprintf(err, errlen, "warpsim run: %s%s%s", flag ? "--" : "", flag ? flag : "", flag ? ": " : "");
+    if (k < 0 || (size_t)k >= errlen)
+        return;
+    vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
+}
+
+ws_launch_status ws_run_options_error(const ws_run_options *o, int line, int col, const char *flag,
+                                      char *err, size_t errlen, const char *fmt, ...)
+{
+    const char *path = line > 0 ? (o && o->launch_path ? o->launch_path : "<launch>") : NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    vformat(err, errlen, path, line, col, flag, fmt, ap);
+    va_end(ap);
+    return path ? WS_LAUNCH_INPUT : WS_LAUNCH_USAGE;
+}
+
+/* ---- Parser state --------------------------------------------------------- */
+
+/* Limits that keep a hostile .launch cheap to parse (far above any real one). */
+#define MAX_BUFFERS 4096
+#define MAX_ARGS    4096     /* per launch group */
+#define MAX_GROUPS  65536
+#define MAX_DUMPS   4096
+
+#define SHARED_UNSET UINT64_MAX   /* a group's shared_bytes until the end of the parse */
+#define ARG_UNRESOLVED PTX_TYPE_NONE   /* an arg naming a buffer, before resolution */
+
+typedef struct {
+    ws_run_options *o;
+    const char *path;      /* the .launch file, or NULL for the command line */
+    char *dir;             /* prefix for relative paths: "" or "dir/" */
+    int line, col;         /* where the current value is (line 0: command line) */
+    char *err;
+    size_t errlen;
+    int given[F_COUNT];    /* a line (1 on the command line) where each flag was first given */
+    int any_kernel;
+    int group_flag;        /* the first grid/block/shared/arg flag given, or -1 */
+} pstate;
+
+/* An error about the current value, flag id (or -1). */
+static ws_launch_status failc(pstate *s, ws_launch_status code, int id, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static ws_launch_status failc(pstate *s, ws_launch_status code, int id, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vformat(s->err, s->errlen, s->path, s->path ? s->line : 0, s->col, id >= 0 ? flag_table[id].name : NULL, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+#define SCODE(s) ((s)->path ? WS_LAUNCH_INPUT : WS_LAUNCH_USAGE)
+#define fail(s, id, ...) failc((s), SCODE(s), (id), __VA_ARGS__)
+#define oom(s) failc((s), WS_LAUNCH_INPUT, -1, "out of memory")
+
+static char *resolve(const pstate *s, const char *p)
+{
+    if (p[0] == '/' || !s->dir || !s->dir[0])
+        return xstrdup(p);
+    size_t a = strlen(s->dir), b = strlen(p);
+    char *r = malloc(a + b + 1);
+    if (r) {
+        memcpy(r, s->dir, a);
+        memcpy(r + a, p, b + 1);
+    }
+    return r;
+}
+
+static void options_init(ws_run_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->format = WS_OUT_TEXT;
+    o->trace_block = -1;
+    o->trace_warp = -1;
+    o->max_steps = WS_DEFAULT_MAX_STEPS;
+    o->jobs = 1;
+    o->mem_limit = WS_DEFAULT_MEM_LIMIT;
+}
+
+static void pstate_init(pstate *s, ws_run_options *o, const char *path, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    s->o = o;
+    s->path = path;
+    s->err = err;
+    s->errlen = errlen;
+    s->group_flag = -1;
+}
+
+static void free_buffer(ws_buffer_spec *b)
+{
+    free(b->name);
+    free(b->file);
+    memset(b, 0, sizeof *b);
+}
+
+static void free_group(ws_launch_group *g)
+{
+    free(g->kernel);
+    for (int i = 0; i < g->arg_count; i++)
+        free(g->args[i].text);
+    free(g->args);
+    memset(g, 0, sizeof *g);
+}
+
+void ws_run_options_free(ws_run_options *o)
+{
+    if (!o)
+        return;
+    free(o->ptx_path);
+    free(o->launch_path);
+    for (int i = 0; i < o->buffer_count; i++)
+        free_buffer(&o->buffers[i]);
+    free(o->buffers);
+    for (int i = 0; i < o->group_count; i++)
+        free_group(&o->groups[i]);
+    free(o->groups);
+    for (int i = 0; i < o->dump_count; i++) {
+        free(o->dumps[i].name);
+        free(o->dumps[i].path);
+    }
+    free(o->dumps);
+    free(o->arch);
+    free(o->arch_file);
+    free(o->metrics);
+    memset(o, 0, sizeof *o);
+}
+
+static int find_buffer(const ws_run_options *o, const char *name)
+{
+    for (int i = 0; i < o->buffer_count; i++)
+        if (!strcmp(o->buffers[i].name, name))
+            return i;
+    return -1;
+}
+
+/* A hash index of the buffer names, so that resolving many args stays linear. */
+typedef struct {
+    int *slot;        /* buffer index + 1, 0 empty */
+    size_t mask;
+} name_index;
+
+static uint64_t hash_name(const char *s)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
+    return h;
+}
+
+static int index_build(name_index *x, const ws_run_options *o)
+{
+    size_t n = 16;
+    while (n < (size_t)o->buffer_count * 2)
+        n *= 2;
+    x->mask = n - 1;
+    x->slot = calloc(n, sizeof *x->slot);
+    if (!x->slot)
+        return -1;
+    for (int i = 0; i < o->buffer_count; i++) {
+        size_t h = (size_t)hash_name(o->buffers[i].name) & x->mask;
+        while (x->slot[h])
+            h = (h + 1) & x->mask;
+        x->slot[h] = i + 1;
+    }
+    return 0;
+}
+
+static int index_find(const name_index *x, const ws_run_options *o, const char *name)
+{
+    for (size_t h = (size_t)hash_name(name) & x->mask; x->slot[h]; h = (h + 1) & x->mask)
+        if (!strcmp(o->buffers[x->slot[h] - 1].name, name))
+            return x->slot[h] - 1;
+    return -1;
+}
+
+/* The current launch group, made when there is none; NULL when out of memory. */
+static ws_launch_group *new_group(pstate *s)
+{
+    ws_run_options *o = s->o;
+    if (o->group_count >= MAX_GROUPS || grow((void **)&o->groups, o->group_count, sizeof *o->groups))
+        return NULL;
+    ws_launch_group *g = &o->groups[o->group_count++];
+    memset(g, 0, sizeof *g);
+    g->shared_bytes = SHARED_UNSET;
+    g->line = s->line;
+    return g;
+}
+
+static ws_launch_group *cur_group(pstate *s)
+{
+    if (s->o->group_count == 0)
+        return new_group(s);
+    return &s->o->groups[s->o->group_count - 1];
+}
+
+/* Why new_group() or cur_group() gave NULL. */
+static ws_launch_status no_group(pstate *s)
+{
+    if (s->o->group_count >= MAX_GROUPS)
+        return failc(s, SCODE(s), F_KERNEL, "too many launch groups (at most %d)", MAX_GROUPS);
+    return failc(s, WS_LAUNCH_INPUT, -1, "out of memory");
+}
+
+/* ---- One flag ------------------------------------------------------------------ */
+
+static ws_launch_status dup_group_flag(pstate *s, int id)
+{
+    if (s->path)
+        return fail(s, id, "given twice in one launch group (a `kernel NAME` line starts the next group)");
+    return fail(s, id, "given twice for one launch group (each --kernel starts the next group)");
+}
+
+static ws_launch_status set_dims(pstate *s, int id, const char *v, uint32_t dims[3])
+{
+    qbuf q;
+    uint64_t d[3] = {1, 1, 1};
+    int n = 0, big = 0;
+    const char *p = v;
+    for (;;) {
+        const char *c = strchr(p, ',');
+        size_t len = c ? (size_t)(c - p) : strlen(p);
+        if (n == 3)
+            goto syntax;
+        int rc = parse_u64n(p, len, 0, &d[n]);
+        if (rc == -1 || (rc == 0 && d[n] == 0))
+            goto syntax;
+        if (rc == -2)
+            big = 1;
+        n++;
+        if (!c)
+            break;
+        p = c + 1;
+    }
+    if (id == F_GRID) {
+        if (big || d[0] > 2147483647u || d[1] > 65535 || d[2] > 65535)
+            return fail(s, id, "expected X[,Y[,Z]] with X <= 2147483647 and Y, Z <= 65535, got '%s'", quote(&q, v));
+    } else {
+        if (big || d[0] > 1024 || d[1] > 1024 || d[2] > 64 || d[0] * d[1] * d[2] > 1024)
+            return fail(s, id, "expected X[,Y[,Z]] with X, Y <= 1024, Z <= 64 and at most 1024 threads in all, got '%s'",
+                        quote(&q, v));
+    }
+    for (int i = 0; i < 3; i++)
+        dims[i] = (uint32_t)d[i];
+    return WS_LAUNCH_OK;
+syntax:
+    return fail(s, id, "expected X[,Y[,Z]] with positive integers, got '%s'", quote(&q, v));
+}
+
+/* INIT file=PATH: the file must be a readable regular file no longer than the buffer. */
+static ws_launch_status check_init_file(pstate *s, const ws_buffer_spec *b, const char *written)
+{
+    qbuf q1, q2;
+    struct stat st;
+    if (stat(b->file, &st) != 0)
+        return failc(s, WS_LAUNCH_INPUT, F_BUF, "buffer '%s': cannot read file=%s: %s", b->name,
+                     quote(&q1, written), strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return failc(s, WS_LAUNCH_INPUT, F_BUF, "buffer '%s': file=%s: '%s' is not a regular file", b->name,
+                     quote(&q1, written), quote(&q2, b->file));
+    uint64_t bytes = ws_buffer_bytes(b);
+    if ((uint64_t)st.st_size > bytes)
+        return failc(s, WS_LAUNCH_INPUT, F_BUF, "buffer '%s': file=%s holds %llu bytes, more than the buffer's %llu (%llu x %s)",
+                     b->name, quote(&q1, written), (unsigned long long)st.st_size, (unsigned long long)bytes,
+                     (unsigned long long)b->count, ptx_types[b->type].name);
+    return WS_LAUNCH_OK;
+}
+
+static ws_launch_status add_buffer(pstate *s, const char *v)
+{
+    qbuf q1, q2;
+    char ebuf[96];
+    ws_run_options *o = s->o;
+    if (o->buffer_count >= MAX_BUFFERS)
+        return fail(s, F_BUF, "too many buffers (at most %d)", MAX_BUFFERS);
+    const char *eq = strchr(v, '=');
+    const char *c1 = eq ? strchr(eq + 1, ':') : NULL;
+    if (!eq || !c1)
+        return fail(s, F_BUF, "expected NAME=TYPE:COUNT[:INIT], got '%s'", quote(&q1, v));
+    if (!is_ident(v, (size_t)(eq - v))) {
+        char *name = xstrndup(v, (size_t)(eq - v));
+        if (!name)
+            return oom(s);
+        ws_launch_status rc = fail(s, F_BUF, "bad buffer name '%s' (expected letters, digits and _, not starting with a digit)",
+                                   quote(&q1, name));
+        free(name);
+        return rc;
+    }
+    ws_buffer_spec b;
+    memset(&b, 0, sizeof b);
+    b.line = s->path ? s->line : 0;
+    b.col = s->col;
+    b.name = xstrndup(v, (size_t)(eq - v));
+    if (!b.name)
+        return oom(s);
+    ws_launch_status rc = WS_LAUNCH_OK;
+    const char *ty = eq + 1;
+    b.type = type_lookup(ty, (size_t)(c1 - ty));
+    if (b.type == PTX_TYPE_NONE) {
+        char *t = xstrndup(ty, (size_t)(c1 - ty));
+        rc = t ? fail(s, F_BUF, "unknown type '%s' (expected " TYPE_LIST ")", quote(&q1, t)) : oom(s);
+        free(t);
+        goto out;
+    }
+    const char *cnt = c1 + 1;
+    const char *c2 = strchr(cnt, ':');
+    size_t cntlen = c2 ? (size_t)(c2 - cnt) : strlen(cnt);
+    if (parse_size_n(cnt, cntlen, &b.count) || b.count == 0 || b.count > WS_MAX_BUFFER_COUNT) {
+        char *t = xstrndup(cnt, cntlen);
+        rc = t ? fail(s, F_BUF, "bad count '%s' for buffer '%s' (expected an integer from 1 to 2^40, optional K/M/G suffix)",
+                      quote(&q1, t), b.name)
+               : oom(s);
+        free(t);
+        goto out;
+    }
+    b.init = WS_INIT_ZERO;
+    if (c2) {
+        const char *init = c2 + 1;
+        if (!strcmp(init, "zero"))
+            b.init = WS_INIT_ZERO;
+        else if (!strcmp(init, "iota"))
+            b.init = WS_INIT_IOTA;
+        else if (!strncmp(init, "const=", 6)) {
+            b.init = WS_INIT_CONST;
+            if (ws_parse_value(b.type, init + 6, &b.const_bits)) {
+                rc = fail(s, F_BUF, "buffer '%s': const=%s: not a valid %s (expected %s)", b.name, quote(&q1, init + 6),
+                          ptx_types[b.type].name, value_expect(b.type, ebuf, sizeof ebuf));
+                goto out;
+            }
+        } else if (!strncmp(init, "random=", 7)) {
+            b.init = WS_INIT_RANDOM;
+            if (parse_u64(init + 7, 1, &b.seed)) {
+                rc = fail(s, F_BUF, "buffer '%s': random=%s: SEED must be an integer from 0 to 2^64-1, decimal or 0x hex",
+                          b.name, quote(&q1, init + 7));
+                goto out;
+            }
+        } else if (!strncmp(init, "file=", 5) && init[5]) {
+            b.init = WS_INIT_FILE;
+            b.file = resolve(s, init + 5);
+            if (!b.file) {
+                rc = oom(s);
+                goto out;
+            }
+            if ((rc = check_init_file(s, &b, init + 5)) != WS_LAUNCH_OK)
+                goto out;
+        } else {
+            rc = fail(s, F_BUF, "bad INIT '%s' for buffer '%s' (expected zero, iota, const=V, random=SEED or file=PATH)",
+                      quote(&q1, init), quote(&q2, b.name));
+            goto out;
+        }
+    }
+    int prev = find_buffer(o, b.name);
+    if (prev >= 0) {
+        if (s->path)
+            rc = fail(s, F_BUF, "duplicate buffer name '%s' (first defined at line %d)", b.name, o->buffers[prev].line);
+        else
+            rc = fail(s, F_BUF, "duplicate buffer name '%s'", b.name);
+        goto out;
+    }
+    if (grow((void **)&o->buffers, o->buffer_count, sizeof *o->buffers)) {
+        rc = oom(s);
+        goto out;
+    }
+    o->buffers[o->buffer_count++] = b;
+    return WS_LAUNCH_OK;
+out:
+    free_buffer(&b);
+    return rc;
+}
+
+static ws_launch_status add_arg(pstate *s, const char *v)
+{
+    qbuf q1, q2;
+    char ebuf[96];
+    ws_arg_spec a;
+    memset(&a, 0, sizeof a);
+    a.buffer = -1;
+    a.line = s->path ? s->line : 0;
+    a.col = s->col;
+    const char *colon = strchr(v, ':');
+    if (colon) {
+        a.type = type_lookup(v, (size_t)(colon - v));
+        if (a.type == PTX_TYPE_NONE) {
+            char *t = xstrndup(v, (size_t)(colon - v));
+            ws_launch_status rc = t ? fail(s, F_ARG, "unknown type '%s' in '%s' (expected " TYPE_LIST ")",
+                                           quote(&q1, t), quote(&q2, v))
+                                    : oom(s);
+            free(t);
+            return rc;
+        }
+        if (ws_parse_value(a.type, colon + 1, &a.bits))
+            return fail(s, F_ARG, "'%s' is not a valid %s (expected %s)", quote(&q1, colon + 1), ptx_types[a.type].name,
+                        value_expect(a.type, ebuf, sizeof ebuf));
+    } else {
+        if (!is_ident(v, strlen(v)))
+            return fail(s, F_ARG, "expected a buffer name or TYPE:VALUE (e.g. u32:1024, f32:0.5), got '%s'", quote(&q1, v));
+        a.type = ARG_UNRESOLVED;
+    }
+    ws_launch_group *g = cur_group(s);
+    if (!g)
+        return no_group(s);
+    if (g->arg_count >= MAX_ARGS)
+        return fail(s, F_ARG, "too many arguments in one launch group (at most %d)", MAX_ARGS);
+    if (grow((void **)&g->args, g->arg_count, sizeof *g->args) || !(a.text = xstrdup(v)))
+        return oom(s);
+    g->args[g->arg_count++] = a;
+    return WS_LAUNCH_OK;
+}
+
+static ws_launch_status add_dump(pstate *s, const char *v)
+{
+    qbuf q;
+    ws_run_options *o = s->o;
+    if (o->dump_count >= MAX_DUMPS)
+        return fail(s, F_DUMP, "too many dumps (at most %d)", MAX_DUMPS);
+    const char *eq = strchr(v, '=');
+    if (!eq || !is_ident(v, (size_t)(eq - v)) || !eq[1])
+        return fail(s, F_DUMP, "expected NAME=PATH, got '%s'", quote(&q, v));
+    ws_dump_spec d;
+    memset(&d, 0, sizeof d);
+    d.buffer = -1;
+    d.line = s->path ? s->line : 0;
+    d.col = s->col;
+    d.name = xstrndup(v, (size_t)(eq - v));
+    d.path = resolve(s, eq + 1);
+    if (!d.name || !d.path || grow((void **)&o->dumps, o->dump_count, sizeof *o->dumps)) {
+        free(d.name);
+        free(d.path);
+        return oom(s);
+    }
+    o->dumps[o->dump_count++] = d;
+    return WS_LAUNCH_OK;
+}
+
+/* Apply flag id with value v (NULL for a switch); s->line/col locate v. */
+static ws_launch_status apply(pstate *s, int id, const char *v)
+{
+    qbuf q;
+    ws_run_options *o = s->o;
+    uint64_t n;
+    const struct flag_info *fi = &flag_table[id];
+
+    if (fi->scope == S_ONCE && s->given[id]) {
+        if (s->path)
+            return fail(s, id, "given twice (first at line %d)", s->given[id]);
+        return fail(s, id, "given twice");
+    }
+    if (!s->given[id])
+        s->given[id] = s->path ? s->line : 1;
+    if (fi->scope == S_GROUP && id != F_KERNEL && s->group_flag < 0)
+        s->group_flag = id;
+
+    switch (id) {
+    case F_PTX:
+        if (!*v)
+            return fail(s, id, "expected a file name");
+        return (o->ptx_path = resolve(s, v)) ? WS_LAUNCH_OK : oom(s);
+    case F_KERNEL: {
+        int ok = *v && !is_digit(v[0]);
+        for (const char *p = v; *p && ok; p++)
+            ok = is_alpha(*p) || is_digit(*p) || *p == '_' || *p == '$' || *p == '%';
+        if (!ok)
+            return fail(s, id, "expected a kernel name (letters, digits, _ $ %%), got '%s'", quote(&q, v));
+        ws_launch_group *g = o->group_count && !o->groups[o->group_count - 1].kernel ? cur_group(s) : new_group(s);
+        if (!g)
+            return no_group(s);
+        if (!(g->kernel = xstrdup(v)))
+            return oom(s);
+        g->line = s->path ? s->line : 0;   /* a group is named by its kernel line */
+        s->any_kernel = 1;
+        return WS_LAUNCH_OK;
+    }
+    case F_GRID:
+    case F_BLOCK: {
+        ws_launch_group *g = cur_group(s);
+        if (!g)
+            return no_group(s);
+        uint32_t *dims = id == F_GRID ? g->grid : g->block;
+        if (dims[0])
+            return dup_group_flag(s, id);
+        return set_dims(s, id, v, dims);
+    }
+    case F_SHARED: {
+        ws_launch_group *g = cur_group(s);
+        if (!g)
+            return no_group(s);
+        if (g->shared_bytes != SHARED_UNSET)
+            return dup_group_flag(s, id);
+        if (parse_size_n(v, strlen(v), &n) || n > (UINT64_C(1) << 30))
+            return fail(s, id, "expected a byte count (an integer, optional K/M/G suffix) up to 1G, got '%s'", quote(&q, v));
+        g->shared_bytes = n;
+        return WS_LAUNCH_OK;
+    }
+    case F_ARG:
+        return add_arg(s, v);
+    case F_BUF:
+        return add_buffer(s, v);
+    case F_DUMP:
+        return add_dump(s, v);
+    case F_ARCH: {
+        int ok = *v != '\0';
+        for (const char *p = v; *p && ok; p++)
+            ok = is_alpha(*p) || is_digit(*p) || *p == '_' || *p == '-' || *p == '.';
+        if (!ok)
+            return fail(s, id, "expected an architecture name (letters, digits, _ - .; see `warpsim arch`), got '%s'",
+                        quote(&q, v));
+        return (o->arch = xstrdup(v)) ? WS_LAUNCH_OK : oom(s);
+    }
+    case F_ARCH_FILE:
+        if (!*v)
+            return fail(s, id, "expected a file name");
+        return (o->arch_file = resolve(s, v)) ? WS_LAUNCH_OK : oom(s);
+    case F_BANK_MODE:
+        if (strcmp(v, "4") && strcmp(v, "8"))
+            return fail(s, id, "expected 4 or 8, got '%s'", quote(&q, v));
+        o->bank_mode = v[0] - '0';
+        return WS_LAUNCH_OK;
+    case F_METRICS: {
+        int ok = *v && *v != ',';
+        for (const char *p = v; *p && ok; p++) {
+            unsigned char c = (unsigned char)*p;
+            ok = c > 0x20 && c < 0x7f && !(c == ',' && (p[1] == ',' || p[1] == '\0'));
+        }
+        if (!ok)
+            return fail(s, id, "expected a comma-separated list of metric names, got '%s'", quote(&q, v));
+        return (o->metrics = xstrdup(v)) ? WS_LAUNCH_OK : oom(s);
+    }
+    case F_TRACE_WARP: {
+        const char *c = strchr(v, ':');
+        uint64_t b, w;
+        if (!c || parse_u64n(v, (size_t)(c - v), 0, &b) || b > (uint64_t)INT32_MAX || parse_u64(c + 1, 0, &w) || w > 31)
+            return fail(s, id, "expected B:W (a block index, then a warp index within the block from 0 to 31), got '%s'",
+                        quote(&q, v));
+        o->trace_block = (int64_t)b;
+        o->trace_warp = (int)w;
+        return WS_LAUNCH_OK;
+    }
+    case F_MAX_STEPS:
+        if (parse_u64(v, 0, &n) || n == 0)
+            return fail(s, id, "expected a positive integer, got '%s'", quote(&q, v));
+        o->max_steps = n;
+        return WS_LAUNCH_OK;
+    case F_JOBS:
+        if (parse_u64(v, 0, &n) || n == 0 || n > 1024)
+            return fail(s, id, "expected an integer from 1 to 1024, got '%s'", quote(&q, v));
+        o->jobs = (int)n;
+        return WS_LAUNCH_OK;
+    case F_MEM_LIMIT:
+        if (parse_size_n(v, strlen(v), &n) || n == 0)
+            return fail(s, id, "expected a positive byte count (an integer, optional K/M/G suffix), got '%s'", quote(&q, v));
+        o->mem_limit = n;
+        return WS_LAUNCH_OK;
+    case F_SOURCE:
+        o->source = 1;
+        return WS_LAUNCH_OK;
+    case F_STATS:
+        o->stats = 1;
+        return WS_LAUNCH_OK;
+    case F_CSV:
+    case F_JSON:
+        if (s->given[id == F_CSV ? F_JSON : F_CSV])
+            return fail(s, id, "conflicts with %s%s (choose one output format)", s->path ? "" : "--",
+                        flag_table[id == F_CSV ? F_JSON : F_CSV].name);
+        o->format = id == F_CSV ? WS_OUT_CSV : WS_OUT_JSON;
+        return WS_LAUNCH_OK;
+    case F_QUIET:
+        o->quiet = 1;
+        return WS_LAUNCH_OK;
+    case F_HELP:
+        o->help = 1;
+        return WS_LAUNCH_OK;
+    }
+    return fail(s, -1, "internal error: flag %d", id);
+}
+
+static int flag_lookup(const char *name, size_t n)
+{
+    for (int i = 0; i < F_COUNT; i++)
+        if (strlen(flag_table[i].name) == n && memcmp(flag_table[i].name, name, n) == 0)
+            return i;
+    return -1;
+}
+
+/* ---- .launch text --------------------------------------------------------------- */
+
+static ws_launch_status parse_text(pstate *s, const char *text, size_t len)
+{
+    qbuf q;
+    size_t pos = 0;
+    int line = 0;
+    while (pos < len) {
+        if (line == INT_MAX)
+            return failc(s, WS_LAUNCH_INPUT, -1, "too many lines");
+        line++;
+        s->line = line;
+        s->col = 1;
+        const char *nl = memchr(text + pos, '\n', len - pos);
+        size_t end = nl ? (size_t)(nl - text) : len;
+        size_t next = nl ? end + 1 : len;
+        const char *nul = memchr(text + pos, '\0', end - pos);
+        if (nul) {
+            s->col = (int)((size_t)(nul - (text + pos)) + 1 > INT_MAX ? INT_MAX : (size_t)(nul - (text + pos)) + 1);
+            return failc(s, WS_LAUNCH_INPUT, -1, "unexpected NUL byte (is this a text file?)");
+        }
+        size_t p = pos;
+        while (p < end && is_blank(text[p]))
+            p++;
+        if (p == end || text[p] == '#') {
+            pos = next;
+            continue;
+        }
+        size_t ns = p;
+        while (p < end && !is_blank(text[p]))
+            p++;
+        size_t ne = p;
+        while (p < end && is_blank(text[p]))
+            p++;
+        size_t vs = p;
+        while (p < end && !(text[p] == '#' && is_blank(text[p - 1])))
+            p++;
+        size_t ve = p;
+        while (ve > vs && is_blank(text[ve - 1]))
+            ve--;
+
+        size_t ncol = ns - pos + 1, vcol = (ve > vs ? vs : ne) - pos + 1;   /* a missing value: just past the name */
+        s->col = ncol > INT_MAX ? INT_MAX : (int)ncol;
+        char *name = xstrndup(text + ns, ne - ns);
+        char *value = ve > vs ? xstrndup(text + vs, ve - vs) : NULL;
+        if (!name || (ve > vs && !value)) {
+            free(name);
+            free(value);
+            return oom(s);
+        }
+        ws_launch_status rc = WS_LAUNCH_OK;
+        int id = flag_lookup(name, ne - ns);
+        if (id < 0 || flag_table[id].scope == S_CLI) {
+            const char *eq = strchr(name, '=');
+            if (name[0] == '-' && name[1] == '-' && flag_lookup(name + 2, strlen(name + 2)) >= 0)
+                rc = failc(s, WS_LAUNCH_INPUT, -1, "unknown flag '%s' (in a .launch file, write flags without the leading dashes)",
+                           quote(&q, name));
+            else if (eq && flag_lookup(name, (size_t)(eq - name)) >= 0)
+                rc = failc(s, WS_LAUNCH_INPUT, -1, "unknown flag '%s' (write the name, a blank, then the value)", quote(&q, name));
+            else
+                rc = failc(s, WS_LAUNCH_INPUT, -1, "unknown flag '%s'", quote(&q, name));
+        } else {
+            s->col = vcol > INT_MAX ? INT_MAX : (int)vcol;
+            if (flag_table[id].scope == S_SWITCH) {
+                if (value)
+                    rc = fail(s, id, "takes no value, got '%s'", quote(&q, value));
+                else
+                    rc = apply(s, id, NULL);
+            } else if (!value)
+                rc = fail(s, id, "missing value (expected %s)", flag_table[id].expect);
+            else
+                rc = apply(s, id, value);
+        }
+        free(name);
+        free(value);
+        if (rc != WS_LAUNCH_OK)
+            return rc;
+        pos = next;
+    }
+    return WS_LAUNCH_OK;
+}
+
+/* ---- The whole description ----------------------------------------------------- */
+
+/* "a, b, c" (truncated) for messages. */
+static const char *buffer_list(const ws_run_options *o, char *buf, size_t n)
+{
+    if (o->buffer_count == 0)
+        return "no buffer is defined";
+    size_t k = (size_t)snprintf(buf, n, "the buffers are ");
+    for (int i = 0; i < o->buffer_count && k < n; i++) {
+        int w = snprintf(buf + k, n - k, "%s%s", i ? ", " : "", o->buffers[i].name);
+        if (w < 0)
+            break;
+        k += (size_t)w;
+    }
+    if (k >= n && n > 4)
+        memcpy(buf + n - 4, "...", 4);
+    return buf;
+}
+
+static ws_launch_status resolve_all(pstate *s, const name_index *ix);
+
+/* Check the merged description; resolve args and dumps; settle defaults. */
+static ws_launch_status finish(pstate *s)
+{
+    ws_run_options *o = s->o;
+    if (!o->ptx_path) {
+        if (s->path)
+            return failc(s, WS_LAUNCH_INPUT, -1, "no PTX file: add a `ptx FILE` line (or give --ptx)");
+        return failc(s, WS_LAUNCH_USAGE, -1, "missing FILE.ptx or FILE.launch (try `warpsim run --help`)");
+    }
+    if (o->group_count == 0) {
+        if (s->path)
+            return failc(s, WS_LAUNCH_INPUT, -1, "grid is required: the file has no grid line");
+        return failc(s, WS_LAUNCH_USAGE, -1, "--grid is required");
+    }
+    name_index ix;
+    if (index_build(&ix, o))
+        return failc(s, WS_LAUNCH_INPUT, -1, "out of memory");
+    ws_launch_status rc = resolve_all(s, &ix);
+    free(ix.slot);
+    return rc;
+}
+
+static ws_launch_status resolve_all(pstate *s, const name_index *ix)
+{
+    ws_run_options *o = s->o;
+    char list[160];
+    for (int gi = 0; gi < o->group_count; gi++) {
+        ws_launch_group *g = &o->groups[gi];
+        for (int k = 0; k < 2; k++) {
+            if ((k == 0 ? g->grid : g->block)[0])
+                continue;
+            const char *what = k == 0 ? "grid" : "block";
+            if (g->line > 0 && s->path) {
+                if (g->kernel)
+                    return ws_run_options_error(o, g->line, 1, NULL, s->err, s->errlen,
+                                                "%s is required: the launch group of `kernel %s` has no %s line "
+                                                "(each launch group states its own grid and block)", what, g->kernel, what);
+                return ws_run_options_error(o, g->line, 1, NULL, s->err, s->errlen,
+                                            "%s is required: the launch group starting here has no %s line", what, what);
+            }
+            if (g->kernel && o->group_count > 1)
+                return ws_run_options_error(o, 0, 0, NULL, s->err, s->errlen,
+                                            "--%s is required (for the launch group of --kernel %s; each --kernel starts "
+                                            "a group with its own --grid and --block)", what, g->kernel);
+            return ws_run_options_error(o, 0, 0, NULL, s->err, s->errlen, "--%s is required", what);
+        }
+        if (g->shared_bytes == SHARED_UNSET)
+            g->shared_bytes = 0;
+        for (int ai = 0; ai < g->arg_count; ai++) {
+            ws_arg_spec *a = &g->args[ai];
+            if (a->type != ARG_UNRESOLVED)
+                continue;
+            int b = index_find(ix, o, a->text);
+            if (b < 0) {
+                qbuf q;
+                return ws_run_options_error(o, a->line, a->col, "arg", s->err, s->errlen, "unknown buffer '%s' (%s)",
+                                            quote(&q, a->text), buffer_list(o, list, sizeof list));
+            }
+            a->buffer = b;
+            a->type = PTX_U64;
+            a->bits = 0;
+        }
+    }
+    for (int di = 0; di < o->dump_count; di++) {
+        ws_dump_spec *d = &o->dumps[di];
+        d->buffer = index_find(ix, o, d->name);
+        if (d->buffer < 0) {
+            qbuf q;
+            return ws_run_options_error(o, d->line, d->col, "dump", s->err, s->errlen, "unknown buffer '%s' (%s)",
+                                        quote(&q, d->name), buffer_list(o, list, sizeof list));
+        }
+    }
+    uint64_t total = 0;
+    int from_file = 0;
+    for (int i = 0; i < o->buffer_count; i++) {
+        uint64_t b = ws_buffer_bytes(&o->buffers[i]);
+        total = total > UINT64_MAX - b ? UINT64_MAX : total + b;
+        from_file |= o->buffers[i].line > 0;
+    }
+    if (total > o->mem_limit) {
+        if (from_file && s->path)
+            return failc(s, WS_LAUNCH_INPUT, -1,
+                         "the buffers need %llu bytes in all, more than the memory limit of %llu bytes (raise mem-limit)",
+                         (unsigned long long)total, (unsigned long long)o->mem_limit);
+        return ws_run_options_error(o, 0, 0, NULL, s->err, s->errlen,
+                                    "the buffers need %llu bytes in all, more than --mem-limit (%llu bytes)",
+                                    (unsigned long long)total, (unsigned long long)o->mem_limit);
+    }
+    return WS_LAUNCH_OK;
+}
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? xstrndup(path, (size_t)(slash - path) + 1) : xstrdup("");
+}
+
+ws_launch_status ws_run_options_parse_launch_text(const char *text, size_t len, const char *path,
+                                                  ws_run_options *o, char *err, size_t errlen)
+{
+    if (err && errlen)
+        err[0] = '\0';
+    options_init(o);
+    if (!path)
+        path = "<launch>";
+    pstate s;
+    pstate_init(&s, o, path, err, errlen);
+    ws_launch_status rc;
+    if (!(s.dir = dir_of(path)) || !(o->launch_path = xstrdup(path)))
+        rc = oom(&s);
+    else if (!text && len)
+        rc = failc(&s, WS_LAUNCH_INPUT, -1, "no text");
+    else if ((rc = parse_text(&s, text ? text : "", len)) == WS_LAUNCH_OK) {
+        s.line = 0;
+        rc = finish(&s);
+    }
+    free(s.dir);
+    if (rc != WS_LAUNCH_OK)
+        ws_run_options_free(o);
+    return rc;
+}
+
+/* Read a whole (text) file; NULL with errno set on failure. */
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap) {
+            if (ferror(f)) {
+                int e = errno ? errno : EIO;
+                free(buf);
+                fclose(f);
+                errno = e;
+                return NULL;
+            }
+            break;
+        }
+        if (cap >= ((size_t)64 << 20)) {
+            free(buf);
+            fclose(f);
+            errno = EFBIG;
+            return NULL;
+        }
+        char *nb = realloc(buf, cap * 2);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    fclose(f);
+    if (!buf) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+/* Move the command line's settings (c) over the file's (f). */
+static ws_launch_status merge(pstate *f, pstate *c)
+{
+    ws_run_options *fo = f->o, *co = c->o;
+    qbuf q;
+#define TAKE(field) do { free(fo->field); fo->field = co->field; co->field = NULL; } while (0)
+    if (co->ptx_path)
+        TAKE(ptx_path);
+    if (co->arch)
+        TAKE(arch);
+    if (co->arch_file)
+        TAKE(arch_file);
+    if (co->metrics)
+        TAKE(metrics);
+#undef TAKE
+    if (c->given[F_BANK_MODE]) fo->bank_mode = co->bank_mode;
+    if (c->given[F_TRACE_WARP]) {
+        fo->trace_block = co->trace_block;
+        fo->trace_warp = co->trace_warp;
+    }
+    if (c->given[F_MAX_STEPS]) fo->max_steps = co->max_steps;
+    if (c->given[F_JOBS]) fo->jobs = co->jobs;
+    if (c->given[F_MEM_LIMIT]) fo->mem_limit = co->mem_limit;
+    if (c->given[F_CSV] || c->given[F_JSON]) fo->format = co->format;
+    fo->source |= co->source;
+    fo->stats |= co->stats;
+    fo->quiet |= co->quiet;
+
+    for (int i = 0; i < co->buffer_count; i++) {
+        int k = find_buffer(fo, co->buffers[i].name);
+        if (k >= 0)
+            free_buffer(&fo->buffers[k]);
+        else {
+            if (grow((void **)&fo->buffers, fo->buffer_count, sizeof *fo->buffers))
+                return oom(c);
+            k = fo->buffer_count++;
+        }
+        fo->buffers[k] = co->buffers[i];
+        memset(&co->buffers[i], 0, sizeof co->buffers[i]);
+    }
+    for (int i = 0; i < co->dump_count; i++) {
+        if (grow((void **)&fo->dumps, fo->dump_count, sizeof *fo->dumps))
+            return oom(c);
+        fo->dumps[fo->dump_count++] = co->dumps[i];
+        memset(&co->dumps[i], 0, sizeof co->dumps[i]);
+    }
+
+    if (c->any_kernel || (co->group_count && !fo->group_count)) {
+        for (int i = 0; i < fo->group_count; i++)
+            free_group(&fo->groups[i]);
+        free(fo->groups);
+        fo->groups = co->groups;
+        fo->group_count = co->group_count;
+        co->groups = NULL;
+        co->group_count = 0;
+    } else if (co->group_count) {
+        if (fo->group_count > 1) {
+            c->line = 0;
+            return failc(c, WS_LAUNCH_USAGE, c->group_flag >= 0 ? c->group_flag : F_GRID,
+                         "'%s' has %d launch groups; give --kernel to replace them all", quote(&q, f->path), fo->group_count);
+        }
+        ws_launch_group *fg = &fo->groups[0], *cg = &co->groups[0];
+        if (cg->grid[0])
+            memcpy(fg->grid, cg->grid, sizeof fg->grid);
+        if (cg->block[0])
+            memcpy(fg->block, cg->block, sizeof fg->block);
+        if (cg->shared_bytes != SHARED_UNSET)
+            fg->shared_bytes = cg->shared_bytes;
+        if (cg->arg_count) {
+            for (int i = 0; i < fg->arg_count; i++)
+                free(fg->args[i].text);
+            free(fg->args);
+            fg->args = cg->args;
+            fg->arg_count = cg->arg_count;
+            cg->args = NULL;
+            cg->arg_count = 0;
+        }
+    }
+    return WS_LAUNCH_OK;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && !strcmp(s + a - b, suffix);
+}
+
+ws_launch_status ws_run_options_parse_argv(int argc, char **argv, ws_run_options *o, char *err, size_t errlen)
+{
+    qbuf q1, q2;
+    if (err && errlen)
+        err[0] = '\0';
+    options_init(o);
+    ws_run_options co, fo;
+    options_init(&co);
+    options_init(&fo);
+    pstate c, f;
+    pstate_init(&c, &co, NULL, err, errlen);
+    pstate_init(&f, &fo, NULL, err, errlen);
+    ws_launch_status rc = WS_LAUNCH_OK;
+    const char *positional = NULL;
+    int flags_done = 0;
+
+    for (int i = 1; i < argc && rc == WS_LAUNCH_OK && !co.help; i++) {
+        const char *a = argv[i];
+        if (!a)
+            break;
+        if (!flags_done && !strcmp(a, "--")) {
+            flags_done = 1;
+            continue;
+        }
+        if (flags_done || a[0] != '-' || a[1] == '\0') {
+            if (positional)
+                rc = failc(&c, WS_LAUNCH_USAGE, -1, "unexpected argument '%s' (already given '%s'; one FILE.ptx or FILE.launch)",
+                           quote(&q1, a), quote(&q2, positional));
+            positional = a;
+            continue;
+        }
+        if (!strcmp(a, "-h")) {
+            co.help = 1;
+            break;
+        }
+        const char *name = a + 2;
+        const char *eq = a[1] == '-' ? strchr(name, '=') : NULL;
+        int id = a[1] == '-' ? flag_lookup(name, eq ? (size_t)(eq - name) : strlen(name)) : -1;
+        if (id < 0) {
+            rc = failc(&c, WS_LAUNCH_USAGE, -1, "unknown flag '%s' (try `warpsim run --help`)", quote(&q1, a));
+            break;
+        }
+        const char *value = NULL;
+        int switch_like = flag_table[id].scope == S_SWITCH || flag_table[id].scope == S_CLI;
+        if (eq) {
+            if (switch_like) {
+                rc = fail(&c, id, "takes no value, got '%s'", quote(&q1, eq + 1));
+                break;
+            }
+            value = eq + 1;
+        } else if (!switch_like) {
+            if (i + 1 >= argc || !argv[i + 1]) {
+                rc = fail(&c, id, "missing value (expected %s)", flag_table[id].expect);
+                break;
+            }
+            value = argv[++i];
+        }
+        rc = apply(&c, id, value);
+    }
+
+    if (rc == WS_LAUNCH_OK && co.help) {
+        ws_run_options_free(&co);
+        o->help = 1;
+        return WS_LAUNCH_OK;
+    }
+    if (rc == WS_LAUNCH_OK && positional && ends_with(positional, ".launch")) {
+        size_t len = 0;
+        char *text = read_file(positional, &len);
+        if (!text) {
+            const char *why = strerror(errno);
+            rc = failc(&c, WS_LAUNCH_INPUT, -1, "cannot read '%s': %s", quote(&q1, positional), why);
+        } else {
+            f.path = positional;
+            if (!(f.dir = dir_of(positional)) || !(fo.launch_path = xstrdup(positional)))
+                rc = oom(&f);
+            else
+                rc = parse_text(&f, text, len);
+            free(text);
+            if (rc == WS_LAUNCH_OK)
+                rc = merge(&f, &c);
+            if (rc == WS_LAUNCH_OK) {
+                f.line = 0;
+                rc = finish(&f);
+            }
+        }
+        if (rc == WS_LAUNCH_OK) {
+            *o = fo;
+            memset(&fo, 0, sizeof fo);
+        }
+    } else if (rc == WS_LAUNCH_OK) {
+        if (positional && co.ptx_path) {
+            c.line = 0;
+            rc = fail(&c, F_PTX, "the PTX file is already given as '%s'", quote(&q1, positional));
+        } else if (positional && !(co.ptx_path = xstrdup(positional)))
+            rc = oom(&c);
+        if (rc == WS_LAUNCH_OK)
+            rc = finish(&c);
+        if (rc == WS_LAUNCH_OK) {
+            *o = co;
+            memset(&co, 0, sizeof co);
+        }
+    }
+    free(f.dir);
+    ws_run_options_free(&co);
+    ws_run_options_free(&fo);
+    if (rc != WS_LAUNCH_OK)
+        options_init(o);
+    return rc;
+}
+
+/* ---- Buffers --------------------------------------------------------------------- */
+
+size_t ws_buffer_bytes(const ws_buffer_spec *b)
+{
+    if ((unsigned)b->type >= PTX_TYPE_COUNT)
+        return 0;
+    return (size_t)(b->count * ptx_types[b->type].size);
+}
+
+uint64_t ws_splitmix64_next(uint64_t *state)
+{
+    *state += UINT64_C(0x9E3779B97F4A7C15);
+    uint64_t z = *state;
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static void put_le(unsigned char *p, uint64_t v, unsigned size)
+{
+    for (unsigned k = 0; k < size; k++)
+        p[k] = (unsigned char)(v >> (8 * k));
+}
+
+int ws_buffer_fill(const ws_buffer_spec *b, void *bytes, char *err, size_t errlen)
+{
+    if ((unsigned)b->type >= PTX_TYPE_COUNT || ptx_types[b->type].size == 0) {
+        if (err && errlen)
+            snprintf(err, errlen, "buffer '%s': bad element type", b->name ? b->name : "?");
+        return -1;
+    }
+    const ptx_type_info *ti = &ptx_types[b->type];
+    unsigned size = ti->size;
+    unsigned char *p = bytes;
+    size_t total = ws_buffer_bytes(b);
+    switch (b->init) {
+    case WS_INIT_ZERO:
+        memset(p, 0, total);
+        return 0;
+    case WS_INIT_IOTA:
+        for (uint64_t i = 0; i < b->count; i++) {
+            uint64_t v = b->type == PTX_F32 ? f32_bits((float)i) : b->type == PTX_F64 ? f64_bits((double)i) : i;
+            put_le(p + i * size, v, size);
+        }
+        return 0;
+    case WS_INIT_CONST:
+        for (uint64_t i = 0; i < b->count; i++)
+            put_le(p + i * size, b->const_bits, size);
+        return 0;
+    case WS_INIT_RANDOM: {
+        uint64_t state = b->seed;
+        for (uint64_t i = 0; i < b->count; i++) {
+            uint64_t z = ws_splitmix64_next(&state), v;
+            if (b->type == PTX_F32)
+                v = f32_bits((float)((double)(z >> 40) / 8388608.0 - 1.0));
+            else if (b->type == PTX_F64)
+                v = f64_bits((double)(z >> 11) / 4503599627370496.0 - 1.0);
+            else if (ti->kind == PTX_KIND_SIGNED)
+                v = (uint64_t)((int64_t)(z % 2000) - 1000);
+            else
+                v = z % 1000;
+            put_le(p + i * size, v, size);
+        }
+        return 0;
+    }
+    case WS_INIT_FILE: {
+        if (!b->file) {
+            if (err && errlen)
+                snprintf(err, errlen, "buffer '%s': no file", b->name ? b->name : "?");
+            return -1;
+        }
+        FILE *f = fopen(b->file, "rb");
+        if (!f) {
+            if (err && errlen)
+                snprintf(err, errlen, "buffer '%s': cannot read '%s': %s", b->name, b->file, strerror(errno));
+            return -1;
+        }
+        size_t got = total ? fread(p, 1, total, f) : 0;
+        int bad = ferror(f), e = errno;
+        unsigned char extra;
+        int longer = !bad && fread(&extra, 1, 1, f) == 1;
+        fclose(f);
+        if (bad || longer) {
+            if (err && errlen) {
+                if (bad)
+                    snprintf(err, errlen, "buffer '%s': cannot read '%s': %s", b->name, b->file, strerror(e ? e : EIO));
+                else {
+                    struct stat st;
+                    unsigned long long fsz = stat(b->file, &st) == 0 ? (unsigned long long)st.st_size : (unsigned long long)total + 1;
+                    snprintf(err, errlen, "buffer '%s': file '%s' holds %llu bytes, more than the buffer's %llu (%llu x %s)",
+                             b->name, b->file, fsz, (unsigned long long)total, (unsigned long long)b->count, ti->name);
+                }
+            }
+            return -1;
+        }
+        memset(p + got, 0, total - got);
+        return 0;
+    }
+    }
+    if (err && errlen)
+        snprintf(err, errlen, "buffer '%s': bad INIT", b->name ? b->name : "?");
+    return -1;
+}
+
+int ws_write_file_atomic(const char *path, const void *bytes, size_t n, char *err, size_t errlen)
+{
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 32);
+    if (!tmp) {
+        if (err && errlen)
+            snprintf(err, errlen, "cannot write '%s': out of memory", path);
+        return -1;
+    }
+    snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        int e = errno;
+        if (err && errlen)
+            snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
+        free(tmp);
+        return -1;
+    }
+    int e = 0;
+    if (n && fwrite(bytes, 1, n, f) != n)
+        e = errno ? errno : EIO;
+    if (!e && fflush(f))
+        e = errno ? errno : EIO;
+    if (!e && fsync(fileno(f)) && errno != EINVAL && errno != ENOTSUP)
+        e = errno;
+    if (fclose(f) && !e)
+        e = errno ? errno : EIO;
+    if (!e && rename(tmp, path))
+        e = errno;
+    if (e) {
+        remove(tmp);
+        if (err && errlen)
+            snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}

@@ -1,0 +1,233 @@
+/*
+ * A launch description: what `warpsim run` is told to do, from its flags or
+ * from a .launch file, and the buffers it initialises.
+ *
+ * Pure C11 + libc (plus POSIX stat/getpid/fsync): this file and launch.c are
+ * also compiled into validate/'s CUDA-driver runner, so they use nothing from
+ * sim/ or isa/ except isa/ptx.h's ptx_type enum and ptx_types table.
+ *
+ * ---- The command line ------------------------------------------------------
+ *
+ *   warpsim run FILE.ptx [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES]
+ *          [--buf NAME=TYPE:COUNT[:INIT]]... [--arg ARG]... [--dump NAME=PATH]...
+ *          [--arch NAME] [--arch-file F] [--bank-mode 4|8] [--metrics a,b,c] [--source]
+ *          [--trace-warp B:W] [--max-steps N] [--jobs N] [--mem-limit SIZE]
+ *          [--stats] [--csv|--json] [--quiet]
+ *   warpsim run FILE.launch [more flags]
+ *
+ *   TYPE   u8 s8 u16 s16 u32 s32 u64 s64 f32 f64
+ *   COUNT  elements, 1 to 2^40; a K/M/G suffix multiplies by 2^10/2^20/2^30
+ *   INIT   zero (the default) | iota | const=V | random=SEED | file=PATH
+ *            iota: element i = i ((float)i, (double)i; integers keep the low bytes)
+ *            const=V: V as for TYPE:VALUE below
+ *            random=SEED: see "The random generator" below
+ *            file=PATH: raw little-endian bytes; a shorter file leaves the rest
+ *            zero, a longer one is an error
+ *   ARG    (in the order of the kernel's .param list) a buffer NAME, passed as
+ *          its u64 device address, or TYPE:VALUE: integers in decimal or 0x hex
+ *          with an optional sign, range-checked against TYPE (u8:300 and
+ *          u32:-1 are errors, s32:-1 is fine); f32/f64 as strtod reads them,
+ *          f32 rounded with (float) and an error when that overflows.
+ *   --kernel  may be left out when the module has one entry.  Every --kernel
+ *          after the first that has one starts a new launch group; --grid,
+ *          --block, --shared and --arg apply to the current group, every
+ *          other flag is global.  Each group states its own grid and block.
+ *   --grid   X <= 2^31-1, Y, Z <= 65535;  --block  X, Y <= 1024, Z <= 64, X*Y*Z <= 1024
+ *   --shared dynamic shared memory in bytes (K/M/G suffix allowed, up to 1G; default 0)
+ *   --ptx FILE      the PTX file (instead of the positional FILE.ptx)
+ *   --arch NAME, --arch-file F   an architecture preset / file (both kept; the caller decides)
+ *   --bank-mode 4|8 shared-memory bank width; 0 in the struct = the architecture's default
+ *   --metrics a,b,c the metrics to report (kept as written)
+ *   --source        annotate the report with source lines
+ *   --trace-warp B:W trace warp W (0-31) of linear block B (0 to 2^31-1)
+ *   --max-steps N   stop after N warp-instructions (default 10^10)
+ *   --jobs N        worker threads, 1 to 1024 (default 1)
+ *   --mem-limit SIZE bytes, K/M/G suffix = KiB/MiB/GiB (also "KiB" etc.; default 1G);
+ *                   the buffers together must fit in it
+ *   --dump NAME=PATH write the buffer's final bytes, raw, after the run
+ *   --stats, --csv, --json (not both), --quiet, --source: switches
+ *   --help, -h      sets help and stops parsing
+ *   Every flag also takes the form --flag=VALUE; "--" ends the flags.
+ *   Limits (far above real launches; they keep hostile input cheap): 4096
+ *   buffers, 4096 args per launch group, 65536 launch groups, 4096 dumps.
+ *
+ * ---- .launch files ---------------------------------------------------------
+ *
+ *   The same flags, one per line, without the leading dashes: `name value`
+ *   (the first run of blanks separates them; the value is the rest of the
+ *   line, blanks inside kept, so paths may hold spaces), or a switch alone
+ *   (`csv`).  `#` at the start of a line or after a blank starts a comment;
+ *   blank lines are ignored.  `ptx FILE` names the PTX file.  Relative paths
+ *   (ptx, arch-file, file=PATH, dump paths) are resolved against the
+ *   .launch file's directory.  A global flag may appear once per file (the
+ *   switches any number of times).  Several groups `kernel ... grid ... block
+ *   ... arg ...` run in order over the same buffers.
+ *
+ *   A .launch on the command line may be followed by more flags: global
+ *   flags there override the file's; --buf replaces the file's buffer of the
+ *   same name (or adds one); --dump adds a dump; --kernel replaces all of the
+ *   file's launch groups; --grid/--block/--shared/--arg without --kernel
+ *   override those of the file's single launch group (an error when it has
+ *   several), --arg replacing the whole argument list.
+ *
+ * ---- Errors ------------------------------------------------------------------
+ *
+ *   Messages, written into err (no trailing newline):
+ *     warpsim run: --grid: expected X[,Y[,Z]] with positive integers, got '0,2'
+ *     FILE:LINE:COL: error: grid: expected X[,Y[,Z]] with positive integers, got '0,2'
+ *     FILE: error: ...   (about the file as a whole)
+ *   COL is the 1-based byte column of the value (of the name for an unknown
+ *   flag).  Each parse function returns a ws_launch_status: WS_LAUNCH_USAGE
+ *   for a bad command line, WS_LAUNCH_INPUT for an error in a .launch file
+ *   or in a file either names (file=PATH, the .launch itself).
+ *
+ * ---- The random generator (random=SEED) -- a contract shared with validate/ ---
+ *
+ *   state = SEED; for each element i in order:
+ *     state += 0x9E3779B97F4A7C15; z = state;
+ *     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9;
+ *     z = (z ^ (z >> 27)) * 0x94D049BB133111EB;
+ *     z ^= z >> 31;                                  (splitmix64, all uint64_t)
+ *   element = unsigned types: z % 1000
+ *             signed types:   (int64_t)(z % 2000) - 1000
+ *             (both stored in the element's width: the low bytes, two's complement)
+ *             f32: (float)((z >> 40) / 8388608.0 - 1.0)        = k/2^23 - 1, exact, in [-1, 1)
+ *             f64: (z >> 11) / 4503599627370496.0 - 1.0        = k/2^52 - 1, exact, in [-1, 1)
+ *   All buffers are stored little-endian.
+ */
+#ifndef WARPSIM_SIM_LAUNCH_H
+#define WARPSIM_SIM_LAUNCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isa/ptx.h"
+
+/* What the parse functions return; the values are warpsim's exit statuses. */
+typedef enum {
+    WS_LAUNCH_OK = 0,
+    WS_LAUNCH_INPUT = 1,   /* an error in a .launch file or a file it (or a flag) names */
+    WS_LAUNCH_USAGE = 2,   /* a bad command line */
+} ws_launch_status;
+
+typedef enum { WS_INIT_ZERO, WS_INIT_IOTA, WS_INIT_CONST, WS_INIT_RANDOM, WS_INIT_FILE } ws_init_kind;
+
+/* line/col: where the item was written in the .launch file (1-based);
+ * line 0 means the command line. */
+typedef struct {
+    char *name;
+    ptx_type type;           /* one of the ten buffer types */
+    uint64_t count;          /* elements, 1 to 2^40 */
+    ws_init_kind init;
+    uint64_t const_bits;     /* WS_INIT_CONST: the value's bit pattern in TYPE */
+    uint64_t seed;           /* WS_INIT_RANDOM */
+    char *file;              /* WS_INIT_FILE: the path, resolved; else NULL */
+    int line, col;
+} ws_buffer_spec;
+
+typedef struct {
+    int buffer;              /* index into buffers, or -1 for a TYPE:VALUE */
+    ptx_type type;           /* the value's type; PTX_U64 for a buffer (its device address) */
+    uint64_t bits;           /* the value's bit pattern (zero-extended); 0 for a buffer */
+    char *text;              /* the argument as written */
+    int line, col;
+} ws_arg_spec;
+
+typedef struct {
+    char *kernel;            /* NULL: the module's only entry */
+    uint32_t grid[3], block[3];
+    uint64_t shared_bytes;   /* dynamic shared memory */
+    ws_arg_spec *args;
+    int arg_count;
+    int line;                /* its `kernel` line, or its first line when it has none; 0: command line */
+} ws_launch_group;
+
+typedef struct {
+    char *name;
+    char *path;              /* resolved */
+    int buffer;              /* index into buffers */
+    int line, col;
+} ws_dump_spec;
+
+typedef enum { WS_OUT_TEXT, WS_OUT_CSV, WS_OUT_JSON } ws_output_format;
+
+#define WS_DEFAULT_MAX_STEPS 10000000000ull    /* warp-instructions */
+#define WS_DEFAULT_MEM_LIMIT (1ull << 30)      /* bytes */
+#define WS_MAX_BUFFER_COUNT  (1ull << 40)      /* elements per buffer */
+
+typedef struct ws_run_options {
+    char *ptx_path;          /* resolved */
+    char *launch_path;       /* the .launch file as given, or NULL; names it in messages */
+    ws_buffer_spec *buffers;
+    int buffer_count;
+    ws_launch_group *groups; /* at least one after a successful parse; run in order */
+    int group_count;
+    ws_dump_spec *dumps;
+    int dump_count;
+    char *arch;              /* NULL: the default architecture */
+    char *arch_file;         /* resolved, or NULL */
+    int bank_mode;           /* 0 (the architecture's), 4 or 8 */
+    ws_output_format format;
+    char *metrics;           /* "a,b,c" as written, or NULL for the default set */
+    int source;
+    int64_t trace_block;     /* -1: no trace */
+    int trace_warp;          /* -1: no trace; else 0-31 */
+    uint64_t max_steps;
+    int jobs;
+    uint64_t mem_limit;
+    int stats, quiet;
+    int help;                /* --help / -h seen: nothing else is filled in */
+} ws_run_options;
+
+/* `warpsim run --help`. */
+extern const char ws_run_usage[];
+
+/* Parse `warpsim run`'s arguments (argv[0] = "run"): one positional FILE.ptx
+ * or FILE.launch (by its extension; a .launch is read and parsed, the flags
+ * after it override it), then checked as a whole: a PTX file, at least one
+ * launch group, each with grid and block, every arg and dump naming a
+ * defined buffer, the buffers within --mem-limit.  *o is (re)initialised;
+ * on failure it is left empty (freeing it is harmless) and err explains. */
+ws_launch_status ws_run_options_parse_argv(int argc, char **argv, ws_run_options *o,
+                                           char *err, size_t errlen);
+
+/* Parse and check a .launch file's text (len bytes, NUL bytes an error).
+ * path names the file in messages and anchors relative paths.  The same
+ * checks as above.  Never crashes, whatever the text. */
+ws_launch_status ws_run_options_parse_launch_text(const char *text, size_t len, const char *path,
+                                                  ws_run_options *o, char *err, size_t errlen);
+
+/* Free what a parse allocated and zero *o; safe on a zeroed or freed struct. */
+void ws_run_options_free(ws_run_options *o);
+
+/* Format an error about an item at (line, col) -- from the structs above --
+ * in the same style as the parser's ("FILE:L:C: error: FLAG: ..." for a
+ * .launch item, "warpsim run: --FLAG: ..." for the command line; flag may be
+ * NULL).  Returns WS_LAUNCH_INPUT for a file item, WS_LAUNCH_USAGE otherwise. */
+ws_launch_status ws_run_options_error(const ws_run_options *o, int line, int col, const char *flag,
+                                      char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 7, 8)))
+#endif
+    ;
+
+/* A buffer's size in bytes: count * element size. */
+size_t ws_buffer_bytes(const ws_buffer_spec *b);
+
+/* Fill bytes (ws_buffer_bytes(b) of them) per b's INIT.  0 on success; -1
+ * with err set when file=PATH cannot be read or is longer than the buffer. */
+int ws_buffer_fill(const ws_buffer_spec *b, void *bytes, char *err, size_t errlen);
+
+/* Parse a value of type t (u/s/b 8-64 bits, f32, f64; b as unsigned) as const=V
+ * and TYPE:VALUE do; *bits gets its bit pattern, zero-extended.  0 or -1. */
+int ws_parse_value(ptx_type t, const char *text, uint64_t *bits);
+
+/* One step of the random generator above: advances *state, returns z. */
+uint64_t ws_splitmix64_next(uint64_t *state);
+
+/* Write n bytes to path through PATH.tmp.PID, fsync'd, then renamed over
+ * path: never a half-written file.  0 on success; -1 with err set, the tmp
+ * file removed and path untouched on failure. */
+int ws_write_file_atomic(const char *path, const void *bytes, size_t n, char *err, size_t errlen);
+
+#endif

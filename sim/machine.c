@@ -1,0 +1,552 @@
+/*
+ * Launch set-up and scheduling. Blocks run one after another in linear
+ * order; the warps of a block take turns one instruction at a time, in
+ * index order, so every run interleaves the same way.
+ */
+#include "sim/machine.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/simt.h"
+
+const ws_counter_info ws_counters[WS_CTR_COUNT] = {
+#define C(id, metric, unit, description) [WS_CTR_##id] = {metric, unit, description},
+#include "sim/counters.def"
+#undef C
+};
+
+const ws_exec_fn ws_exec_table[OP_COUNT] = {
+#define OP(id, spelling, cls, shape, types, groups, semantics) [OP_##id] = exec_##id,
+#define ALIAS(spelling, id)
+#include "isa/opcodes.def"
+#undef OP
+#undef ALIAS
+};
+
+/* ---- Faults ----------------------------------------------------------------- */
+
+static void thread_of_lane(const ws_block *b, const ws_warp *w, int lane, uint32_t tid[3])
+{
+    for (int d = 0; d < 3; d++)
+        tid[d] = w ? w->tid[d][lane] : 0;
+    (void)b;
+}
+
+void ws_fault(ws_exec *x, const ptx_instr *in, int lane, const char *fmt, ...)
+{
+    ws_launch *l = x->launch;
+    if (l->failed)
+        return;
+    l->failed = 1;
+    char what[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    uint32_t tid[3];
+    thread_of_lane(x->block, x->warp, lane < 0 ? 0 : lane, tid);
+    if (lane >= 0)
+        snprintf(l->error, sizeof l->error,
+                 "%s:%d: error: kernel '%s': %s (block (%u,%u,%u), thread (%u,%u,%u), warp %d lane %d)",
+                 l->module->path, in ? in->line : x->fn->line, l->kernel->name, what,
+                 x->block->ctaid[0], x->block->ctaid[1], x->block->ctaid[2],
+                 tid[0], tid[1], tid[2], x->warp->index, lane);
+    else
+        snprintf(l->error, sizeof l->error, "%s:%d: error: kernel '%s': %s (block (%u,%u,%u), warp %d)",
+                 l->module->path, in ? in->line : x->fn->line, l->kernel->name, what,
+                 x->block->ctaid[0], x->block->ctaid[1], x->block->ctaid[2], x->warp ? x->warp->index : -1);
+}
+
+static void launch_error(ws_launch *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void launch_error(ws_launch *l, const char *fmt, ...)
+{
+    if (l->failed)
+        return;
+    l->failed = 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(l->error, sizeof l->error, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- Layout ----------------------------------------------------------------- */
+
+static uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
+
+/* Functions reachable from fn by calls; marks[] per function. */
+static void mark_callees(const ptx_module *m, int fn, uint8_t *marks)
+{
+    /* iterative: functions are few, repeat until nothing changes */
+    marks[fn] = 1;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int f = 0; f < m->function_count; f++) {
+            if (!marks[f])
+                continue;
+            const ptx_function *F = &m->functions[f];
+            for (int c = 0; c < F->call_count; c++) {
+                int callee = F->calls[c].function;
+                if (callee >= 0 && !marks[callee]) {
+                    marks[callee] = 1;
+                    changed = 1;
+                }
+            }
+        }
+    }
+}
+
+/* The deepest chain of local frames from fn; -1 when calls recurse. */
+static int64_t stack_need(const ptx_module *m, int fn, int depth)
+{
+    if (depth > WS_MAX_CALL_DEPTH)
+        return -1;
+    const ptx_function *F = &m->functions[fn];
+    uint64_t own = align_up((F->is_entry ? 0 : F->param_size) + F->local_size, 16);
+    int64_t deepest = 0;
+    for (int c = 0; c < F->call_count; c++) {
+        int64_t s = stack_need(m, F->calls[c].function, depth + 1);
+        if (s < 0)
+            return -1;
+        if (s > deepest)
+            deepest = s;
+    }
+    return (int64_t)own + deepest;
+}
+
+/* Which symbols this launch's functions use (shared memory is laid out for them only). */
+static void used_symbols(const ptx_module *m, const uint8_t *fn_marks, uint8_t *used)
+{
+    for (int f = 0; f < m->function_count; f++) {
+        if (!fn_marks[f])
+            continue;
+        const ptx_function *F = &m->functions[f];
+        for (int i = 0; i < F->instr_count; i++)
+            for (int k = 0; k < F->instrs[i].operand_count; k++)
+                if (F->instrs[i].operand[k].symbol >= 0)
+                    used[F->instrs[i].operand[k].symbol] = 1;
+    }
+}
+
+int ws_module_globals(const ptx_module *m, ws_global_memory *g, uint64_t *symbol_address, char *err, size_t errlen)
+{
+    for (int s = 0; s < m->symbol_count; s++) {
+        const ptx_symbol *sym = &m->symbols[s];
+        if (sym->function >= 0 || (sym->space != PTX_SPACE_GLOBAL && sym->space != PTX_SPACE_CONST))
+            continue;
+        if (sym->is_extern && sym->size == 0) {
+            snprintf(err, errlen, "%s:%d:%d: error: .extern variable '%s' is not defined in this module",
+                     m->path, sym->line, sym->column, sym->name);
+            return -1;
+        }
+        ws_allocation *a = ws_global_alloc(g, sym->size ? sym->size : 1, sym->name);
+        if (!a) {
+            snprintf(err, errlen, "error: out of simulated global memory for '%s'", sym->name);
+            return -1;
+        }
+        if (sym->init)
+            memcpy(a->bytes, sym->init, sym->size);
+        a->read_only = sym->space == PTX_SPACE_CONST;
+        symbol_address[s] = a->base;
+    }
+    return 0;
+}
+
+/* ---- Set-up ----------------------------------------------------------------- */
+
+static int setup(ws_launch *l, const ws_launch_config *cfg)
+{
+    const ptx_module *m = cfg->module;
+    l->module = m;
+    l->kernel_index = cfg->kernel_index;
+    l->kernel = &m->functions[cfg->kernel_index];
+    l->arch = cfg->arch;
+    memcpy(l->grid, cfg->grid, sizeof l->grid);
+    memcpy(l->block_dim, cfg->block, sizeof l->block_dim);
+    l->dynamic_shared = cfg->dynamic_shared;
+    l->max_steps = cfg->max_steps ? cfg->max_steps : UINT64_C(10000000000);
+    l->trace_block = cfg->trace_block;
+    l->trace_warp = cfg->trace_warp;
+    l->trace = cfg->trace;
+
+    uint64_t threads = (uint64_t)cfg->block[0] * cfg->block[1] * cfg->block[2];
+    if (threads == 0 || threads > 1024) {
+        launch_error(l, "error: a block holds 1 to 1024 threads, not %" PRIu64, threads);
+        return -1;
+    }
+    if (l->kernel->param_size != cfg->params_size) {
+        launch_error(l, "error: kernel '%s' takes %" PRIu64 " bytes of parameters, got %" PRIu64,
+                     l->kernel->name, l->kernel->param_size, cfg->params_size);
+        return -1;
+    }
+    l->params = malloc(cfg->params_size ? cfg->params_size : 1);
+    if (!l->params)
+        return -1;
+    memcpy(l->params, cfg->params, cfg->params_size);
+
+    uint8_t *fn_marks = calloc((size_t)m->function_count, 1);
+    uint8_t *used = calloc((size_t)m->symbol_count + 1, 1);
+    l->symbol_address = calloc((size_t)m->symbol_count + 1, sizeof(uint64_t));
+    l->reconverge = calloc((size_t)m->function_count, sizeof(int32_t *));
+    l->instr_counters = calloc((size_t)m->function_count, sizeof(ws_instr_counters *));
+    if (!fn_marks || !used || !l->symbol_address || !l->reconverge || !l->instr_counters) {
+        free(fn_marks); free(used);
+        launch_error(l, "error: out of host memory");
+        return -1;
+    }
+    mark_callees(m, cfg->kernel_index, fn_marks);
+    for (int f = 0; f < m->function_count; f++) {
+        if (!fn_marks[f])
+            continue;
+        const ptx_function *F = &m->functions[f];
+        if (!F->defined) {
+            launch_error(l, "%s:%d:%d: error: kernel '%s' calls '%s', which has no body in this module",
+                         m->path, F->line, F->column, l->kernel->name, F->name);
+            free(fn_marks); free(used);
+            return -1;
+        }
+        l->reconverge[f] = ws_postdominators(F);
+        l->instr_counters[f] = calloc((size_t)F->instr_count + 1, sizeof(ws_instr_counters));
+        if (!l->reconverge[f] || !l->instr_counters[f]) {
+            free(fn_marks); free(used);
+            launch_error(l, "error: out of host memory");
+            return -1;
+        }
+    }
+    used_symbols(m, fn_marks, used);
+
+    /* Shared memory: the static variables this kernel uses, in declaration
+     * order, each at its alignment; dynamic shared memory after them. */
+    uint64_t offset = 0, dynamic_align = 16;
+    for (int s = 0; s < m->symbol_count; s++) {
+        const ptx_symbol *sym = &m->symbols[s];
+        if (sym->space != PTX_SPACE_SHARED || !used[s])
+            continue;
+        if (sym->function >= 0 && !fn_marks[sym->function])
+            continue;
+        if (sym->is_extern && sym->size == 0) {
+            if (sym->align > dynamic_align)
+                dynamic_align = sym->align;
+            continue;
+        }
+        offset = align_up(offset, sym->align ? sym->align : 1);
+        l->symbol_address[s] = offset;
+        offset += sym->size;
+    }
+    l->static_shared = offset;
+    uint64_t dynamic_base = align_up(offset, dynamic_align);
+    for (int s = 0; s < m->symbol_count; s++) {
+        const ptx_symbol *sym = &m->symbols[s];
+        if (sym->space == PTX_SPACE_SHARED && sym->is_extern && sym->size == 0)
+            l->symbol_address[s] = dynamic_base;
+    }
+    l->shared_size = cfg->dynamic_shared ? dynamic_base + cfg->dynamic_shared : offset;
+    if (l->shared_size > (uint64_t)l->arch->shared_per_block) {
+        launch_error(l, "error: kernel '%s' needs %" PRIu64 " bytes of shared memory per block; %s allows %u",
+                     l->kernel->name, l->shared_size, l->arch->name, (unsigned)l->arch->shared_per_block);
+        free(fn_marks); free(used);
+        return -1;
+    }
+    int64_t stack = stack_need(m, cfg->kernel_index, 0);
+    l->local_stack_size = stack < 0 ? 64 * 1024 : (uint64_t)stack;   /* recursion: a fixed stack, checked on call */
+
+    /* Module-scope .global/.const variables live in global memory, allocated once per module. */
+    for (int s = 0; cfg->globals && s < m->symbol_count; s++)
+        if (m->symbols[s].function < 0 &&
+            (m->symbols[s].space == PTX_SPACE_GLOBAL || m->symbols[s].space == PTX_SPACE_CONST))
+            l->symbol_address[s] = cfg->globals[s];
+    free(fn_marks);
+    free(used);
+    return 0;
+}
+
+/* ---- Frames and registers ---------------------------------------------------- */
+
+int ws_frame_registers(ws_frame *f, const ptx_function *fn)
+{
+    size_t regs = (size_t)fn->value_reg_count, preds = (size_t)fn->pred_reg_count;
+    if (regs > f->reg_capacity) {
+        void *p = realloc(f->reg, regs * sizeof *f->reg);
+        if (!p)
+            return -1;
+        f->reg = p;
+        f->reg_capacity = regs;
+    }
+    if (preds > f->pred_capacity) {
+        void *p = realloc(f->pred, preds * sizeof *f->pred);
+        if (!p)
+            return -1;
+        f->pred = p;
+        f->pred_capacity = preds;
+    }
+    if (regs)
+        memset(f->reg, 0, regs * sizeof *f->reg);
+    if (preds)
+        memset(f->pred, 0, preds * sizeof *f->pred);
+    return 0;
+}
+
+/* ---- Barriers ---------------------------------------------------------------- */
+
+/* Threads that exited no longer count toward barriers. */
+void ws_threads_exited(ws_exec *x, uint32_t lanes)
+{
+    ws_warp *w = x->warp;
+    lanes &= w->lanes & ~w->exited;
+    if (!lanes)
+        return;
+    w->exited |= lanes;
+    x->block->thread_count -= (uint32_t)__builtin_popcount(lanes);
+    for (int id = 0; id < WS_MAX_BARRIERS; id++)
+        if (x->block->barrier[id].arrived)
+            ws_barrier_check(x->launch, x->block, id);
+}
+
+/* ---- Stepping ---------------------------------------------------------------- */
+
+static void trace_instr(ws_launch *l, ws_warp *w, const ptx_function *fn, const ptx_instr *in,
+                        uint32_t active, uint32_t mask, int frame)
+{
+    char bar[WS_WARP_SIZE + 1];
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+        uint32_t bit = 1u << lane;
+        bar[lane] = !(w->lanes & bit) || (w->exited & bit) ? ' '
+                  : (mask & bit) ? '#' : (active & bit) ? '-' : '.';
+    }
+    bar[WS_WARP_SIZE] = 0;
+    fprintf(l->trace, "%5d  |%s| %2d  %*s", in->line, bar, __builtin_popcount(mask), frame * 2, "");
+    ptx_print_instr(l->module, fn, in, l->trace);
+    fputc('\n', l->trace);
+}
+
+/* Run one instruction of warp w. */
+static void step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
+{
+    ws_simt_entry *top = &w->simt[w->simt_depth - 1];
+    ws_frame *frame = &w->frames[w->frame_depth - 1];
+    const ptx_function *fn = frame->fn;
+    int32_t pc = top->pc;
+    if (pc < 0 || pc >= fn->instr_count) {
+        /* Falling off the end of a function: an implicit ret. */
+        pc = fn->instr_count;
+    }
+    ws_exec x = {
+        .launch = l, .block = b, .warp = w, .fn = fn,
+        .reg = frame->reg, .pred = frame->pred, .carry = &w->carry,
+        .active = top->mask, .pc = pc, .next_pc = pc + 1,
+    };
+    if (pc == fn->instr_count) {
+        static const ptx_instr implicit_ret = {.opcode = OP_ret, .guard = -1};
+        exec_ret(&x, &implicit_ret, top->mask);
+        return;
+    }
+    const ptx_instr *in = &fn->instrs[pc];
+    uint32_t mask = top->mask;
+    if (in->guard >= 0) {
+        uint32_t g = frame->pred[in->guard];
+        mask &= in->guard_negated ? ~g : g;
+    }
+    uint64_t *ic = l->instr_counters[frame->fn_index][pc];
+    uint64_t active_lanes = (uint64_t)__builtin_popcount(top->mask);
+    ic[WS_CTR_inst_executed]++;
+    ic[WS_CTR_thread_inst_executed] += active_lanes;
+    ic[WS_CTR_thread_inst_pred_on] += (uint64_t)__builtin_popcount(mask);
+    l->steps++;
+    if (tracing)
+        trace_instr(l, w, fn, in, top->mask, mask, w->frame_depth - 1);
+
+    ptx_class cls = ptx_opcodes[in->opcode].cls;
+    if (cls == PTX_CLASS_ALU || cls == PTX_CLASS_MEM) {
+        if (mask)
+            ws_exec_table[in->opcode](&x, in, mask);
+        top->pc = pc + 1;
+    } else {
+        /* Control and synchronisation handlers move the SIMT stack themselves. */
+        ws_exec_table[in->opcode](&x, in, mask);
+    }
+    ws_simt_settle(w);
+    ws_frames_settle(&x);
+}
+
+/* Pop finished call frames: a frame ends when all of its paths have. */
+void ws_frames_settle(ws_exec *x)
+{
+    ws_warp *w = x->warp;
+    while (w->frame_depth > 1 && w->simt_depth <= w->frames[w->frame_depth - 1].simt_base) {
+        ws_frame *callee = &w->frames[w->frame_depth - 1];
+        ws_frame *caller = &w->frames[w->frame_depth - 2];
+        const ptx_call *call = &caller->fn->calls[caller->fn->instrs[callee->call_pc].call];
+        uint32_t lanes = callee->returned & ~w->exited;
+        /* Copy the return values into the caller's call-scope .param variables. */
+        for (int r = 0; r < call->ret_count && r < callee->fn->return_count; r++) {
+            const ptx_symbol *dst = &x->launch->module->symbols[caller->fn->call_symbols[call->ret_first + r]];
+            const ptx_symbol *src = &x->launch->module->symbols[callee->fn->returns[r]];
+            uint64_t n = dst->size < src->size ? dst->size : src->size;
+            WS_FOR_LANES(lanes, lane) {
+                uint8_t *thread = w->local + (uint64_t)lane * x->launch->local_stack_size;
+                memmove(thread + caller->local_base + ws_frame_param_offset(caller->fn) + dst->offset,
+                        thread + callee->local_base + src->offset, n);
+            }
+        }
+        w->frame_depth--;
+    }
+    if (w->simt_depth == 0 && w->state != WS_WARP_DONE)
+        w->state = WS_WARP_DONE;
+}
+
+static void block_reset(ws_launch *l, ws_block *b, uint64_t linear)
+{
+    uint32_t bx = l->block_dim[0], by = l->block_dim[1], bz = l->block_dim[2];
+    uint32_t threads = bx * by * bz;
+    b->linear_index = linear;
+    b->ctaid[0] = (uint32_t)(linear % l->grid[0]);
+    b->ctaid[1] = (uint32_t)(linear / l->grid[0] % l->grid[1]);
+    b->ctaid[2] = (uint32_t)(linear / ((uint64_t)l->grid[0] * l->grid[1]));
+    b->smid = (int32_t)(linear % (uint64_t)l->arch->sm_count);
+    b->thread_count = threads;
+    memset(b->barrier, 0, sizeof b->barrier);
+    memset(b->shared, 0, l->shared_size);
+    for (int wi = 0; wi < b->warp_count; wi++) {
+        ws_warp *w = &b->warps[wi];
+        w->index = wi;
+        w->exited = 0;
+        w->carry = 0;
+        w->state = WS_WARP_READY;
+        w->barrier_mask = 0;
+        uint32_t first = (uint32_t)wi * WS_WARP_SIZE;
+        uint32_t n = threads - first < WS_WARP_SIZE ? threads - first : WS_WARP_SIZE;
+        w->lanes = n == 32 ? WS_FULL_MASK : (1u << n) - 1;
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+            uint32_t t = first + (uint32_t)lane;
+            w->tid[0][lane] = t % bx;
+            w->tid[1][lane] = t / bx % by;
+            w->tid[2][lane] = t / (bx * by);
+        }
+        w->frame_depth = 1;
+        ws_frame *f = &w->frames[0];
+        f->fn = l->kernel;
+        f->fn_index = l->kernel_index;
+        f->local_base = 0;
+        f->simt_base = 0;
+        f->returned = 0;
+        ws_frame_registers(f, l->kernel);
+        w->simt_depth = 0;
+        ws_simt_push(w, 0, -1, w->lanes, 0);
+        memset(w->local, 0, l->local_stack_size * WS_WARP_SIZE);
+    }
+}
+
+static void report_deadlock(ws_launch *l, ws_block *b)
+{
+    char *p = l->error;
+    size_t left = sizeof l->error;
+    int n = snprintf(p, left, "%s: error: kernel '%s': deadlock in block (%u,%u,%u): the barrier can never complete;",
+                     l->module->path, l->kernel->name, b->ctaid[0], b->ctaid[1], b->ctaid[2]);
+    for (int wi = 0; wi < b->warp_count && n > 0 && (size_t)n < left; wi++) {
+        ws_warp *w = &b->warps[wi];
+        if (w->state != WS_WARP_AT_BARRIER)
+            continue;
+        const ptx_function *fn = w->frames[w->frame_depth - 1].fn;
+        p += n; left -= (size_t)n;
+        n = snprintf(p, left, " warp %d waits at line %d (barrier %d, %d of its threads arrived%s);", wi,
+                     fn->instrs[w->barrier_pc].line, w->barrier_id, __builtin_popcount(w->barrier_mask),
+                     w->simt_depth > 1 ? ", the others are on a divergent path" : "");
+    }
+    l->failed = 1;
+}
+
+static int run_block(ws_launch *l, ws_block *b)
+{
+    int tracing_block = l->trace && (int64_t)b->linear_index == l->trace_block;
+    if (tracing_block && l->trace_warp < b->warp_count)
+        fprintf(l->trace, "trace of block %d warp %d (kernel %s): line |lanes: # runs, - guard false, . waits on another path| count  instruction\n",
+                l->trace_block, l->trace_warp, l->kernel->name);
+    for (;;) {
+        int live = 0, progressed = 0;
+        for (int wi = 0; wi < b->warp_count; wi++) {
+            ws_warp *w = &b->warps[wi];
+            if (w->state == WS_WARP_DONE)
+                continue;
+            live = 1;
+            if (w->state == WS_WARP_AT_BARRIER)
+                continue;
+            step(l, b, w, tracing_block && wi == l->trace_warp);
+            progressed = 1;
+            if (l->failed)
+                return 1;
+            if (l->steps >= l->max_steps) {
+                launch_error(l, "%s: error: kernel '%s' stopped after %" PRIu64 " warp-instructions (the step budget): "
+                             "an endless loop? raise it with --max-steps N",
+                             l->module->path, l->kernel->name, l->max_steps);
+                return 1;
+            }
+        }
+        if (!live)
+            return 0;
+        if (!progressed) {
+            report_deadlock(l, b);
+            return 1;
+        }
+    }
+}
+
+int ws_launch_run(ws_launch *l, const ws_launch_config *cfg, ws_global_memory *global)
+{
+    memset(l, 0, sizeof *l);
+    l->global = global;
+    if (setup(l, cfg) < 0)
+        return 1;
+    uint32_t threads = cfg->block[0] * cfg->block[1] * cfg->block[2];
+    ws_block block = {0};
+    block.warp_count = (int32_t)((threads + WS_WARP_SIZE - 1) / WS_WARP_SIZE);
+    block.warps = calloc((size_t)block.warp_count, sizeof(ws_warp));
+    block.shared = calloc(1, l->shared_size ? l->shared_size : 1);
+    block.shared_size = l->shared_size;
+    int failed = !block.warps || !block.shared;
+    for (int wi = 0; !failed && wi < block.warp_count; wi++) {
+        block.warps[wi].local = calloc(1, l->local_stack_size * WS_WARP_SIZE + 1);
+        failed = !block.warps[wi].local;
+    }
+    if (failed)
+        launch_error(l, "error: out of host memory for a block of %u threads", threads);
+    uint64_t blocks = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
+    l->block = &block;
+    for (uint64_t bi = 0; !failed && bi < blocks; bi++) {
+        block_reset(l, &block, bi);
+        failed = run_block(l, &block);
+    }
+    l->block = NULL;
+    for (int wi = 0; block.warps && wi < block.warp_count; wi++) {
+        free(block.warps[wi].local);
+        for (int d = 0; d < WS_MAX_CALL_DEPTH; d++) {
+            free(block.warps[wi].frames[d].reg);
+            free(block.warps[wi].frames[d].pred);
+        }
+    }
+    free(block.warps);
+    free(block.shared);
+    /* Launch totals from the per-instruction counters. */
+    for (int f = 0; f < l->module->function_count; f++)
+        if (l->instr_counters[f])
+            for (int i = 0; i < l->module->functions[f].instr_count; i++)
+                for (int c = 0; c < WS_CTR_COUNT; c++)
+                    l->counters[c] += l->instr_counters[f][i][c];
+    return l->failed ? 1 : 0;
+}
+
+void ws_launch_free(ws_launch *l)
+{
+    if (l->module) {
+        for (int f = 0; f < l->module->function_count; f++) {
+            if (l->reconverge) free(l->reconverge[f]);
+            if (l->instr_counters) free(l->instr_counters[f]);
+        }
+    }
+    free(l->reconverge);
+    free(l->instr_counters);
+    free(l->symbol_address);
+    free(l->params);
+    memset(l, 0, sizeof *l);
+}

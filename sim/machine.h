@@ -1,0 +1,210 @@
+/*
+ * The machine: a launch of a kernel over a grid of blocks, each block cut
+ * into 32-lane warps that run in lockstep under an active mask.
+ *
+ *   sim/machine.c   launch set-up, block and warp scheduling, barriers, faults
+ *   sim/simt.c      reconvergence: post-dominators and the SIMT stack
+ *   sim/memory.c    the address spaces and every checked access
+ *   sim/exec_*.c    one handler per opcode
+ */
+#ifndef WARPSIM_SIM_MACHINE_H
+#define WARPSIM_SIM_MACHINE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "isa/ptx.h"
+#include "sim/arch.h"
+#include "sim/exec.h"
+
+/* ---- Counters ------------------------------------------------------------- */
+
+typedef enum {
+#define C(id, metric, unit, description) WS_CTR_##id,
+#include "sim/counters.def"
+#undef C
+    WS_CTR_COUNT
+} ws_counter;
+
+typedef struct { const char *metric, *unit, *description; } ws_counter_info;
+extern const ws_counter_info ws_counters[WS_CTR_COUNT];
+
+/* ---- Memory --------------------------------------------------------------- */
+
+/* Generic addresses: global allocations look like device pointers; shared
+ * and local memory are windows, as cvta maps them on the hardware. */
+#define WS_GLOBAL_BASE        UINT64_C(0x00007f0000000000)
+#define WS_SHARED_WINDOW      UINT64_C(0x00007e0000000000)
+#define WS_LOCAL_WINDOW       UINT64_C(0x00007d0000000000)
+#define WS_WINDOW_SIZE        UINT64_C(0x0000000100000000)
+
+typedef struct {
+    uint64_t base, size;
+    uint8_t *bytes;
+    const char *name;      /* buffer or variable name, for messages */
+    uint8_t read_only;     /* .const */
+} ws_allocation;
+
+typedef struct {
+    ws_allocation *allocs; int count, capacity;   /* sorted by base */
+    uint64_t next_base;
+    uint64_t bytes_in_use, limit;
+} ws_global_memory;
+
+/* ---- Warps ---------------------------------------------------------------- */
+
+/* One SIMT stack entry: lanes `mask` run from `pc` until they reach `rpc`. */
+typedef struct {
+    int32_t pc;
+    int32_t rpc;           /* reconvergence point; -1: only exit/ret ends this path */
+    uint32_t mask;
+    int32_t frame;         /* call frame this entry belongs to */
+} ws_simt_entry;
+
+/* A .func call in progress. */
+typedef struct {
+    const ptx_function *fn;
+    int32_t fn_index;
+    int32_t return_pc;         /* in the caller */
+    int32_t call_pc;           /* the call instruction, in the caller */
+    int32_t simt_base;         /* SIMT stack depth when the call was made */
+    uint32_t returned;         /* lanes that executed ret */
+    uint64_t local_base;       /* this frame's offset in each thread's local memory */
+    uint64_t (*reg)[WS_WARP_SIZE];
+    uint32_t *pred;
+    size_t reg_capacity, pred_capacity;   /* registers allocated at this depth, kept for the next call */
+} ws_frame;
+
+#define WS_MAX_SIMT_DEPTH 256
+#define WS_MAX_CALL_DEPTH 64
+
+typedef enum { WS_WARP_READY, WS_WARP_AT_BARRIER, WS_WARP_DONE } ws_warp_state;
+
+struct ws_warp {
+    int32_t index;               /* within the block */
+    uint32_t lanes;              /* lanes that hold threads (a partial last warp has fewer) */
+    uint32_t exited;             /* lanes that ran exit or returned from the kernel */
+    uint32_t carry;              /* CC.CF per lane */
+    ws_warp_state state;
+    int32_t barrier_pc;          /* where it waits */
+    int32_t barrier_id;
+    uint32_t barrier_mask;       /* lanes that arrived */
+    ws_simt_entry simt[WS_MAX_SIMT_DEPTH];
+    int32_t simt_depth;
+    ws_frame frames[WS_MAX_CALL_DEPTH];
+    int32_t frame_depth;
+    uint8_t *local;              /* [lane][local_stack_size] */
+    const ptx_instr *barrier_instr; /* the bar.red waiting for its result */
+    uint32_t tid[3][WS_WARP_SIZE];
+};
+
+#define WS_MAX_BARRIERS 16
+
+struct ws_block {
+    uint32_t ctaid[3];
+    uint64_t linear_index;
+    int32_t smid;
+    ws_warp *warps;
+    int32_t warp_count;
+    uint32_t thread_count;       /* threads not exited */
+    uint8_t *shared;             /* static + dynamic shared memory */
+    uint64_t shared_size;
+    struct {
+        uint32_t arrived;        /* threads arrived */
+        uint32_t expected;       /* 0: all non-exited threads */
+        uint32_t red_popc;       /* bar.red accumulators */
+        uint32_t red_and, red_or;
+        uint8_t red_op;
+    } barrier[WS_MAX_BARRIERS];
+};
+
+/* Per-instruction counters: ws_launch.instr_counters[fn][instr][counter]. */
+typedef uint64_t ws_instr_counters[WS_CTR_COUNT];
+
+struct ws_launch {
+    const ptx_module *module;
+    const ptx_function *kernel;
+    int32_t kernel_index;
+    const ws_arch *arch;
+    uint32_t grid[3], block_dim[3];
+    uint64_t dynamic_shared;
+    uint8_t *params;             /* the kernel parameter buffer */
+    uint64_t *symbol_address;    /* per module symbol: global address, or shared offset */
+    uint64_t static_shared, shared_size;
+    uint64_t local_stack_size;   /* per thread */
+    ws_global_memory *global;
+    ws_block *block;             /* the block being simulated */
+    /* post-dominators per function (sim/simt.c) */
+    int32_t **reconverge;        /* [fn][instr] immediate post-dominator, -1 = exit */
+    /* counters */
+    uint64_t counters[WS_CTR_COUNT];
+    ws_instr_counters **instr_counters; /* [fn][instr] */
+    uint64_t steps, max_steps;
+    /* the first fault stops the launch */
+    int failed;
+    char error[1024];
+    /* --trace-warp */
+    int trace_block, trace_warp;
+    FILE *trace;
+};
+
+/* ---- API ------------------------------------------------------------------ */
+
+void ws_global_init(ws_global_memory *g, uint64_t limit);
+void ws_global_free(ws_global_memory *g);
+/* Allocate `size` bytes (zeroed) at a 256-byte aligned device-like address; NULL past the limit. */
+ws_allocation *ws_global_alloc(ws_global_memory *g, uint64_t size, const char *name);
+ws_allocation *ws_global_find(ws_global_memory *g, uint64_t addr, uint64_t size);
+const ws_allocation *ws_global_nearest_below(const ws_global_memory *g, uint64_t addr);
+
+typedef struct {
+    const ptx_module *module;
+    int32_t kernel_index;
+    const ws_arch *arch;
+    uint32_t grid[3], block[3];
+    uint64_t dynamic_shared;
+    const uint8_t *params; uint64_t params_size;   /* parameter buffer laid out as the kernel's .params */
+    const uint64_t *globals;      /* ws_module_globals' addresses for the module's .global/.const variables */
+    uint64_t max_steps;
+    int trace_block, trace_warp;  /* -1: no trace */
+    FILE *trace;
+} ws_launch_config;
+
+/* Run a kernel to completion over `global`. Returns 0, or 1 with the message
+ * in launch->error. The launch keeps its counters until ws_launch_free. */
+int ws_launch_run(ws_launch *launch, const ws_launch_config *cfg, ws_global_memory *global);
+void ws_launch_free(ws_launch *launch);
+
+/* Module-scope .global and .const variables get allocations (with their
+ * initial bytes) once per module; their addresses go in symbol_address. */
+int ws_module_globals(const ptx_module *m, ws_global_memory *g, uint64_t *symbol_address, char *err, size_t errlen);
+
+/* ---- Inside sim/: helpers the handlers share ------------------------------- */
+
+/* Where a function's own .local variables and call-scope .params start in its frame. */
+static inline uint64_t ws_frame_param_offset(const ptx_function *fn)
+{
+    return fn->is_entry ? 0 : fn->param_size;
+}
+/* The address an operand's symbol names: (space, address in that space). */
+ptx_space ws_symbol_location(ws_exec *x, int32_t symbol, uint64_t *addr);
+/* Check one lane's access and return the host bytes, or NULL after a fault.
+ * Generic addresses are resolved to their window; *space gets the space used. */
+uint8_t *ws_memory_access(ws_exec *x, const ptx_instr *in, int lane, ptx_space *space, uint64_t addr,
+                          unsigned size, int is_store);
+/* This instruction's counters. */
+static inline uint64_t *ws_icounters(ws_exec *x)
+{
+    return x->launch->instr_counters[x->warp->frames[x->warp->frame_depth - 1].fn_index][x->pc];
+}
+/* The running path moves on to the next instruction. */
+static inline void ws_advance(ws_exec *x)
+{
+    x->warp->simt[x->warp->simt_depth - 1].pc = x->pc + 1;
+}
+int ws_frame_registers(ws_frame *f, const ptx_function *fn);   /* sim/machine.c */
+void ws_frames_settle(ws_exec *x);
+void ws_threads_exited(ws_exec *x, uint32_t lanes);
+void ws_barrier_check(ws_launch *l, ws_block *b, int id);       /* sim/exec_sync.c */
+
+#endif

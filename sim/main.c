@@ -1,0 +1,51 @@
+/* warpsim: the command dispatcher. Each command lives in its own cli_*.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/cli.h"
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    {"run",   cli_run,   "simulate a kernel launch and report what it cost"},
+    {"check", cli_check, "parse and validate a PTX file; list its kernels"},
+    {"dump",  cli_dump,  "print a PTX file back as warpsim parsed it"},
+    {"arch",  cli_arch,  "list or show the architecture presets"},
+    {"isa",   cli_isa,   "print the supported PTX instructions"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "warpsim: a GPU-less SIMT simulator. It runs CUDA kernels written in PTX on a model\n"
+        "of a GPU and counts bank conflicts, memory transactions and divergent branches\n"
+        "under the names Nsight Compute uses.\n\n"
+        "usage: warpsim COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-6s  %s\n", commands[i].name, commands[i].summary);
+    fprintf(f,
+        "\n`warpsim COMMAND --help` explains each command. A first session:\n"
+        "  nvcc -ptx -arch=sm_90 kernel.cu            # or write the PTX by hand\n"
+        "  warpsim check kernel.ptx                   # what kernels and parameters it holds\n"
+        "  warpsim run programs/001_transpose/conflicts.launch\n"
+        "\nexit status: 0 ok, 1 error in the input or the kernel, 2 usage error\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "warpsim: unknown command '%s' (try `warpsim --help`)\n", argv[1]);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,50 @@
+/*
+ * Memory models: what one warp-level shared or global access costs on a given
+ * architecture, in the units Nsight Compute reports (wavefronts, sectors,
+ * requests) or, for the pre-Maxwell presets, in the units of the CUDA
+ * programming guide of their time (transactions of 32/64/128 bytes).
+ *
+ * These are pure functions of the addresses: no state, no allocation. The
+ * executor calls them once per memory instruction.
+ *
+ * addr[i] is lane i's byte address (for a vector access, ld.v4.f32 with
+ * bytes_per_lane = 16, the address of its first byte). Lanes outside
+ * active_mask are ignored; a zero mask costs nothing (all fields 0).
+ * bytes_per_lane is the access width, 1 to 16 (PTX has nothing wider for
+ * shared memory); up to 32 is accepted, wider is counted as 32, 0 costs
+ * nothing.
+ */
+#ifndef WARPSIM_SIM_MEMMODEL_H
+#define WARPSIM_SIM_MEMMODEL_H
+
+#include <stdint.h>
+
+#include "sim/arch.h"
+
+typedef struct {
+    uint32_t wavefronts;        /* passes the banks need (ncu: smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared);
+                                   on cc 1.x the slides' "cycles", summed over half-warps */
+    uint32_t ideal_wavefronts;  /* the conflict-free minimum for this width and these lanes;
+                                   bank conflicts = wavefronts - ideal_wavefronts (never negative) */
+} ws_shared_cost;
+
+void ws_shared_access_cost(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
+                           unsigned bytes_per_lane, ws_shared_cost *out);
+
+enum { WS_TRANSACTION_32B, WS_TRANSACTION_64B, WS_TRANSACTION_128B };
+
+typedef struct {
+    uint32_t requests;      /* sm_50+: 1 per warp-level instruction with any active lane. Fermi/Kepler:
+                               the 128-byte requests the guide splits a wide access into (1, 2 or 4);
+                               cc 1.x: half-warps with an active lane */
+    uint32_t sectors;       /* distinct aligned sector_bytes (32) sectors holding a byte an active lane accesses */
+    uint32_t lines;         /* distinct aligned line_bytes (128) lines likewise */
+    uint32_t transactions;  /* memory transactions issued; = sectors on sm_50+ */
+    uint32_t transactions_by_size[3]; /* transactions of 32, 64 and 128 bytes (WS_TRANSACTION_*);
+                                         they always sum to transactions */
+} ws_global_cost;
+
+void ws_global_access_cost(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
+                           unsigned bytes_per_lane, int is_store, ws_global_cost *out);
+
+#endif

@@ -1,0 +1,192 @@
+/*
+ * The address spaces, and the one place every access is checked: global
+ * allocations, per-block shared memory, per-thread local memory, the kernel
+ * parameter buffer, and generic addresses that map onto them through windows.
+ * A bad access stops the launch with compute-sanitizer's details: kernel,
+ * PTX line, block, thread, address and space.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/machine.h"
+
+/* ---- Global memory -------------------------------------------------------- */
+
+void ws_global_init(ws_global_memory *g, uint64_t limit)
+{
+    memset(g, 0, sizeof *g);
+    g->next_base = WS_GLOBAL_BASE;
+    g->limit = limit;
+}
+
+void ws_global_free(ws_global_memory *g)
+{
+    for (int i = 0; i < g->count; i++)
+        free(g->allocs[i].bytes);
+    free(g->allocs);
+    memset(g, 0, sizeof *g);
+}
+
+ws_allocation *ws_global_alloc(ws_global_memory *g, uint64_t size, const char *name)
+{
+    if (size == 0 || size > g->limit || g->bytes_in_use > g->limit - size)
+        return NULL;
+    if (g->count == g->capacity) {
+        int cap = g->capacity ? g->capacity * 2 : 16;
+        ws_allocation *p = realloc(g->allocs, sizeof *p * (size_t)cap);
+        if (!p)
+            return NULL;
+        g->allocs = p;
+        g->capacity = cap;
+    }
+    uint8_t *bytes = calloc(1, size);
+    if (!bytes)
+        return NULL;
+    ws_allocation *a = &g->allocs[g->count++];
+    a->base = g->next_base;
+    a->size = size;
+    a->bytes = bytes;
+    a->name = name;
+    a->read_only = 0;
+    /* 256-byte aligned, with a gap, so running off the end is never another buffer. */
+    g->next_base = (a->base + size + 256 + 255) / 256 * 256;
+    g->bytes_in_use += size;
+    return a;
+}
+
+ws_allocation *ws_global_find(ws_global_memory *g, uint64_t addr, uint64_t size)
+{
+    int lo = 0, hi = g->count - 1;   /* allocations are made in increasing address order */
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        ws_allocation *a = &g->allocs[mid];
+        if (addr < a->base)
+            hi = mid - 1;
+        else if (addr >= a->base + a->size)
+            lo = mid + 1;
+        else
+            return (size <= a->size && addr - a->base <= a->size - size) ? a : NULL;
+    }
+    return NULL;
+}
+
+/* The allocation with the highest base at or below addr (for messages). */
+const ws_allocation *ws_global_nearest_below(const ws_global_memory *g, uint64_t addr)
+{
+    const ws_allocation *best = NULL;
+    for (int i = 0; i < g->count && g->allocs[i].base <= addr; i++)
+        best = &g->allocs[i];
+    return best;
+}
+
+/* ---- Symbols -------------------------------------------------------------- */
+
+ptx_space ws_symbol_location(ws_exec *x, int32_t symbol, uint64_t *addr)
+{
+    const ptx_module *m = x->launch->module;
+    const ptx_symbol *s = &m->symbols[symbol];
+    ws_warp *w = x->warp;
+    switch ((ptx_space)s->space) {
+    case PTX_SPACE_PARAM:
+        if (s->kind == PTX_SYM_PARAM && s->function >= 0 && m->functions[s->function].is_entry) {
+            *addr = s->offset;               /* the kernel's parameter buffer */
+            return PTX_SPACE_PARAM;
+        }
+        /* A .func's parameters, and call-scope .params, live in the thread's frame. */
+        {
+            const ws_frame *f = &w->frames[w->frame_depth - 1];
+            uint64_t base = f->local_base + (s->kind == PTX_SYM_VARIABLE ? ws_frame_param_offset(f->fn) : 0);
+            *addr = base + s->offset;
+        }
+        return PTX_SPACE_LOCAL;
+    case PTX_SPACE_LOCAL: {
+        const ws_frame *f = &w->frames[w->frame_depth - 1];
+        *addr = f->local_base + ws_frame_param_offset(f->fn) + s->offset;
+        return PTX_SPACE_LOCAL;
+    }
+    case PTX_SPACE_SHARED:
+        *addr = x->launch->symbol_address[symbol];
+        return PTX_SPACE_SHARED;
+    default:   /* .global and .const variables: global addresses */
+        *addr = x->launch->symbol_address[symbol];
+        return s->space == PTX_SPACE_CONST ? PTX_SPACE_CONST : PTX_SPACE_GLOBAL;
+    }
+}
+
+/* ---- Checked access -------------------------------------------------------- */
+
+static const char *space_label(ptx_space s)
+{
+    return s == PTX_SPACE_GENERIC ? "generic" : ptx_space_names[s];
+}
+
+uint8_t *ws_memory_access(ws_exec *x, const ptx_instr *in, int lane, ptx_space *space, uint64_t addr,
+                          unsigned size, int is_store)
+{
+    ws_launch *l = x->launch;
+    ptx_space sp = *space;
+    const char *verb = is_store ? "write" : "read";
+    if (sp == PTX_SPACE_GENERIC) {
+        if (addr - WS_SHARED_WINDOW < WS_WINDOW_SIZE) {
+            sp = PTX_SPACE_SHARED;
+            addr -= WS_SHARED_WINDOW;
+        } else if (addr - WS_LOCAL_WINDOW < WS_WINDOW_SIZE) {
+            sp = PTX_SPACE_LOCAL;
+            addr -= WS_LOCAL_WINDOW;
+        } else {
+            sp = PTX_SPACE_GLOBAL;
+        }
+        *space = sp;
+    }
+    if (size > 1 && addr % size != 0) {
+        ws_fault(x, in, lane, "misaligned %u-byte %s of %s address 0x%" PRIx64, size, verb, space_label(sp), addr);
+        return NULL;
+    }
+    switch (sp) {
+    case PTX_SPACE_SHARED:
+        if (addr >= l->shared_size || l->shared_size - addr < size) {
+            ws_fault(x, in, lane, "out-of-bounds %u-byte %s of shared address 0x%" PRIx64
+                     " (the block has %" PRIu64 " bytes of shared memory)", size, verb, addr, l->shared_size);
+            return NULL;
+        }
+        return x->block->shared + addr;
+    case PTX_SPACE_LOCAL:
+        if (addr >= l->local_stack_size || l->local_stack_size - addr < size) {
+            ws_fault(x, in, lane, "out-of-bounds %u-byte %s of local address 0x%" PRIx64
+                     " (each thread has %" PRIu64 " bytes of local memory)", size, verb, addr, l->local_stack_size);
+            return NULL;
+        }
+        return x->warp->local + (uint64_t)lane * l->local_stack_size + addr;
+    case PTX_SPACE_PARAM:
+        if (is_store) {
+            ws_fault(x, in, lane, "write to the kernel's parameters at 0x%" PRIx64 " (they are read-only)", addr);
+            return NULL;
+        }
+        if (addr >= l->kernel->param_size || l->kernel->param_size - addr < size) {
+            ws_fault(x, in, lane, "out-of-bounds %u-byte read of parameter offset %" PRIu64
+                     " (the kernel has %" PRIu64 " bytes of parameters)", size, addr, l->kernel->param_size);
+            return NULL;
+        }
+        return l->params + addr;
+    default: {
+        ws_allocation *a = ws_global_find(l->global, addr, size);
+        if (!a) {
+            const ws_allocation *near = ws_global_nearest_below(l->global, addr);
+            if (near && addr - near->base < near->size + 256)
+                ws_fault(x, in, lane, "invalid %u-byte %s of %s address 0x%" PRIx64 " (byte %" PRIu64
+                         " of buffer '%s', which has %" PRIu64 ")", size, verb, space_label(sp), addr,
+                         addr - near->base, near->name, near->size);
+            else
+                ws_fault(x, in, lane, "invalid %u-byte %s of %s address 0x%" PRIx64 " (no buffer holds it)", size,
+                         verb, space_label(sp), addr);
+            return NULL;
+        }
+        if (is_store && a->read_only) {
+            ws_fault(x, in, lane, "write to .const variable '%s' at 0x%" PRIx64, a->name, addr);
+            return NULL;
+        }
+        return a->bytes + (addr - a->base);
+    }
+    }
+}

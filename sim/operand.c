@@ -1,0 +1,75 @@
+/* Source operands that are not plain registers or immediates: special
+ * registers and symbol addresses, for all 32 lanes. */
+#include "sim/machine.h"
+
+void ws_read_operand_slow(ws_exec *x, const ptx_operand *op, uint64_t out[WS_WARP_SIZE])
+{
+    ws_launch *l = x->launch;
+    ws_warp *w = x->warp;
+    if (op->kind == PTX_OPD_SYMBOL) {
+        uint64_t addr;
+        ws_symbol_location(x, op->symbol, &addr);
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+            out[lane] = addr + (uint64_t)op->imm;
+        return;
+    }
+    if (op->kind != PTX_OPD_SREG) {
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+            out[lane] = (uint64_t)op->imm;
+        return;
+    }
+    uint64_t v = 0;
+    switch ((ptx_sreg)op->reg) {
+    case PTX_SREG_TID_X: case PTX_SREG_TID_Y: case PTX_SREG_TID_Z: {
+        const uint32_t *t = w->tid[op->reg - PTX_SREG_TID_X];
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+            out[lane] = t[lane];
+        return;
+    }
+    case PTX_SREG_LANEID:
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+            out[lane] = (uint64_t)lane;
+        return;
+    case PTX_SREG_LANEMASK_EQ: case PTX_SREG_LANEMASK_LT: case PTX_SREG_LANEMASK_LE:
+    case PTX_SREG_LANEMASK_GT: case PTX_SREG_LANEMASK_GE:
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+            uint32_t eq = 1u << lane, lt = eq - 1;
+            uint32_t m = op->reg == PTX_SREG_LANEMASK_EQ ? eq
+                       : op->reg == PTX_SREG_LANEMASK_LT ? lt
+                       : op->reg == PTX_SREG_LANEMASK_LE ? (lt | eq)
+                       : op->reg == PTX_SREG_LANEMASK_GT ? ~(lt | eq) : ~lt;
+            out[lane] = m;
+        }
+        return;
+    case PTX_SREG_NTID_X: case PTX_SREG_NTID_Y: case PTX_SREG_NTID_Z:
+        v = l->block_dim[op->reg - PTX_SREG_NTID_X];
+        break;
+    case PTX_SREG_CTAID_X: case PTX_SREG_CTAID_Y: case PTX_SREG_CTAID_Z:
+        v = x->block->ctaid[op->reg - PTX_SREG_CTAID_X];
+        break;
+    case PTX_SREG_NCTAID_X: case PTX_SREG_NCTAID_Y: case PTX_SREG_NCTAID_Z:
+        v = l->grid[op->reg - PTX_SREG_NCTAID_X];
+        break;
+    case PTX_SREG_WARPID:
+        v = (uint64_t)w->index;
+        break;
+    case PTX_SREG_NWARPID:
+        v = (uint64_t)l->arch->max_warps_per_sm;
+        break;
+    case PTX_SREG_SMID:
+        v = (uint64_t)x->block->smid;
+        break;
+    case PTX_SREG_NSMID:
+        v = (uint64_t)l->arch->sm_count;
+        break;
+    case PTX_SREG_CLOCK:
+    case PTX_SREG_CLOCK64:
+        /* Deterministic: the launch's warp-instruction count stands in for cycles. */
+        v = op->reg == PTX_SREG_CLOCK ? (uint32_t)l->steps : l->steps;
+        break;
+    default:
+        break;
+    }
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+        out[lane] = v;
+}

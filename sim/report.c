@@ -1,0 +1,426 @@
+/* Reports: text (sections like Nsight Compute's), CSV (ncu --csv --page raw
+ * layout), JSON, and PTX annotated line by line. */
+#include "sim/report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Metrics ------------------------------------------------------------------ */
+
+enum { DERIVED_SIMT_EFFICIENCY = -2, DERIVED_WAVEFRONTS_PER_REQUEST = -3, DERIVED_SECTORS_PER_REQUEST = -4 };
+
+static const ws_metric metrics[] = {
+#define C(id, metric, unit, description) {metric, unit, WS_CTR_##id},
+#include "sim/counters.def"
+#undef C
+    {"warpsim__simt_efficiency.pct", "%", DERIVED_SIMT_EFFICIENCY},
+    {"warpsim__shared_wavefronts_per_request.ratio", "wavefront", DERIVED_WAVEFRONTS_PER_REQUEST},
+    {"warpsim__global_sectors_per_request.ratio", "sector", DERIVED_SECTORS_PER_REQUEST},
+};
+
+size_t ws_metric_count(void) { return sizeof metrics / sizeof metrics[0]; }
+const ws_metric *ws_metric_at(size_t i) { return i < ws_metric_count() ? &metrics[i] : NULL; }
+
+static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
+
+static double counters_value(const uint64_t *c, int counter)
+{
+    switch (counter) {
+    case DERIVED_SIMT_EFFICIENCY:
+        return 100.0 * ratio(c[WS_CTR_thread_inst_executed], c[WS_CTR_inst_executed] * WS_WARP_SIZE);
+    case DERIVED_WAVEFRONTS_PER_REQUEST:
+        return ratio(c[WS_CTR_shared_wavefronts], c[WS_CTR_shared_ld_inst] + c[WS_CTR_shared_st_inst]);
+    case DERIVED_SECTORS_PER_REQUEST:
+        return ratio(c[WS_CTR_global_ld_sectors] + c[WS_CTR_global_st_sectors],
+                     c[WS_CTR_global_ld_requests] + c[WS_CTR_global_st_requests]);
+    default:
+        return (double)c[counter];
+    }
+}
+
+double ws_metric_value(const ws_launch *l, const ws_metric *m) { return counters_value(l->counters, m->counter); }
+
+int ws_metrics_select(const char *list, int *selected, char *err, size_t errlen)
+{
+    size_t n = ws_metric_count();
+    for (size_t i = 0; i < n; i++)
+        selected[i] = list == NULL;
+    if (!list)
+        return 0;
+    const char *p = list;
+    while (*p) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        size_t i;
+        for (i = 0; i < n; i++)
+            if (strlen(metrics[i].name) == len && !strncmp(metrics[i].name, p, len))
+                break;
+        if (i == n) {
+            snprintf(err, errlen, "warpsim run: --metrics: unknown metric '%.*s' (`warpsim run --help` lists them)",
+                     (int)len, p);
+            return -1;
+        }
+        selected[i] = 1;
+        p += len + (end ? 1 : 0);
+    }
+    return 0;
+}
+
+static void print_value(FILE *f, double v)
+{
+    if (v == (double)(uint64_t)v && v < 1e19)
+        fprintf(f, "%" PRIu64, (uint64_t)v);
+    else
+        fprintf(f, "%.4f", v);
+}
+
+/* ---- CSV and JSON ------------------------------------------------------------ */
+
+static void csv_field(FILE *f, const char *s, int last)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputs(last ? "\"\n" : "\",", f);
+}
+
+void ws_report_csv(const ws_session *s, const int *selected, FILE *f)
+{
+    size_t n = ws_metric_count();
+    fputs("\"ID\",\"Kernel Name\",\"Grid Size\",\"Block Size\",\"Device\"", f);
+    for (size_t i = 0; i < n; i++)
+        if (selected[i])
+            fprintf(f, ",\"%s\"", metrics[i].name);
+    fputs("\n\"\",\"\",\"\",\"\",\"\"", f);
+    for (size_t i = 0; i < n; i++)
+        if (selected[i])
+            fprintf(f, ",\"%s\"", metrics[i].unit);
+    fputc('\n', f);
+    for (int li = 0; li < s->launch_count; li++) {
+        const ws_launch *l = &s->launches[li];
+        char id[32], grid[96], block[96];
+        snprintf(id, sizeof id, "%d", li);
+        snprintf(grid, sizeof grid, "(%u, %u, %u)", l->grid[0], l->grid[1], l->grid[2]);
+        snprintf(block, sizeof block, "(%u, %u, %u)", l->block_dim[0], l->block_dim[1], l->block_dim[2]);
+        csv_field(f, id, 0);
+        csv_field(f, l->kernel->name, 0);
+        csv_field(f, grid, 0);
+        csv_field(f, block, 0);
+        fprintf(f, "\"warpsim %s\"", s->arch.name);
+        for (size_t i = 0; i < n; i++) {
+            if (!selected[i])
+                continue;
+            fputs(",\"", f);
+            print_value(f, ws_metric_value(l, &metrics[i]));
+            fputc('"', f);
+        }
+        fputc('\n', f);
+    }
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* Per-PTX-line totals of one launch (over every function it ran). */
+typedef struct {
+    int line;
+    int function;
+    int first_instr;
+    uint64_t c[WS_CTR_COUNT];
+} line_totals;
+
+static int line_cmp(const void *a, const void *b)
+{
+    const line_totals *x = a, *y = b;
+    return x->line - y->line;
+}
+
+static line_totals *gather_lines(const ws_launch *l, int *count)
+{
+    const ptx_module *m = l->module;
+    int total = 0;
+    for (int f = 0; f < m->function_count; f++)
+        if (l->instr_counters[f])
+            total += m->functions[f].instr_count;
+    line_totals *lines = calloc((size_t)total + 1, sizeof *lines);
+    int n = 0;
+    if (!lines) {
+        *count = 0;
+        return NULL;
+    }
+    for (int f = 0; f < m->function_count; f++) {
+        if (!l->instr_counters[f])
+            continue;
+        const ptx_function *F = &m->functions[f];
+        for (int i = 0; i < F->instr_count; i++) {
+            line_totals *t = (n > 0 && lines[n - 1].line == F->instrs[i].line) ? &lines[n - 1] : &lines[n++];
+            if (t->line != F->instrs[i].line) {
+                t->line = F->instrs[i].line;
+                t->function = f;
+                t->first_instr = i;
+            }
+            for (int c = 0; c < WS_CTR_COUNT; c++)
+                t->c[c] += l->instr_counters[f][i][c];
+        }
+    }
+    qsort(lines, (size_t)n, sizeof *lines, line_cmp);
+    *count = n;
+    return lines;
+}
+
+void ws_report_json(const ws_session *s, const int *selected, FILE *f)
+{
+    fputs("{\n  \"tool\": \"warpsim\",\n  \"arch\": ", f);
+    json_string(f, s->arch.name);
+    fputs(",\n  \"ptx\": ", f);
+    json_string(f, s->module->path);
+    fputs(",\n  \"launches\": [", f);
+    for (int li = 0; li < s->launch_count; li++) {
+        const ws_launch *l = &s->launches[li];
+        fprintf(f, "%s\n    {\n      \"id\": %d,\n      \"kernel\": ", li ? "," : "", li);
+        json_string(f, l->kernel->name);
+        fprintf(f, ",\n      \"grid\": [%u, %u, %u],\n      \"block\": [%u, %u, %u],\n      \"seconds\": %.6f,\n",
+                l->grid[0], l->grid[1], l->grid[2], l->block_dim[0], l->block_dim[1], l->block_dim[2], s->seconds[li]);
+        fputs("      \"metrics\": {", f);
+        int first = 1;
+        for (size_t i = 0; i < ws_metric_count(); i++) {
+            if (!selected[i])
+                continue;
+            fprintf(f, "%s\n        ", first ? "" : ",");
+            json_string(f, metrics[i].name);
+            fputs(": ", f);
+            print_value(f, ws_metric_value(l, &metrics[i]));
+            first = 0;
+        }
+        fputs("\n      },\n      \"lines\": [", f);
+        int n;
+        line_totals *lines = gather_lines(l, &n);
+        for (int k = 0; k < n; k++) {
+            const uint64_t *c = lines[k].c;
+            fprintf(f, "%s\n        {\"line\": %d, \"inst_executed\": %" PRIu64 ", \"thread_inst_executed\": %" PRIu64
+                    ", \"shared_wavefronts\": %" PRIu64 ", \"shared_bank_conflicts\": %" PRIu64
+                    ", \"global_requests\": %" PRIu64 ", \"global_sectors\": %" PRIu64
+                    ", \"divergent_branch_targets\": %" PRIu64 "}",
+                    k ? "," : "", lines[k].line, c[WS_CTR_inst_executed], c[WS_CTR_thread_inst_executed],
+                    c[WS_CTR_shared_wavefronts], c[WS_CTR_shared_ld_bank_conflicts] + c[WS_CTR_shared_st_bank_conflicts],
+                    c[WS_CTR_global_ld_requests] + c[WS_CTR_global_st_requests],
+                    c[WS_CTR_global_ld_sectors] + c[WS_CTR_global_st_sectors], c[WS_CTR_branch_targets_divergent]);
+        }
+        free(lines);
+        fputs("\n      ]\n    }", f);
+    }
+    fputs("\n  ]\n}\n", f);
+}
+
+/* ---- Text ------------------------------------------------------------------------ */
+
+#define RED(c) ((c) ? "\033[31m" : "")
+#define BOLD(c) ((c) ? "\033[1m" : "")
+#define DIM(c) ((c) ? "\033[2m" : "")
+#define RESET(c) ((c) ? "\033[0m" : "")
+
+static void row(FILE *f, const char *label, uint64_t value, const char *metric, int color)
+{
+    fprintf(f, "    %-34s %14" PRIu64 "   %s%s%s\n", label, value, DIM(color), metric, RESET(color));
+}
+
+/* Cycles a line loses, for ranking: extra wavefronts, extra sectors, divergence. */
+static uint64_t line_cost(const uint64_t *c)
+{
+    uint64_t req = c[WS_CTR_global_ld_requests] + c[WS_CTR_global_st_requests];
+    uint64_t sec = c[WS_CTR_global_ld_sectors] + c[WS_CTR_global_st_sectors];
+    uint64_t extra_sectors = sec > 4 * req ? sec - 4 * req : 0;
+    return c[WS_CTR_shared_ld_bank_conflicts] + c[WS_CTR_shared_st_bank_conflicts] + extra_sectors +
+           c[WS_CTR_local_ld_sectors] + c[WS_CTR_local_st_sectors] + c[WS_CTR_branch_targets_divergent];
+}
+
+static int cost_cmp(const void *a, const void *b)
+{
+    uint64_t x = line_cost(((const line_totals *)a)->c), y = line_cost(((const line_totals *)b)->c);
+    return x < y ? 1 : x > y ? -1 : ((const line_totals *)a)->line - ((const line_totals *)b)->line;
+}
+
+static void describe_line(FILE *f, const ws_launch *l, const line_totals *t, int color)
+{
+    const ptx_function *F = &l->module->functions[t->function];
+    const uint64_t *c = t->c;
+    fprintf(f, "    %sline %-5d%s ", BOLD(color), t->line, RESET(color));
+    ptx_print_instr(l->module, F, &F->instrs[t->first_instr], f);
+    fputc('\n', f);
+    uint64_t shared_req = c[WS_CTR_shared_ld_inst] + c[WS_CTR_shared_st_inst];
+    uint64_t global_req = c[WS_CTR_global_ld_requests] + c[WS_CTR_global_st_requests];
+    if (shared_req)
+        fprintf(f, "               %s%.2f wavefronts per request%s (%" PRIu64 " requests, %" PRIu64 " bank conflicts)\n",
+                RED(color && c[WS_CTR_shared_ld_bank_conflicts] + c[WS_CTR_shared_st_bank_conflicts]),
+                ratio(c[WS_CTR_shared_wavefronts], shared_req), RESET(color), shared_req,
+                c[WS_CTR_shared_ld_bank_conflicts] + c[WS_CTR_shared_st_bank_conflicts]);
+    if (global_req)
+        fprintf(f, "               %.2f sectors per request (%" PRIu64 " requests)\n",
+                ratio(c[WS_CTR_global_ld_sectors] + c[WS_CTR_global_st_sectors], global_req), global_req);
+    if (c[WS_CTR_local_ld_inst] + c[WS_CTR_local_st_inst])
+        fprintf(f, "               local memory: %" PRIu64 " sectors\n", c[WS_CTR_local_ld_sectors] + c[WS_CTR_local_st_sectors]);
+    if (c[WS_CTR_branch_targets_divergent])
+        fprintf(f, "               %s%" PRIu64 " divergent branch targets%s\n", RED(color),
+                c[WS_CTR_branch_targets_divergent], RESET(color));
+}
+
+void ws_report_text(const ws_session *s, FILE *f, int color)
+{
+    for (int li = 0; li < s->launch_count; li++) {
+        const ws_launch *l = &s->launches[li];
+        const uint64_t *c = l->counters;
+        uint32_t threads = l->block_dim[0] * l->block_dim[1] * l->block_dim[2];
+        fprintf(f, "%s%s%s  grid (%u,%u,%u)  block (%u,%u,%u)  on %s (%s)", BOLD(color), l->kernel->name, RESET(color),
+                l->grid[0], l->grid[1], l->grid[2], l->block_dim[0], l->block_dim[1], l->block_dim[2],
+                s->arch.name, s->arch.display_name);
+        if (s->launch_count > 1)
+            fprintf(f, "  [launch %d of %d]", li + 1, s->launch_count);
+        fputc('\n', f);
+        fprintf(f, "  Launch\n");
+        fprintf(f, "    %-34s %14u\n", "warps per block", (threads + WS_WARP_SIZE - 1) / WS_WARP_SIZE);
+        fprintf(f, "    %-34s %14" PRIu64 "\n", "shared memory per block (bytes)", l->shared_size);
+        row(f, "warp-instructions", c[WS_CTR_inst_executed], ws_counters[WS_CTR_inst_executed].metric, color);
+        row(f, "thread-instructions", c[WS_CTR_thread_inst_executed], ws_counters[WS_CTR_thread_inst_executed].metric, color);
+        fprintf(f, "    %-34s %13.1f%%   %swarpsim__simt_efficiency.pct%s\n", "SIMT efficiency (active lanes)",
+                counters_value(c, DERIVED_SIMT_EFFICIENCY), DIM(color), RESET(color));
+        fprintf(f, "    %-34s %14.3f   %s(%.1f million warp-instructions per second)%s\n", "simulation time (s)",
+                s->seconds[li], DIM(color), s->seconds[li] > 0 ? (double)c[WS_CTR_inst_executed] / s->seconds[li] / 1e6 : 0.0,
+                RESET(color));
+        fprintf(f, "  Memory workload\n");
+        uint64_t sh_ld = c[WS_CTR_shared_ld_inst], sh_st = c[WS_CTR_shared_st_inst];
+        if (sh_ld || sh_st) {
+            row(f, "shared load requests", sh_ld, ws_counters[WS_CTR_shared_ld_inst].metric, color);
+            row(f, "shared load wavefronts", c[WS_CTR_shared_ld_wavefronts], ws_counters[WS_CTR_shared_ld_wavefronts].metric, color);
+            row(f, "shared load bank conflicts", c[WS_CTR_shared_ld_bank_conflicts], ws_counters[WS_CTR_shared_ld_bank_conflicts].metric, color);
+            row(f, "shared store requests", sh_st, ws_counters[WS_CTR_shared_st_inst].metric, color);
+            row(f, "shared store wavefronts", c[WS_CTR_shared_st_wavefronts], ws_counters[WS_CTR_shared_st_wavefronts].metric, color);
+            row(f, "shared store bank conflicts", c[WS_CTR_shared_st_bank_conflicts], ws_counters[WS_CTR_shared_st_bank_conflicts].metric, color);
+            fprintf(f, "    %s%-34s %14.2f%s   (1 = conflict-free; 32 = fully serialised)\n", BOLD(color),
+                    "shared wavefronts per request", counters_value(c, DERIVED_WAVEFRONTS_PER_REQUEST), RESET(color));
+        }
+        uint64_t g_ld = c[WS_CTR_global_ld_requests], g_st = c[WS_CTR_global_st_requests];
+        if (g_ld || g_st) {
+            row(f, "global load requests", g_ld, ws_counters[WS_CTR_global_ld_requests].metric, color);
+            row(f, "global load sectors", c[WS_CTR_global_ld_sectors], ws_counters[WS_CTR_global_ld_sectors].metric, color);
+            row(f, "global store requests", g_st, ws_counters[WS_CTR_global_st_requests].metric, color);
+            row(f, "global store sectors", c[WS_CTR_global_st_sectors], ws_counters[WS_CTR_global_st_sectors].metric, color);
+            fprintf(f, "    %s%-34s %14.2f%s   (4 = coalesced 32-bit accesses; 32 = one sector per lane)\n", BOLD(color),
+                    "global sectors per request", counters_value(c, DERIVED_SECTORS_PER_REQUEST), RESET(color));
+        }
+        if (c[WS_CTR_local_ld_inst] || c[WS_CTR_local_st_inst]) {
+            row(f, "local loads", c[WS_CTR_local_ld_inst], ws_counters[WS_CTR_local_ld_inst].metric, color);
+            row(f, "local load sectors", c[WS_CTR_local_ld_sectors], ws_counters[WS_CTR_local_ld_sectors].metric, color);
+            row(f, "local stores", c[WS_CTR_local_st_inst], ws_counters[WS_CTR_local_st_inst].metric, color);
+            row(f, "local store sectors", c[WS_CTR_local_st_sectors], ws_counters[WS_CTR_local_st_sectors].metric, color);
+        }
+        if (c[WS_CTR_global_atom_inst] || c[WS_CTR_global_red_inst] || c[WS_CTR_shared_atom_inst]) {
+            row(f, "global atomics", c[WS_CTR_global_atom_inst], ws_counters[WS_CTR_global_atom_inst].metric, color);
+            row(f, "global reductions", c[WS_CTR_global_red_inst], ws_counters[WS_CTR_global_red_inst].metric, color);
+            row(f, "shared atomics", c[WS_CTR_shared_atom_inst], ws_counters[WS_CTR_shared_atom_inst].metric, color);
+        }
+        if (c[WS_CTR_transactions_64b] || c[WS_CTR_transactions_128b]) {
+            row(f, "32-byte transactions", c[WS_CTR_transactions_32b], ws_counters[WS_CTR_transactions_32b].metric, color);
+            row(f, "64-byte transactions", c[WS_CTR_transactions_64b], ws_counters[WS_CTR_transactions_64b].metric, color);
+            row(f, "128-byte transactions", c[WS_CTR_transactions_128b], ws_counters[WS_CTR_transactions_128b].metric, color);
+        }
+        fprintf(f, "  Divergence and synchronisation\n");
+        row(f, "branch targets", c[WS_CTR_branch_targets], ws_counters[WS_CTR_branch_targets].metric, color);
+        row(f, "uniform branch targets", c[WS_CTR_branch_targets_uniform], ws_counters[WS_CTR_branch_targets_uniform].metric, color);
+        row(f, "divergent branch targets", c[WS_CTR_branch_targets_divergent], ws_counters[WS_CTR_branch_targets_divergent].metric, color);
+        row(f, "barriers", c[WS_CTR_barriers], ws_counters[WS_CTR_barriers].metric, color);
+        int n;
+        line_totals *lines = gather_lines(l, &n);
+        if (lines) {
+            qsort(lines, (size_t)n, sizeof *lines, cost_cmp);
+            int shown = 0;
+            for (int k = 0; k < n && shown < 3; k++) {
+                if (!line_cost(lines[k].c))
+                    break;
+                if (!shown)
+                    fprintf(f, "  Worst lines (bank conflicts, extra sectors, local memory, divergence)\n");
+                describe_line(f, l, &lines[k], color);
+                shown++;
+            }
+            if (!shown)
+                fprintf(f, "  No line loses time to bank conflicts, uncoalesced accesses or divergence.\n");
+            free(lines);
+        }
+        if (li + 1 < s->launch_count)
+            fputc('\n', f);
+    }
+}
+
+/* ---- Annotated source -------------------------------------------------------------- */
+
+void ws_report_source(const ws_session *s, FILE *f, int color)
+{
+    FILE *src = fopen(s->module->path, "r");
+    if (!src) {
+        fprintf(f, "(cannot reopen %s to annotate it)\n", s->module->path);
+        return;
+    }
+    for (int li = 0; li < s->launch_count; li++) {
+        const ws_launch *l = &s->launches[li];
+        int n;
+        line_totals *lines = gather_lines(l, &n);
+        fprintf(f, "\n%s%s: %s annotated%s\n", BOLD(color), l->kernel->name, s->module->path, RESET(color));
+        fprintf(f, "%6s %10s %6s %14s %12s %5s  %s\n", "line", "warp-inst", "lanes", "wavefronts/req", "sectors/req",
+                "div", "source");
+        rewind(src);
+        char buf[4096];
+        int lineno = 0, k = 0;
+        while (fgets(buf, sizeof buf, src)) {
+            size_t len = strlen(buf);
+            int whole_line = len > 0 && buf[len - 1] == '\n';
+            if (whole_line)
+                buf[--len] = 0;
+            lineno++;
+            while (k < n && lines[k].line < lineno)
+                k++;
+            const line_totals *t = (k < n && lines[k].line == lineno) ? &lines[k] : NULL;
+            if (t && t->c[WS_CTR_inst_executed]) {
+                const uint64_t *c = t->c;
+                uint64_t shared_req = c[WS_CTR_shared_ld_inst] + c[WS_CTR_shared_st_inst];
+                uint64_t global_req = c[WS_CTR_global_ld_requests] + c[WS_CTR_global_st_requests];
+                uint64_t conflicts = c[WS_CTR_shared_ld_bank_conflicts] + c[WS_CTR_shared_st_bank_conflicts];
+                char wf[32] = "", sec[32] = "", div[24] = "";
+                if (shared_req)
+                    snprintf(wf, sizeof wf, "%.2f", ratio(c[WS_CTR_shared_wavefronts], shared_req));
+                if (global_req)
+                    snprintf(sec, sizeof sec, "%.2f",
+                             ratio(c[WS_CTR_global_ld_sectors] + c[WS_CTR_global_st_sectors], global_req));
+                if (c[WS_CTR_branch_targets_divergent])
+                    snprintf(div, sizeof div, "%" PRIu64, c[WS_CTR_branch_targets_divergent]);
+                int hot = conflicts || c[WS_CTR_branch_targets_divergent];
+                fprintf(f, "%6d %10" PRIu64 " %6.1f %s%14s%s %12s %s%5s%s  %s\n", lineno, c[WS_CTR_inst_executed],
+                        ratio(c[WS_CTR_thread_inst_executed], c[WS_CTR_inst_executed]), RED(color && conflicts), wf,
+                        RESET(color && conflicts), sec, RED(color && hot), div, RESET(color && hot), buf);
+            } else {
+                fprintf(f, "%6d %10s %6s %14s %12s %5s  %s%s%s\n", lineno, "", "", "", "", "", DIM(color), buf, RESET(color));
+            }
+            while (!whole_line && fgets(buf, sizeof buf, src)) {   /* skip the rest of a very long line */
+                len = strlen(buf);
+                if (len && buf[len - 1] == '\n')
+                    break;
+            }
+        }
+        free(lines);
+    }
+    fclose(src);
+}

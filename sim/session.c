@@ -1,0 +1,214 @@
+/* One `warpsim run`: module, architecture, buffers, and the launches in order. */
+#include "sim/session.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int pick_arch(ws_session *s, const ws_run_options *o, char *err, size_t errlen)
+{
+    if (o->arch_file) {
+        if (ws_arch_load_file(o->arch_file, &s->arch, err, errlen) < 0)
+            return 1;
+    } else if (o->arch) {
+        const ws_arch *a = ws_arch_find(o->arch);
+        if (!a) {
+            int n = snprintf(err, errlen, "warpsim run: --arch: unknown architecture '%s' (one of:", o->arch);
+            for (size_t i = 0; i < ws_arch_count() && n > 0 && (size_t)n < errlen; i++)
+                n += snprintf(err + n, errlen - (size_t)n, " %s", ws_arch_at(i)->name);
+            if (n > 0 && (size_t)n < errlen)
+                snprintf(err + n, errlen - (size_t)n, "; see `warpsim arch list`)");
+            return 2;
+        }
+        s->arch = *a;
+    } else {
+        s->arch = *ws_arch_default();
+    }
+    if (o->bank_mode && ws_arch_set_bank_mode(&s->arch, o->bank_mode) < 0) {
+        snprintf(err, errlen, "warpsim run: --bank-mode: %s has a fixed bank width; only kepler takes 4 or 8",
+                 s->arch.name);
+        return 2;
+    }
+    return 0;
+}
+
+int ws_session_open_module(ws_session *s, const ws_run_options *o, ptx_module *m, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    s->options = o;
+    s->module = m;
+    int status = pick_arch(s, o, err, errlen);
+    if (status)
+        return status;
+    ws_global_init(&s->global, o->mem_limit ? o->mem_limit : WS_DEFAULT_MEM_LIMIT);
+    s->buffers = calloc((size_t)o->buffer_count + 1, sizeof *s->buffers);
+    s->globals = calloc((size_t)m->symbol_count + 1, sizeof *s->globals);
+    s->launches = calloc((size_t)o->group_count + 1, sizeof *s->launches);
+    s->seconds = calloc((size_t)o->group_count + 1, sizeof *s->seconds);
+    if (!s->buffers || !s->globals || !s->launches || !s->seconds) {
+        snprintf(err, errlen, "error: out of host memory");
+        return 1;
+    }
+    for (int b = 0; b < o->buffer_count; b++) {
+        const ws_buffer_spec *spec = &o->buffers[b];
+        uint64_t bytes = ws_buffer_bytes(spec);
+        s->buffers[b] = ws_global_alloc(&s->global, bytes, spec->name);
+        if (!s->buffers[b]) {
+            snprintf(err, errlen, "error: buffer '%s' (%" PRIu64 " bytes) does not fit in the simulated memory "
+                     "(%" PRIu64 " of %" PRIu64 " bytes in use; raise --mem-limit)",
+                     spec->name, bytes, s->global.bytes_in_use, s->global.limit);
+            return 1;
+        }
+        if (ws_buffer_fill(spec, s->buffers[b]->bytes, err, errlen) < 0)
+            return 1;
+    }
+    if (ws_module_globals(m, &s->global, s->globals, err, errlen) < 0)
+        return 1;
+    return 0;
+}
+
+int ws_session_open(ws_session *s, const ws_run_options *o, ptx_diag *diag, char *err, size_t errlen)
+{
+    ptx_module *m = ptx_parse_file(o->ptx_path, diag);
+    if (!m) {
+        memset(s, 0, sizeof *s);
+        if (err && errlen)
+            err[0] = 0;
+        return 1;
+    }
+    return ws_session_open_module(s, o, m, err, errlen);
+}
+
+ws_allocation *ws_session_buffer(ws_session *s, const char *name)
+{
+    for (int b = 0; b < s->options->buffer_count; b++)
+        if (!strcmp(s->options->buffers[b].name, name))
+            return s->buffers[b];
+    return NULL;
+}
+
+/* The kernel a group names, or the module's only entry. */
+static int find_kernel(const ptx_module *m, const ws_launch_group *g, const char *where, char *err, size_t errlen)
+{
+    int found = -1, entries = 0;
+    for (int f = 0; f < m->function_count; f++) {
+        if (!m->functions[f].is_entry)
+            continue;
+        entries++;
+        if (g->kernel ? !strcmp(m->functions[f].name, g->kernel) : found < 0)
+            found = f;
+    }
+    if (g->kernel && found < 0) {
+        int n = snprintf(err, errlen, "%s: error: no kernel '%s' in %s (kernels:", where, g->kernel, m->path);
+        for (int f = 0; f < m->function_count && n > 0 && (size_t)n < errlen; f++)
+            if (m->functions[f].is_entry)
+                n += snprintf(err + n, errlen - (size_t)n, " %s", m->functions[f].name);
+        if (n > 0 && (size_t)n < errlen)
+            snprintf(err + n, errlen - (size_t)n, ")");
+        return -1;
+    }
+    if (!g->kernel && entries != 1) {
+        snprintf(err, errlen, "%s: error: %s has %d kernels: name one with --kernel", where, m->path, entries);
+        return -1;
+    }
+    return found;
+}
+
+/* Lay the arguments out as the kernel's .param list says. */
+static uint8_t *build_params(ws_session *s, const ptx_function *k, const ws_launch_group *g, const char *where,
+                             char *err, size_t errlen)
+{
+    const ptx_module *m = s->module;
+    if (g->arg_count != k->param_count) {
+        snprintf(err, errlen, "%s: error: kernel '%s' takes %d parameter%s, got %d --arg", where, k->name,
+                 k->param_count, k->param_count == 1 ? "" : "s", g->arg_count);
+        return NULL;
+    }
+    uint8_t *p = calloc(1, k->param_size ? k->param_size : 1);
+    if (!p) {
+        snprintf(err, errlen, "error: out of host memory");
+        return NULL;
+    }
+    for (int i = 0; i < k->param_count; i++) {
+        const ptx_symbol *param = &m->symbols[k->params[i]];
+        const ws_arg_spec *a = &g->args[i];
+        uint64_t bits = a->buffer >= 0 ? s->buffers[a->buffer]->base : a->bits;
+        unsigned size = a->buffer >= 0 ? 8 : ptx_types[a->type].size;
+        if (param->size != size) {
+            snprintf(err, errlen, "%s: error: --arg %d ('%s') is %u bytes but parameter '%s' of kernel '%s' is %" PRIu64
+                     " bytes%s", where, i + 1, a->text, size, param->name, k->name, param->size,
+                     a->buffer >= 0 ? " (a buffer is passed as its 8-byte address)" : "");
+            free(p);
+            return NULL;
+        }
+        memcpy(p + param->offset, &bits, size);
+    }
+    return p;
+}
+
+int ws_session_run(ws_session *s, char *err, size_t errlen)
+{
+    const ws_run_options *o = s->options;
+    for (int gi = 0; gi < o->group_count; gi++) {
+        const ws_launch_group *g = &o->groups[gi];
+        char where[512];
+        if (g->line > 0)
+            snprintf(where, sizeof where, "%s:%d", o->launch_path ? o->launch_path : o->ptx_path, g->line);
+        else
+            snprintf(where, sizeof where, "warpsim run");
+        int k = find_kernel(s->module, g, where, err, errlen);
+        if (k < 0)
+            return 1;
+        uint8_t *params = build_params(s, &s->module->functions[k], g, where, err, errlen);
+        if (!params)
+            return 1;
+        ws_launch_config cfg = {
+            .module = s->module, .kernel_index = k, .arch = &s->arch,
+            .dynamic_shared = g->shared_bytes,
+            .params = params, .params_size = s->module->functions[k].param_size,
+            .globals = s->globals,
+            .max_steps = o->max_steps,
+            .trace_block = (int)o->trace_block, .trace_warp = o->trace_warp,
+            .trace = o->trace_warp >= 0 ? stdout : NULL,
+        };
+        memcpy(cfg.grid, g->grid, sizeof cfg.grid);
+        memcpy(cfg.block, g->block, sizeof cfg.block);
+        double t0 = now_seconds();
+        int status = ws_launch_run(&s->launches[gi], &cfg, &s->global);
+        s->seconds[gi] = now_seconds() - t0;
+        s->launch_count = gi + 1;
+        free(params);
+        if (status) {
+            snprintf(err, errlen, "%s", s->launches[gi].error);
+            return 1;
+        }
+    }
+    for (int d = 0; d < o->dump_count; d++) {
+        const ws_allocation *a = s->buffers[o->dumps[d].buffer];
+        if (ws_write_file_atomic(o->dumps[d].path, a->bytes, a->size, err, errlen) < 0)
+            return 1;
+    }
+    return 0;
+}
+
+void ws_session_close(ws_session *s)
+{
+    for (int i = 0; s->launches && i < s->launch_count; i++)
+        ws_launch_free(&s->launches[i]);
+    free(s->launches);
+    free(s->seconds);
+    free(s->buffers);
+    free(s->globals);
+    ws_global_free(&s->global);
+    if (s->module)
+        ptx_module_free(s->module);
+    memset(s, 0, sizeof *s);
+}

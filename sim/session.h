@@ -1,0 +1,41 @@
+/*
+ * A session: one `warpsim run`. It loads the PTX module and the architecture,
+ * creates and initialises the buffers, runs each launch group in order over
+ * them, and keeps every launch's counters for the report.
+ */
+#ifndef WARPSIM_SIM_SESSION_H
+#define WARPSIM_SIM_SESSION_H
+
+#include "isa/ptx.h"
+#include "sim/arch.h"
+#include "sim/launch.h"
+#include "sim/machine.h"
+
+typedef struct {
+    const ws_run_options *options;
+    ptx_module *module;
+    ws_arch arch;
+    ws_global_memory global;
+    ws_allocation **buffers;     /* per options->buffers[i] */
+    uint64_t *globals;           /* per module symbol: address of .global/.const variables */
+    ws_launch *launches;         /* one per launch group that ran */
+    int launch_count;
+    double *seconds;             /* host time each launch took */
+    uint64_t peak_rss_kib;
+} ws_session;
+
+/* Load the PTX file (diagnostics go to `diag`), pick the architecture, and
+ * create the buffers. Returns 0, or an exit status (1 input error) with the
+ * message in err (or in diag for PTX errors). */
+int ws_session_open(ws_session *s, const ws_run_options *o, ptx_diag *diag, char *err, size_t errlen);
+/* Same, with the module already parsed (tests); the session takes it. */
+int ws_session_open_module(ws_session *s, const ws_run_options *o, ptx_module *m, char *err, size_t errlen);
+/* Run every launch group in order; then write the --dump files. Returns 0,
+ * or 1 with the message in err (the launches that ran keep their counters). */
+int ws_session_run(ws_session *s, char *err, size_t errlen);
+void ws_session_close(ws_session *s);
+
+/* The buffer named `name` (NULL if none). */
+ws_allocation *ws_session_buffer(ws_session *s, const char *name);
+
+#endif

@@ -1,0 +1,21 @@
+/* The reconvergence policy (sim/simt.c): replaceable as one module. */
+#ifndef WARPSIM_SIM_SIMT_H
+#define WARPSIM_SIM_SIMT_H
+
+#include "sim/machine.h"
+
+/* Immediate post-dominator of each instruction of fn (-1: the function's
+ * exit), malloc'd; NULL when out of memory. */
+int32_t *ws_postdominators(const ptx_function *fn);
+
+/* Push a path; -1 when the stack is full. */
+int ws_simt_push(ws_warp *w, int32_t pc, int32_t rpc, uint32_t mask, int32_t frame);
+/* The top path branches: lanes `taken` go to target, the others fall
+ * through; they merge at `reconverge`. -1 when the stack is full. */
+int ws_simt_branch(ws_warp *w, uint32_t taken, int32_t target, int32_t fallthrough, int32_t reconverge);
+/* Lanes leave (exit, or ret from frame `from_frame` and deeper). */
+void ws_simt_remove_lanes(ws_warp *w, uint32_t lanes, int32_t from_frame);
+/* Pop the paths that are finished (empty) or have reached their merge point. */
+void ws_simt_settle(ws_warp *w);
+
+#endif

@@ -1,0 +1,559 @@
+/*
+ * The SIMT core on hand-written PTX: divergence and reconvergence, calls,
+ * barriers, warp-level operations, atomics, memory errors, deadlocks and the
+ * step budget. Expected values are computed by hand (comments show how).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/session.h"
+
+#define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
+
+typedef struct {
+    ws_run_options options;
+    ws_session session;
+    int status;
+    char err[4096];
+} sim_run;
+
+/* Parse `ptx` and run the launch text over it; keeps everything for inspection. */
+static sim_run *run(const char *ptx, const char *launch)
+{
+    sim_run *r = calloc(1, sizeof *r);
+    char text[8192];
+    snprintf(text, sizeof text, "ptx /dev/null\n%s", launch);
+    ws_launch_status st = ws_run_options_parse_launch_text(text, strlen(text), "test.launch", &r->options, r->err,
+                                                            sizeof r->err);
+    ck_assert_msg(st == WS_LAUNCH_OK, "launch text: %s", r->err);
+    ptx_diag diag = {0};
+    ptx_module *m = ptx_parse(ptx, strlen(ptx), "test.ptx", &diag);
+    if (!m) {
+        ptx_diag_print(&diag, stderr);
+        ck_abort_msg("the test's PTX does not parse: %s", diag.count ? diag.lines[0] : "?");
+    }
+    ptx_diag_free(&diag);
+    r->status = ws_session_open_module(&r->session, &r->options, m, r->err, sizeof r->err);
+    ck_assert_msg(r->status == 0, "session: %s", r->err);
+    r->status = ws_session_run(&r->session, r->err, sizeof r->err);
+    return r;
+}
+
+static void done(sim_run *r)
+{
+    ws_session_close(&r->session);
+    ws_run_options_free(&r->options);
+    free(r);
+}
+
+static const uint32_t *u32(sim_run *r, const char *name)
+{
+    ws_allocation *a = ws_session_buffer(&r->session, name);
+    ck_assert_ptr_nonnull(a);
+    return (const uint32_t *)a->bytes;
+}
+
+static uint64_t counter(sim_run *r, int launch, ws_counter c)
+{
+    return r->session.launches[launch].counters[c];
+}
+
+/* out[tid] = tid even ? (tid < 16 ? 1 : 2) : 3, through nested ifs; then +100 after the merge. */
+static const char nested_if[] = HEADER
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<4>; .reg .b64 %rd<3>; .reg .pred %p<3>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  and.b32 %r2, %r1, 1;\n"
+    "  setp.ne.u32 %p1, %r2, 0;\n"
+    "  @%p1 bra ODD;\n"
+    "  setp.lt.u32 %p2, %r1, 16;\n"
+    "  @!%p2 bra HIGH;\n"
+    "  mov.u32 %r3, 1;\n"
+    "  bra JOIN;\n"
+    "HIGH:\n"
+    "  mov.u32 %r3, 2;\n"
+    "  bra JOIN;\n"
+    "ODD:\n"
+    "  mov.u32 %r3, 3;\n"
+    "JOIN:\n"
+    "  add.u32 %r3, %r3, 100;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.u64 %rd2, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd2], %r3;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(nested_if_reconverges)
+{
+    sim_run *r = run(nested_if, "grid 1\nblock 32\nbuf out=u32:32\narg out\n");
+    ck_assert_msg(r->status == 0, "%s", r->err);
+    const uint32_t *out = u32(r, "out");
+    for (int t = 0; t < 32; t++)
+        ck_assert_uint_eq(out[t], (t & 1 ? 3u : t < 16 ? 1u : 2u) + 100);
+    /* After JOIN the warp is whole again: the add, the address arithmetic and the store run once with 32 lanes.
+     * The store is one request of 32 consecutive words: 128 bytes = 4 sectors. */
+    ck_assert_uint_eq(counter(r, 0, WS_CTR_global_st_requests), 1);
+    ck_assert_uint_eq(counter(r, 0, WS_CTR_global_st_sectors), 4);
+    /* Branches: `@%p1 bra ODD` divergent (16/16); `@!%p2 bra HIGH` divergent among the 16 even lanes;
+     * the two `bra JOIN` are uniform within their paths. */
+    ck_assert_uint_eq(counter(r, 0, WS_CTR_branch_targets_divergent), 4);
+    ck_assert_uint_eq(counter(r, 0, WS_CTR_branch_targets_uniform), 2);
+    done(r);
+}
+END_TEST
+
+/* A loop whose trip count is the lane number: out[tid] = 0 + 1 + ... + (tid-1) = tid*(tid-1)/2. */
+static const char divergent_loop[] = HEADER
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<5>; .reg .b64 %rd<3>; .reg .pred %p<2>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, 0;\n"            /* i */
+    "  mov.u32 %r3, 0;\n"            /* sum */
+    "LOOP:\n"
+    "  setp.ge.u32 %p1, %r2, %r1;\n"
+    "  @%p1 bra DONE;\n"             /* a break-like exit */
+    "  add.u32 %r3, %r3, %r2;\n"
+    "  add.u32 %r2, %r2, 1;\n"
+    "  bra LOOP;\n"
+    "DONE:\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.u64 %rd2, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd2], %r3;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(divergent_trip_counts)
+{
+    sim_run *r = run(divergent_loop, "grid 2\nblock 40\nbuf out=u32:40\narg out\n");
+    ck_assert_msg(r->status == 0, "%s", r->err);
+    const uint32_t *out = u32(r, "out");
+    for (uint32_t t = 0; t < 40; t++)
+        ck_assert_uint_eq(out[t], t * (t - 1) / 2 * (t > 0));
+    /* Each block: warp 0 (tids 0..31) and warp 1 (tids 32..39, 8 lanes). The final store runs with all
+     * lanes merged: one store per warp per block = 4 stores. */
+    ck_assert_uint_eq(counter(r, 0, WS_CTR_global_st_requests), 4);
+    done(r);
+}
+END_TEST
+
+/* Lanes >= 8 exit early; the others write. exit in divergent code must not wedge the warp. */
+static const char early_exit[] = HEADER
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<3>; .reg .b64 %rd<3>; .reg .pred %p<2>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  setp.ge.u32 %p1, %r1, 8;\n"
+    "  @%p1 exit;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.u64 %rd2, %rd1, %rd2;\n"
+    "  add.u32 %r2, %r1, 7;\n"
+    "  st.global.u32 [%rd2], %r2;\n"
+    "  bar.sync 0;\n"                /* only the 8 remaining threads take part */
+    "  ret;\n"
+    "}\n";
+
+START_TEST(early_exit_then_barrier)
+{
+    sim_run *r = run(early_exit, "grid 1\nblock 64\nbuf out=u32:64:const=5\narg out\n");
+    ck_assert_msg(r->status == 0, "%s", r->err);
+    const uint32_t *out = u32(r, "out");
+    for (uint32_t t = 0; t < 64; t++)
+        ck_assert_uint_eq(out[t], t < 8 ? t + 7 : 5);
+    /* Only warp 0 reaches the store and the barrier: 8 lanes x 4 bytes = 32 bytes = 1 sector. */
+    ck_assert_uint_eq(counter(r, 0, WS_CTR_global_st_sectors), 1);
+    ck_assert_uint_eq(counter(r, 0, WS_CTR_barriers), 1);
+    done(r);
+}
+END_TEST
+
+/* A device function, called by odd lanes only, returning 3*x+1 through .param; recursion for even lanes. */
+static const char calls[] = HEADER
+    ".func (.param .b32 ret) triple_plus_one(.param .b32 x)\n"
+    "{\n"
+    "  .reg .b32 %r<3>;\n"
+    "  ld.param.b32 %r1, [x];\n"
+    "  mad.lo.s32 %r2, %r1, 3, 1;\n"
+    "  st.param.b32 [ret], %r2;\n"
+    "  ret;\n"
+    "}\n"
+    ".func (.param .b32 ret) sum_to(.param .b32 n)\n"   /* sum_to(n) = n + sum_to(n-1), sum_to(0) = 0 */
+    "{\n"
+    "  .reg .b32 %r<4>; .reg .pred %p<2>;\n"
+    "  ld.param.b32 %r1, [n];\n"
+    "  setp.eq.s32 %p1, %r1, 0;\n"
+    "  @%p1 bra BASE;\n"
+    "  sub.s32 %r2, %r1, 1;\n"
+    "  {\n"
+    "  .param .b32 a0;\n"
+    "  st.param.b32 [a0], %r2;\n"
+    "  .param .b32 r0;\n"
+    "  call (r0), sum_to, (a0);\n"
+    "  ld.param.b32 %r3, [r0];\n"
+    "  }\n"
+    "  add.s32 %r3, %r3, %r1;\n"
+    "  st.param.b32 [ret], %r3;\n"
+    "  ret;\n"
+    "BASE:\n"
+    "  st.param.b32 [ret], 0;\n"
+    "  ret;\n"
+    "}\n"
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<4>; .reg .b64 %rd<3>; .reg .pred %p<2>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  and.b32 %r2, %r1, 1;\n"
+    "  setp.eq.u32 %p1, %r2, 1;\n"
+    "  @!%p1 bra EVEN;\n"
+    "  {\n"
+    "  .param .b32 a0;\n"
+    "  st.param.b32 [a0], %r1;\n"
+    "  .param .b32 r0;\n"
+    "  call (r0), triple_plus_one, (a0);\n"
+    "  ld.param.b32 %r3, [r0];\n"
+    "  }\n"
+    "  bra STORE;\n"
+    "EVEN:\n"
+    "  {\n"
+    "  .param .b32 a0;\n"
+    "  st.param.b32 [a0], %r1;\n"
+    "  .param .b32 r0;\n"
+    "  call (r0), sum_to, (a0);\n"
+    "  ld.param.b32 %r3, [r0];\n"
+    "  }\n"
+    "STORE:\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.u64 %rd2, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd2], %r3;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(calls_and_recursion)
+{
+    sim_run *r = run(calls, "grid 1\nblock 32\nbuf out=u32:32\narg out\n");
+    ck_assert_msg(r->status == 0, "%s", r->err);
+    const uint32_t *out = u32(r, "out");
+    for (uint32_t t = 0; t < 32; t++)
+        ck_assert_uint_eq(out[t], t & 1 ? 3 * t + 1 : t * (t + 1) / 2);
+    done(r);
+}
+END_TEST
+
+/* Warp 1 writes shared memory, the barrier, warp 0 reads it; bar.red counts odd tids. */
+static const char barrier_exchange[] = HEADER
+    ".visible .entry k(.param .u64 out, .param .u64 counts)\n"
+    "{\n"
+    "  .shared .align 4 .b8 buf[256];\n"
+    "  .reg .b32 %r<10>; .reg .b64 %rd<5>; .reg .pred %p<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  ld.param.u64 %rd3, [counts];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  setp.lt.u32 %p1, %r1, 32;\n"
+    "  @%p1 bra WAIT;\n"
+    "  sub.u32 %r2, %r1, 32;\n"         /* warp 1 lane i stores i*i at buf[i] */
+    "  mul.lo.u32 %r3, %r2, %r2;\n"
+    "  shl.b32 %r4, %r2, 2;\n"
+    "  mov.u32 %r9, buf;\n"
+    "  add.u32 %r4, %r4, %r9;\n"
+    "  st.shared.u32 [%r4], %r3;\n"
+    "WAIT:\n"
+    "  bar.sync 0;\n"
+    "  @!%p1 bra RED;\n"
+    "  shl.b32 %r4, %r1, 2;\n"          /* warp 0 lane i reads buf[31-i] */
+    "  mov.u32 %r5, 124;\n"
+    "  sub.u32 %r5, %r5, %r4;\n"
+    "  mov.u32 %r9, buf;\n"
+    "  add.u32 %r5, %r5, %r9;\n"
+    "  ld.shared.u32 %r6, [%r5];\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.u64 %rd2, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd2], %r6;\n"
+    "RED:\n"
+    "  and.b32 %r7, %r1, 1;\n"
+    "  setp.eq.u32 %p2, %r7, 1;\n"
+    "  bar.red.popc.u32 %r8, 0, %p2;\n"
+    "  bar.red.and.pred %p3, 0, %p2;\n"
+    "  selp.u32 %r7, 1, 0, %p3;\n"
+    "  add.u32 %r8, %r8, %r7;\n"
+    "  mul.wide.u32 %rd4, %r1, 4;\n"
+    "  add.u64 %rd4, %rd3, %rd4;\n"
+    "  st.global.u32 [%rd4], %r8;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(barrier_and_bar_red)
+{
+    sim_run *r = run(barrier_exchange, "grid 1\nblock 64\nbuf out=u32:32\nbuf counts=u32:64\narg out\narg counts\n");
+    ck_assert_msg(r->status == 0, "%s", r->err);
+    const uint32_t *out = u32(r, "out"), *counts = u32(r, "counts");
+    for (uint32_t t = 0; t < 32; t++)
+        ck_assert_uint_eq(out[t], (31 - t) * (31 - t));
+    /* 64 threads, 32 odd: popc = 32; not all odd: and = 0. */
+    for (uint32_t t = 0; t < 64; t++)
+        ck_assert_uint_eq(counts[t], 32);
+    done(r);
+}
+END_TEST
+
+/* vote and shfl against hand-computed lanes. */
+static const char warp_ops[] = HEADER
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<12>; .reg .b64 %rd<3>; .reg .pred %p<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %laneid;\n"
+    "  setp.lt.u32 %p1, %r1, 5;\n"
+    "  vote.sync.ballot.b32 %r2, %p1, -1;\n"             /* 0x1f */
+    "  vote.sync.any.pred %p2, %p1, -1;\n"               /* true */
+    "  vote.sync.all.pred %p3, %p1, -1;\n"               /* false */
+    "  selp.u32 %r3, 2, 0, %p2;\n"
+    "  selp.u32 %r4, 1, 0, %p3;\n"
+    "  add.u32 %r3, %r3, %r4;\n"                         /* 2 */
+    "  mul.lo.u32 %r5, %r1, 10;\n"                       /* value = 10 * lane */
+    "  shfl.sync.down.b32 %r6|%p1, %r5, 3, 31, -1;\n"    /* lane+3 if <= 31, else own */
+    "  shfl.sync.up.b32 %r7, %r5, 2, 0, -1;\n"           /* lane-2 if >= 0, else own */
+    "  shfl.sync.bfly.b32 %r8, %r5, 1, 31, -1;\n"        /* lane^1 */
+    "  shfl.sync.idx.b32 %r9, %r5, 7, 31, -1;\n"         /* lane 7 */
+    "  selp.u32 %r10, 1000, 0, %p1;\n"                   /* in range for down? */
+    "  mul.wide.u32 %rd2, %r1, 32;\n"
+    "  add.u64 %rd2, %rd1, %rd2;\n"
+    "  st.global.v4.u32 [%rd2], {%r2, %r3, %r6, %r7};\n"
+    "  st.global.v4.u32 [%rd2+16], {%r8, %r9, %r10, %r1};\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(vote_and_shuffle)
+{
+    sim_run *r = run(warp_ops, "grid 1\nblock 32\nbuf out=u32:256\narg out\n");
+    ck_assert_msg(r->status == 0, "%s", r->err);
+    const uint32_t *out = u32(r, "out");
+    for (uint32_t l = 0; l < 32; l++) {
+        const uint32_t *o = out + 8 * l;
+        ck_assert_uint_eq(o[0], 0x1f);
+        ck_assert_uint_eq(o[1], 2);
+        ck_assert_uint_eq(o[2], 10 * (l + 3 <= 31 ? l + 3 : l));
+        ck_assert_uint_eq(o[3], 10 * (l >= 2 ? l - 2 : l));
+        ck_assert_uint_eq(o[4], 10 * (l ^ 1));
+        ck_assert_uint_eq(o[5], 70);
+        ck_assert_uint_eq(o[6], l + 3 <= 31 ? 1000 : 0);
+        ck_assert_uint_eq(o[7], l);
+    }
+    /* Each v4 store: 32 lanes x 16 bytes spread 32 bytes apart = 32 sectors. */
+    ck_assert_uint_eq(counter(r, 0, WS_CTR_global_st_sectors), 64);
+    done(r);
+}
+END_TEST
+
+/* Every thread of 4 blocks adds 1 to one counter and keeps the old value: under full contention the
+ * old values are exactly 0..N-1, in block order then lane order. */
+static const char contention[] = HEADER
+    ".visible .entry k(.param .u64 counter, .param .u64 old)\n"
+    "{\n"
+    "  .reg .b32 %r<6>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [counter];\n"
+    "  ld.param.u64 %rd2, [old];\n"
+    "  mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x; mov.u32 %r3, %ntid.x;\n"
+    "  mad.lo.u32 %r4, %r2, %r3, %r1;\n"
+    "  atom.global.add.u32 %r5, [%rd1], 1;\n"
+    "  mul.wide.u32 %rd3, %r4, 4;\n"
+    "  add.u64 %rd3, %rd2, %rd3;\n"
+    "  st.global.u32 [%rd3], %r5;\n"
+    "  red.global.add.u32 [%rd1+4], %r4;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(atomics_under_contention)
+{
+    sim_run *r = run(contention, "grid 4\nblock 96\nbuf counter=u32:2\nbuf old=u32:384\narg counter\narg old\n");
+    ck_assert_msg(r->status == 0, "%s", r->err);
+    const uint32_t *c = u32(r, "counter"), *old = u32(r, "old");
+    ck_assert_uint_eq(c[0], 384);
+    ck_assert_uint_eq(c[1], 383 * 384 / 2);   /* sum of 0..383 */
+    for (uint32_t t = 0; t < 384; t++)
+        ck_assert_uint_eq(old[t], t);          /* blocks in order, warps in order, lanes in order */
+    ck_assert_uint_eq(counter(r, 0, WS_CTR_global_atom_inst), 12);
+    ck_assert_uint_eq(counter(r, 0, WS_CTR_global_red_inst), 12);
+    done(r);
+}
+END_TEST
+
+/* ---- Errors ---------------------------------------------------------------- */
+
+static const char oob_read[] = HEADER
+    ".visible .entry k(.param .u64 in, .param .u32 n)\n"
+    "{\n"
+    "  .reg .b32 %r<4>; .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [in];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.u64 %rd2, %rd1, %rd2;\n"
+    "  ld.global.u32 %r2, [%rd2];\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(out_of_bounds_is_reported)
+{
+    sim_run *r = run(oob_read, "grid 1\nblock 32\nbuf in=u32:20\narg in\narg u32:20\n");
+    ck_assert_int_eq(r->status, 1);
+    /* lane 20 is the first past the 80-byte buffer */
+    ck_assert_msg(strstr(r->err, "test.ptx:11:") != NULL, "%s", r->err);
+    ck_assert_msg(strstr(r->err, "kernel 'k'") != NULL, "%s", r->err);
+    ck_assert_msg(strstr(r->err, "4-byte read of global address 0x7f0000000050") != NULL, "%s", r->err);
+    ck_assert_msg(strstr(r->err, "thread (20,0,0)") != NULL, "%s", r->err);
+    ck_assert_msg(strstr(r->err, "byte 80 of buffer 'in', which has 80") != NULL, "%s", r->err);
+    ck_assert_msg(strstr(r->err, "block (0,0,0)") != NULL, "%s", r->err);
+    done(r);
+}
+END_TEST
+
+static const char misaligned[] = HEADER
+    ".visible .entry k(.param .u64 in)\n"
+    "{\n"
+    "  .reg .b32 %r<2>; .reg .b64 %rd<2>;\n"
+    "  ld.param.u64 %rd1, [in];\n"
+    "  ld.global.u32 %r1, [%rd1+2];\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(misaligned_is_reported)
+{
+    sim_run *r = run(misaligned, "grid 1\nblock 1\nbuf in=u32:4\narg in\n");
+    ck_assert_int_eq(r->status, 1);
+    ck_assert_msg(strstr(r->err, "misaligned 4-byte read of global address 0x7f0000000002") != NULL, "%s", r->err);
+    done(r);
+}
+END_TEST
+
+static const char shared_oob[] = HEADER
+    ".visible .entry k()\n"
+    "{\n"
+    "  .shared .align 4 .b8 s[128];\n"
+    "  .reg .b32 %r<4>;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  shl.b32 %r2, %r1, 3;\n"
+    "  mov.u32 %r3, s;\n"
+    "  add.u32 %r2, %r2, %r3;\n"
+    "  st.shared.u32 [%r2], %r1;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(shared_out_of_bounds_is_reported)
+{
+    sim_run *r = run(shared_oob, "grid 1\nblock 32\n");
+    ck_assert_int_eq(r->status, 1);
+    /* lane 16 writes at 128, the first byte past s[128] */
+    ck_assert_msg(strstr(r->err, "out-of-bounds 4-byte write of shared address 0x80") != NULL, "%s", r->err);
+    ck_assert_msg(strstr(r->err, "thread (16,0,0)") != NULL, "%s", r->err);
+    done(r);
+}
+END_TEST
+
+/* Warp 0 waits at barrier 0, warp 1 at barrier 1: neither can ever complete. */
+static const char deadlock[] = HEADER
+    ".visible .entry k()\n"
+    "{\n"
+    "  .reg .b32 %r<2>; .reg .pred %p<2>;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  setp.lt.u32 %p1, %r1, 32;\n"
+    "  @%p1 bra FIRST;\n"
+    "  bar.sync 1;\n"
+    "  ret;\n"
+    "FIRST:\n"
+    "  bar.sync 0;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(deadlock_is_reported)
+{
+    sim_run *r = run(deadlock, "grid 1\nblock 64\n");
+    ck_assert_int_eq(r->status, 1);
+    ck_assert_msg(strstr(r->err, "deadlock") != NULL, "%s", r->err);
+    ck_assert_msg(strstr(r->err, "warp 0 waits at line 13 (barrier 0") != NULL, "%s", r->err);
+    ck_assert_msg(strstr(r->err, "warp 1 waits at line 10 (barrier 1") != NULL, "%s", r->err);
+    done(r);
+}
+END_TEST
+
+static const char endless[] = HEADER
+    ".visible .entry k()\n"
+    "{\n"
+    "LOOP:\n"
+    "  bra.uni LOOP;\n"
+    "}\n";
+
+START_TEST(step_budget_stops_endless_loops)
+{
+    sim_run *r = run(endless, "grid 1\nblock 32\nmax-steps 1000\n");
+    ck_assert_int_eq(r->status, 1);
+    ck_assert_msg(strstr(r->err, "stopped after 1000 warp-instructions") != NULL, "%s", r->err);
+    done(r);
+}
+END_TEST
+
+static const char uni_divergent[] = HEADER
+    ".visible .entry k()\n"
+    "{\n"
+    "  .reg .b32 %r<2>; .reg .pred %p<2>;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  setp.lt.u32 %p1, %r1, 3;\n"
+    "  @%p1 bra.uni OUT;\n"
+    "OUT:\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(bra_uni_on_divergent_condition_is_an_error)
+{
+    sim_run *r = run(uni_divergent, "grid 1\nblock 32\n");
+    ck_assert_int_eq(r->status, 1);
+    ck_assert_msg(strstr(r->err, "test.ptx:9:") != NULL, "%s", r->err);
+    ck_assert_msg(strstr(r->err, "bra.uni with a divergent condition: 3 of 32 active lanes jump") != NULL, "%s", r->err);
+    done(r);
+}
+END_TEST
+
+START_TEST(runs_are_deterministic)
+{
+    sim_run *a = run(divergent_loop, "grid 3\nblock 100\nbuf out=u32:100\narg out\n");
+    sim_run *b = run(divergent_loop, "grid 3\nblock 100\nbuf out=u32:100\narg out\n");
+    ck_assert_int_eq(memcmp(a->session.launches[0].counters, b->session.launches[0].counters,
+                            sizeof a->session.launches[0].counters), 0);
+    ck_assert_int_eq(memcmp(u32(a, "out"), u32(b, "out"), 400), 0);
+    done(a);
+    done(b);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("sim");
+    TCase *tc = tcase_create("simt");
+    tcase_add_test(tc, nested_if_reconverges);
+    tcase_add_test(tc, divergent_trip_counts);
+    tcase_add_test(tc, early_exit_then_barrier);
+    tcase_add_test(tc, calls_and_recursion);
+    tcase_add_test(tc, barrier_and_bar_red);
+    tcase_add_test(tc, vote_and_shuffle);
+    tcase_add_test(tc, atomics_under_contention);
+    tcase_add_test(tc, runs_are_deterministic);
+    suite_add_tcase(s, tc);
+    TCase *errors = tcase_create("errors");
+    tcase_add_test(errors, out_of_bounds_is_reported);
+    tcase_add_test(errors, misaligned_is_reported);
+    tcase_add_test(errors, shared_out_of_bounds_is_reported);
+    tcase_add_test(errors, deadlock_is_reported);
+    tcase_add_test(errors, step_budget_stops_endless_loops);
+    tcase_add_test(errors, bra_uni_on_divergent_condition_is_an_error);
+    suite_add_tcase(s, errors);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
