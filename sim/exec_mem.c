@@ -86,6 +86,45 @@ static void count_access(ws_exec *x, const ptx_instr *in, ptx_space space, const
         ic[WS_CTR_extra_transaction_cycles] += cost.transactions - cost.requests;
 }
 
+/* The fast path: every lane inside one global allocation (or inside shared or
+ * local memory), aligned. Returns 0 when some lane needs the checked path. */
+static int access_lanes_fast(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
+                             unsigned bytes, int is_store, uint8_t *where[WS_WARP_SIZE])
+{
+    ws_launch *l = x->launch;
+    uint64_t misaligned = 0;
+    WS_FOR_LANES(mask, lane) misaligned |= addr[lane] & (bytes - 1);   /* access sizes are powers of two */
+    if (misaligned)
+        return 0;
+    uint8_t *base;
+    uint64_t origin, limit;
+    if (space == PTX_SPACE_GLOBAL) {
+        const ws_allocation *a = ws_global_find(l->global, addr[__builtin_ctz(mask)], bytes);
+        if (!a || (is_store && a->read_only))
+            return 0;
+        base = a->bytes, origin = a->base, limit = a->size;
+    } else if (space == PTX_SPACE_SHARED) {
+        base = x->block->shared, origin = 0, limit = l->shared_size;
+    } else if (space == PTX_SPACE_LOCAL) {
+        base = x->warp->local, origin = 0, limit = l->local_stack_size;
+    } else {
+        return 0;
+    }
+    if (limit < bytes)
+        return 0;
+    uint64_t outside = 0;
+    WS_FOR_LANES(mask, lane) outside |= (uint64_t)(addr[lane] - origin > limit - bytes);
+    if (outside)
+        return 0;
+    if (space == PTX_SPACE_LOCAL) {
+        WS_FOR_LANES(mask, lane) where[lane] = base + (uint64_t)lane * limit + addr[lane];
+    } else {
+        WS_FOR_LANES(mask, lane) where[lane] = base + (addr[lane] - origin);
+    }
+    count_access(x, NULL, space, addr, mask, bytes, is_store);
+    return 1;
+}
+
 /* Resolve and check every lane; the per-lane host pointers come back in `where`.
  * Lanes of a generic access may land in different spaces: each space is counted apart. */
 static int access_lanes(ws_exec *x, const ptx_instr *in, const ptx_operand *op, uint32_t mask, unsigned bytes,
@@ -93,6 +132,8 @@ static int access_lanes(ws_exec *x, const ptx_instr *in, const ptx_operand *op, 
 {
     uint64_t addr[WS_WARP_SIZE];
     ptx_space requested = lane_addresses(x, in, op, mask, addr);
+    if (access_lanes_fast(x, requested, addr, mask, bytes, is_store, where))
+        return 0;
     uint32_t by_space[PTX_SPACE_COUNT] = {0};
     uint64_t resolved[WS_WARP_SIZE];
     WS_FOR_LANES(mask, lane) {
@@ -141,8 +182,20 @@ static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
             continue;   /* a sink */
         unsigned reg_bits = ws_type_bits((ptx_type)x->fn->value_reg_type[reg]);
         uint64_t *r = x->reg[reg];
-        WS_FOR_LANES(mask, lane)
-            r[lane] = widen(load_bytes(where[lane] + e * size, size), (ptx_type)in->type, reg_bits);
+        if (ptx_types[in->type].kind == PTX_KIND_SIGNED) {
+            WS_FOR_LANES(mask, lane)
+                r[lane] = widen(load_bytes(where[lane] + e * size, size), (ptx_type)in->type, reg_bits);
+        } else if (size == 4) {   /* the common case, without a variable-size copy */
+            WS_FOR_LANES(mask, lane) {
+                uint32_t v;
+                memcpy(&v, where[lane] + e * 4, 4);
+                r[lane] = v;
+            }
+        } else if (size == 8) {
+            WS_FOR_LANES(mask, lane) memcpy(&r[lane], where[lane] + e * 8, 8);
+        } else {
+            WS_FOR_LANES(mask, lane) r[lane] = load_bytes(where[lane] + e * size, size);
+        }
     }
 }
 

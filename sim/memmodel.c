@@ -145,6 +145,21 @@ static unsigned distinct_values(uint64_t *v, unsigned n)
     enum { BUCKETS = 32 };
     if (n == 0)
         return 0;
+    /* Most warps touch a few neighbouring blocks: a 64-bit map of them counts in one pass. */
+    uint64_t lo = v[0], hi = v[0];
+    for (unsigned i = 1; i < n; i++) {
+        lo = v[i] < lo ? v[i] : lo;
+        hi = v[i] > hi ? v[i] : hi;
+    }
+    if (hi - lo < 64) {
+        uint64_t seen = 0;
+        for (unsigned i = 0; i < n; i++)
+            seen |= UINT64_C(1) << (v[i] - lo);
+        unsigned out = 0;
+        for (; seen; seen &= seen - 1)
+            v[out++] = lo + (uint64_t)__builtin_ctzll(seen);
+        return out;
+    }
     if (is_sorted(v, n)) {
         unsigned out = 1;
         for (unsigned i = 1; i < n; i++)
