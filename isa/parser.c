@@ -1084,6 +1084,11 @@ static int parse_initializer(parser *P, ptx_symbol *s, const uint64_t *dims, int
             free(buf);
             return 0;
         }
+        if (n > MAX_INIT_BYTES / esize) {
+            perr(P, s->line, s->column, "initialized variable '%s' is too large", s->name);
+            free(buf);
+            return 0;
+        }
         if (n > bufcap) {
             buf = xrealloc(buf, n * esize);
             memset(buf + bufcap * esize, 0, (n - bufcap) * esize);

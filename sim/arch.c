@@ -7,7 +7,7 @@
  *    specifications per compute capability), and the CUDA Occupancy
  *    Calculator for allocation units and granularities;
  *  - SM counts: the named boards (full-die counts where the brief asks for
- *    the chip: GF100 16, GM200 24);
+ *    the chip: GF100 16, GM107 5);
  *  - latencies: coarse figures, rounded, good to perhaps +-25%. ALU: the
  *    programming guide's "Multiprocessor Level" latency L (about 24 cycles on
  *    cc 1.x, 22 on 2.x, 11 on 3.x, 4 on 7.x and later) and the Maxwell Tuning
@@ -91,12 +91,12 @@ static const ws_arch presets[] = {
         .latency_shared = 24, .latency_global = 400, .latency_alu = 6,
     },
     {
-        /* GM200 is compute capability 5.2 (sm_50 proper is the small GM107);
-         * it is the big Maxwell, the one with 24 SMs and 96 KiB per SM.
+        /* GM107 (GTX 750 Ti) is compute capability 5.0, the sm_50 the course names;
+         * 5 SMs with 64 KiB of shared memory each.
          * Like Kepler it caches global loads in L2 only by default (Maxwell
          * and Pascal Tuning Guides; GP100 does use L1). */
-        .name = "maxwell", .display_name = "NVIDIA Tesla M40 / GTX Titan X (Maxwell GM200)",
-        .cc_major = 5, .cc_minor = 2, .sm_count = 24, .warp_size = 32,
+        .name = "maxwell", .display_name = "NVIDIA GeForce GTX 750 Ti (Maxwell GM107, sm_50)",
+        .cc_major = 5, .cc_minor = 0, .sm_count = 5, .warp_size = 32,
         .shared_model = SHARED_MODEL_MODERN, .shared_banks = 32, .bank_width_bytes = 4,
         .shared_phase_lanes = 32,
         .global_model = GLOBAL_MODEL_SECTORS, .line_bytes = 128, .sector_bytes = 32,
@@ -104,7 +104,7 @@ static const ws_arch presets[] = {
         .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
         .max_threads_per_block = 1024, .regs_per_sm = 65536, .max_regs_per_thread = 255,
         .reg_alloc_unit = 256, .reg_alloc_per_block = 0, .warp_alloc_granularity = 4,
-        .shared_per_sm = 96 * 1024, .shared_per_block = 48 * 1024, .shared_alloc_unit = 256,
+        .shared_per_sm = 64 * 1024, .shared_per_block = 48 * 1024, .shared_alloc_unit = 256,
         .shared_reserved_per_block = 0,
         .latency_shared = 23, .latency_global = 350, .latency_alu = 6,
     },
