@@ -1932,6 +1932,13 @@ static int label_operand(ictx *C, const rawop *r, ptx_operand *o)
         return 0;
     }
     const ptx_token *t = r->name;
+    if (find_reg(P, t) || find_symbol(P, t) >= 0 || sreg_from_name(t) >= 0) {
+        char nb[80];
+        print_name(nb, sizeof nb, t);
+        perr(P, t->line, t->column, "'%s' expects a label, got '%s' (indirect branches are not supported)",
+             C->spelling, nb);
+        return 0;
+    }
     ptx_function *f = &P->m->functions[P->F.fn];
     int li = map_get(&P->F.labels, t->text, t->len);
     if (li < 0) {
@@ -2647,7 +2654,8 @@ static void layout_params(parser *P, ptx_function *f)
             off += s->size;
         }
     }
-    f->param_size = off;
+    /* a .func's .local frame follows its parameter frame: keep it 16-byte aligned */
+    f->param_size = f->is_entry ? off : align_up(off, 16);
 }
 
 static void parse_body(parser *P);

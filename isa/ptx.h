@@ -331,7 +331,8 @@ typedef struct {
     uint32_t maxntid[3], reqntid[3], minnctapersm, maxnreg, maxnctapersm;
     int32_t line, column;
     /* layout (ptx_layout) */
-    uint64_t param_size;   /* kernel: parameter buffer bytes; func: formal + return param frame bytes */
+    uint64_t param_size;   /* kernel: parameter buffer bytes; func: formal + return param frame bytes,
+                              rounded up to 16 so that the .local frame after it stays aligned */
     uint64_t local_size;   /* this function's own .local bytes and call-scope .param bytes per thread */
 } ptx_function;
 

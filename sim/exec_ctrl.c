@@ -5,8 +5,9 @@
 #include "sim/machine.h"
 #include "sim/simt.h"
 
-/* Branch-target counting, per warp-level branch: a uniform branch has one
- * target reached by every active lane; a divergent one has two. */
+/* Branch counting, as ncu did on an H100 (validate/probes/branch.ptx, 2026-11-22):
+ * every warp-level bra adds 1 to smsp__sass_branch_targets and 1 to either the
+ * uniform or the divergent count; ret and exit add nothing. */
 void exec_bra(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     ws_warp *w = x->warp;
@@ -18,13 +19,8 @@ void exec_bra(ws_exec *x, const ptx_instr *in, uint32_t mask)
                  __builtin_popcount(mask), __builtin_popcount(x->active));
         return;
     }
-    if (divergent) {
-        ic[WS_CTR_branch_targets] += 2;
-        ic[WS_CTR_branch_targets_divergent] += 2;
-    } else {
-        ic[WS_CTR_branch_targets] += 1;
-        ic[WS_CTR_branch_targets_uniform] += 1;
-    }
+    ic[WS_CTR_branch_targets]++;
+    ic[divergent ? WS_CTR_branch_targets_divergent : WS_CTR_branch_targets_uniform]++;
     int32_t reconverge = x->launch->reconverge[w->frames[w->frame_depth - 1].fn_index][x->pc];
     if (ws_simt_branch(w, mask, target, x->pc + 1, reconverge) < 0)
         ws_fault(x, in, -1, "divergence nested deeper than %d paths", WS_MAX_SIMT_DEPTH);
@@ -81,6 +77,7 @@ void exec_call(ws_exec *x, const ptx_instr *in, uint32_t mask)
         return;
     }
     w->frame_depth++;
+    ws_count_stack_check(l, call->function);
 }
 
 void exec_ret(ws_exec *x, const ptx_instr *in, uint32_t mask)

@@ -50,7 +50,7 @@ static void count_access(ws_exec *x, const ptx_instr *in, ptx_space space, const
     (void)in;
     if (space == PTX_SPACE_SHARED) {
         ws_shared_cost cost;
-        ws_shared_access_cost(arch, addr, mask, bytes_per_lane, &cost);
+        ws_shared_access_cost(arch, addr, mask, bytes_per_lane, is_store, &cost);
         uint64_t conflicts = cost.wavefronts > cost.ideal_wavefronts ? cost.wavefronts - cost.ideal_wavefronts : 0;
         ic[is_store ? WS_CTR_shared_st_inst : WS_CTR_shared_ld_inst]++;
         ic[is_store ? WS_CTR_shared_st_wavefronts : WS_CTR_shared_ld_wavefronts] += cost.wavefronts;
@@ -287,6 +287,17 @@ static void atomic(ws_exec *x, const ptx_instr *in, uint32_t mask, int returns)
     }
     uint64_t *ic = ws_icounters(x);
     ic[shared ? WS_CTR_shared_atom_inst : returns ? WS_CTR_global_atom_inst : WS_CTR_global_red_inst]++;
+    if (shared) {
+        /* A shared atomic is a read-modify-write per lane: no multicast, so each bank
+         * serves one pass per lane that maps to it (32 wavefronts for 32 lanes on one
+         * address, as ncu counted on an H100 for programs/003_atomics). */
+        uint32_t per_bank[32] = {0}, worst = 0;
+        WS_FOR_LANES(mask, lane) {
+            uint32_t n = ++per_bank[(addr[lane] >> 2) & 31];
+            worst = n > worst ? n : worst;
+        }
+        ic[WS_CTR_shared_wavefronts] += worst;
+    }
     if (returns) {
         uint64_t *d = ws_dst(x, &in->operand[0]);
         if (d)

@@ -357,6 +357,7 @@ static void step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
     if (tracing)
         trace_instr(l, w, fn, in, top->mask, mask, w->frame_depth - 1);
 
+    ws_sass_branches(&x, in, mask);
     ptx_class cls = ptx_opcodes[in->opcode].cls;
     if (cls == PTX_CLASS_ALU || cls == PTX_CLASS_MEM) {
         if (mask)
@@ -434,6 +435,7 @@ static void block_reset(ws_launch *l, ws_block *b, uint64_t linear)
         ws_frame_registers(f, l->kernel);
         w->simt_depth = 0;
         ws_simt_push(w, 0, -1, w->lanes, 0);
+        ws_count_stack_check(l, l->kernel_index);
         memset(w->local, 0, l->local_stack_size * WS_WARP_SIZE);
     }
 }

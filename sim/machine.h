@@ -46,7 +46,7 @@ typedef struct {
 } ws_allocation;
 
 typedef struct {
-    ws_allocation *allocs; int count, capacity;   /* sorted by base */
+    ws_allocation **allocs; int count, capacity;  /* sorted by base; each allocation stays put */
     uint64_t next_base;
     uint64_t bytes_in_use, limit;
 } ws_global_memory;
@@ -204,6 +204,9 @@ static inline void ws_advance(ws_exec *x)
 }
 int ws_frame_registers(ws_frame *f, const ptx_function *fn);   /* sim/machine.c */
 void ws_frames_settle(ws_exec *x);
+/* Branches the SASS of an instruction holds at ptxas -O0 (sim/sass.c). */
+void ws_sass_branches(ws_exec *x, const ptx_instr *in, uint32_t mask);
+void ws_count_stack_check(ws_launch *l, int32_t fn_index);
 void ws_threads_exited(ws_exec *x, uint32_t lanes);
 void ws_barrier_check(ws_launch *l, ws_block *b, int id);       /* sim/exec_sync.c */
 

@@ -364,7 +364,7 @@ static uint32_t cc1x_request_steps(const uint64_t addr[32], uint32_t lanes, unsi
 }
 
 void ws_shared_access_cost(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
-                           unsigned bytes_per_lane, ws_shared_cost *out)
+                           unsigned bytes_per_lane, int is_store, ws_shared_cost *out)
 {
     out->wavefronts = 0;
     out->ideal_wavefronts = 0;
@@ -380,8 +380,20 @@ void ws_shared_access_cost(const ws_arch *a, const uint64_t addr[32], uint32_t a
     switch (a->shared_model) {
     case SHARED_MODEL_MODERN:
     default: {
+        /* Measured with ncu on an H100 (2026-11-22, validate/probes/shared.ptx at JIT -O0):
+         * loads up to 64 bits are served for the whole warp at once, 128-bit loads per
+         * half-warp; stores up to 32 bits per warp, 64-bit per half-warp, 128-bit per
+         * quarter-warp. Each phase costs the most distinct 32-bit words one bank holds
+         * (same word = multicast); phases add up. So an all-lanes-same float4 load
+         * takes 2 wavefronts and the same store 4; lanes t and t^1 sharing a float4
+         * load take 2. */
         bank_layout g = {2, bank_bits, bank_bits};
-        wavefronts = busiest_bank(addr, active_mask, bytes, g);
+        unsigned per_phase = is_store ? (bytes <= 4 ? 32 : bytes <= 8 ? 16 : 8) : (bytes <= 8 ? 32 : 16);
+        for (unsigned p = 0; p * per_phase < WARP_LANES; p++) {
+            uint32_t m = active_mask & phase_mask(p, per_phase);
+            if (m)
+                wavefronts += busiest_bank(addr, m, bytes, g);
+        }
         ideal = ceil_div(lanes * bytes, banks * 4);
         break;
     }

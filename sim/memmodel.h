@@ -29,7 +29,7 @@ typedef struct {
 } ws_shared_cost;
 
 void ws_shared_access_cost(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
-                           unsigned bytes_per_lane, ws_shared_cost *out);
+                           unsigned bytes_per_lane, int is_store, ws_shared_cost *out);
 
 enum { WS_TRANSACTION_32B, WS_TRANSACTION_64B, WS_TRANSACTION_128B };
 

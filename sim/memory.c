@@ -22,8 +22,10 @@ void ws_global_init(ws_global_memory *g, uint64_t limit)
 
 void ws_global_free(ws_global_memory *g)
 {
-    for (int i = 0; i < g->count; i++)
-        free(g->allocs[i].bytes);
+    for (int i = 0; i < g->count; i++) {
+        free(g->allocs[i]->bytes);
+        free(g->allocs[i]);
+    }
     free(g->allocs);
     memset(g, 0, sizeof *g);
 }
@@ -34,16 +36,20 @@ ws_allocation *ws_global_alloc(ws_global_memory *g, uint64_t size, const char *n
         return NULL;
     if (g->count == g->capacity) {
         int cap = g->capacity ? g->capacity * 2 : 16;
-        ws_allocation *p = realloc(g->allocs, sizeof *p * (size_t)cap);
+        ws_allocation **p = realloc(g->allocs, sizeof *p * (size_t)cap);
         if (!p)
             return NULL;
         g->allocs = p;
         g->capacity = cap;
     }
     uint8_t *bytes = calloc(1, size);
-    if (!bytes)
+    ws_allocation *a = calloc(1, sizeof *a);
+    if (!bytes || !a) {
+        free(bytes);
+        free(a);
         return NULL;
-    ws_allocation *a = &g->allocs[g->count++];
+    }
+    g->allocs[g->count++] = a;
     a->base = g->next_base;
     a->size = size;
     a->bytes = bytes;
@@ -60,7 +66,7 @@ ws_allocation *ws_global_find(ws_global_memory *g, uint64_t addr, uint64_t size)
     int lo = 0, hi = g->count - 1;   /* allocations are made in increasing address order */
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
-        ws_allocation *a = &g->allocs[mid];
+        ws_allocation *a = g->allocs[mid];
         if (addr < a->base)
             hi = mid - 1;
         else if (addr >= a->base + a->size)
@@ -75,8 +81,8 @@ ws_allocation *ws_global_find(ws_global_memory *g, uint64_t addr, uint64_t size)
 const ws_allocation *ws_global_nearest_below(const ws_global_memory *g, uint64_t addr)
 {
     const ws_allocation *best = NULL;
-    for (int i = 0; i < g->count && g->allocs[i].base <= addr; i++)
-        best = &g->allocs[i];
+    for (int i = 0; i < g->count && g->allocs[i]->base <= addr; i++)
+        best = g->allocs[i];
     return best;
 }
 

@@ -185,7 +185,7 @@ START_TEST(functions_calls_and_prototypes)
     ck_assert_int_eq(m->symbols[f->params[1]].offset, 4);
     ck_assert_int_eq(m->symbols[f->returns[0]].kind, PTX_SYM_RETURN);
     ck_assert_int_eq(m->symbols[f->returns[0]].offset, 8);
-    ck_assert_int_eq(f->param_size, 12);
+    ck_assert_int_eq(f->param_size, 16); /* 12 bytes, rounded up to 16 for the .local frame after it */
     const ptx_function *v = fn(m, "vprintf");
     ck_assert_int_eq(v->defined, 0);
     ck_assert_int_eq(v->is_extern, 1);
@@ -826,6 +826,21 @@ START_TEST(error_operands)
                      "x.ptx:8:1: error: expected ',' or ';', got '}'");
     ck_assert_str_eq(parse_err(KERNEL(" lop3.b32 %r1, %r2, %r3, %r4, %r5;")),
                      "x.ptx:7:31: error: the truth table of lop3 must be an immediate");
+    ck_assert_str_eq(parse_err(KERNEL(" add.s32 %r1, [%rd1], 1;")),
+                     "x.ptx:7:15: error: unexpected address operand in 'add.s32'");
+    ck_assert_str_eq(parse_err(KERNEL(" ld.global.u32 %r1, %rd1;")),
+                     "x.ptx:7:21: error: 'ld.global.u32' expects an address [...] here");
+    ck_assert_str_eq(parse_err(KERNEL(" bra %r1;")),
+                     "x.ptx:7:6: error: 'bra' expects a label, got '%r1' (indirect branches are not supported)");
+    ck_assert_str_eq(parse_err(KERNEL(" mov.u32 5, %r1;")),
+                     "x.ptx:7:10: error: the destination of 'mov.u32' must be a register");
+    ck_assert_str_eq(parse_err(KERNEL(" add.s32 %r1, !%r2, 1;")),
+                     "x.ptx:7:15: error: '!' negates a predicate source only (in 'add.s32')");
+    ck_assert_str_eq(parse_err(KERNEL(" add.s32 %r1|%p1, %r2, 1;")),
+                     "x.ptx:7:10: error: 'add' takes no second destination ('|')");
+    ck_assert_str_eq(parse_err(KERNEL(" st.global.u32 [%rd1+buf], %r1;")),
+                     "x.ptx:7:22: error: expected an integer offset, got 'buf': an address is [register+offset] or "
+                     "[variable+offset] (take the variable's address with mov first)");
     ck_assert_str_eq(parse_err(KERNEL(" ld.global.u32 %r1, [n];")),
                      "x.ptx:7:22: error: 'n' is a .param variable, not .global (in 'ld.global.u32')");
 }
