@@ -52,16 +52,15 @@ int cli_run(int argc, char **argv)
             int reported = status ? s.launch_count - 1 : s.launch_count;
             int saved = s.launch_count;
             s.launch_count = reported;
-            if (!o.quiet || o.format != WS_OUT_TEXT) {
-                if (o.format == WS_OUT_CSV)
-                    ws_report_csv(&s, selected, stdout);
-                else if (o.format == WS_OUT_JSON)
-                    ws_report_json(&s, selected, stdout);
-                else
-                    ws_report_text(&s, stdout, color);
-                if (o.source)
-                    ws_report_source(&s, stdout, color);
-            }
+            /* --quiet drops the text report only: what else was asked for still prints */
+            if (o.format == WS_OUT_CSV)
+                ws_report_csv(&s, selected, stdout);
+            else if (o.format == WS_OUT_JSON)
+                ws_report_json(&s, selected, stdout);
+            else if (!o.quiet)
+                ws_report_text(&s, stdout, color);
+            if (o.source)
+                ws_report_source(&s, stdout, color);
             s.launch_count = saved;
         }
     }

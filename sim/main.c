@@ -29,7 +29,7 @@ static void usage(FILE *f)
         "\n`warpsim COMMAND --help` explains each command. A first session:\n"
         "  nvcc -ptx -arch=sm_90 kernel.cu            # or write the PTX by hand\n"
         "  warpsim check kernel.ptx                   # what kernels and parameters it holds\n"
-        "  warpsim run programs/001_transpose/conflicts.launch\n"
+        "  warpsim run programs/001_transpose/demo.launch\n"
         "\nexit status: 0 ok, 1 error in the input or the kernel, 2 usage error\n");
 }
 

@@ -280,6 +280,34 @@ static void describe_line(FILE *f, const ws_launch *l, const line_totals *t, int
                 c[WS_CTR_branch_targets_divergent], RESET(color));
 }
 
+/* Several launches: one line each, side by side, so a class can compare versions. */
+static void summary_table(const ws_session *s, FILE *f, int color)
+{
+    size_t width = 6;
+    for (int li = 0; li < s->launch_count; li++)
+        if (strlen(s->launches[li].kernel->name) > width)
+            width = strlen(s->launches[li].kernel->name);
+    fprintf(f, "\n%sSide by side%s\n  %-*s %12s %9s %9s %12s %9s %9s %8s\n", BOLD(color), RESET(color), (int)width, "kernel",
+            "warp-inst", "SIMT eff", "sh ld wf", "bank confl", "sh st wf", "sectors", "diverg");
+    fprintf(f, "  %-*s %12s %9s %9s %12s %9s %9s %8s\n", (int)width, "", "", "", "/request", "", "/request", "/request",
+            "branches");
+    for (int li = 0; li < s->launch_count; li++) {
+        const uint64_t *c = s->launches[li].counters;
+        char ld[16] = "-", st[16] = "-", sec[16] = "-";
+        if (c[WS_CTR_shared_ld_inst])
+            snprintf(ld, sizeof ld, "%.2f", ratio(c[WS_CTR_shared_ld_wavefronts], c[WS_CTR_shared_ld_inst]));
+        if (c[WS_CTR_shared_st_inst])
+            snprintf(st, sizeof st, "%.2f", ratio(c[WS_CTR_shared_st_wavefronts], c[WS_CTR_shared_st_inst]));
+        if (c[WS_CTR_global_ld_requests] + c[WS_CTR_global_st_requests])
+            snprintf(sec, sizeof sec, "%.2f", counters_value(c, DERIVED_SECTORS_PER_REQUEST));
+        uint64_t conflicts = c[WS_CTR_shared_ld_bank_conflicts] + c[WS_CTR_shared_st_bank_conflicts];
+        fprintf(f, "  %-*s %12" PRIu64 " %8.1f%% %s%9s%s %12" PRIu64 " %9s %9s %8" PRIu64 "\n", (int)width,
+                s->launches[li].kernel->name, c[WS_CTR_inst_executed], counters_value(c, DERIVED_SIMT_EFFICIENCY),
+                RED(color && conflicts), ld, RESET(color && conflicts), conflicts, st, sec,
+                c[WS_CTR_branch_targets_divergent]);
+    }
+}
+
 void ws_report_text(const ws_session *s, FILE *f, int color)
 {
     for (int li = 0; li < s->launch_count; li++) {
@@ -311,8 +339,12 @@ void ws_report_text(const ws_session *s, FILE *f, int color)
             row(f, "shared store requests", sh_st, ws_counters[WS_CTR_shared_st_inst].metric, color);
             row(f, "shared store wavefronts", c[WS_CTR_shared_st_wavefronts], ws_counters[WS_CTR_shared_st_wavefronts].metric, color);
             row(f, "shared store bank conflicts", c[WS_CTR_shared_st_bank_conflicts], ws_counters[WS_CTR_shared_st_bank_conflicts].metric, color);
-            fprintf(f, "    %s%-34s %14.2f%s   (1 = conflict-free; 32 = fully serialised)\n", BOLD(color),
-                    "shared wavefronts per request", counters_value(c, DERIVED_WAVEFRONTS_PER_REQUEST), RESET(color));
+            if (sh_ld)
+                fprintf(f, "    %s%-34s %14.2f%s   (1 = conflict-free; 32 = fully serialised)\n", BOLD(color),
+                        "shared load wavefronts per request", ratio(c[WS_CTR_shared_ld_wavefronts], sh_ld), RESET(color));
+            if (sh_st)
+                fprintf(f, "    %s%-34s %14.2f%s\n", BOLD(color), "shared store wavefronts per request",
+                        ratio(c[WS_CTR_shared_st_wavefronts], sh_st), RESET(color));
         }
         uint64_t g_ld = c[WS_CTR_global_ld_requests], g_st = c[WS_CTR_global_st_requests];
         if (g_ld || g_st) {
@@ -364,6 +396,8 @@ void ws_report_text(const ws_session *s, FILE *f, int color)
         if (li + 1 < s->launch_count)
             fputc('\n', f);
     }
+    if (s->launch_count > 1)
+        summary_table(s, f, color);
 }
 
 /* ---- Annotated source -------------------------------------------------------------- */

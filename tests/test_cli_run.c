@@ -1,0 +1,223 @@
+/*
+ * `warpsim run` and `warpsim arch` as a user sees them: the report formats
+ * (text, the ncu --csv --page raw layout, JSON, --source, --trace-warp),
+ * --metrics, --dump, exit statuses and error messages.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#define TRANSPOSE WARPSIM_SOURCE_DIR "/programs/001_transpose/demo.launch"
+
+/* Run a shell command; returns its exit status, stdout+stderr in *out (malloc'd). */
+static int sh(const char *cmd, char **out)
+{
+    char full[4096];
+    snprintf(full, sizeof full, "%s 2>&1", cmd);
+    FILE *p = popen(full, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while ((n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+        len += n;
+        if (cap - len < 4096)
+            buf = realloc(buf, cap *= 2);
+    }
+    buf[len] = 0;
+    int status = pclose(p);
+    *out = buf;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+#define RUN(args, out) sh(WARPSIM_BINARY " " args, out)
+
+START_TEST(text_report_shows_the_transpose_figures)
+{
+    char *out;
+    ck_assert_int_eq(RUN("run " TRANSPOSE, &out), 0);
+    /* 32 wavefronts per shared load for the 32x32 tile, 1 for the padded one (by hand: a warp reads a
+     * column s_data[tx][ty]: 32 words 32 words apart, all in bank ty; with 33 columns they hit 32 banks). */
+    ck_assert_msg(strstr(out, "transpose_with_bank_conflicts         1081344    100.0%     32.00      1015808") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "transpose_without_bank_conflicts      1081344    100.0%      1.00            0") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "shared load wavefronts per request          32.00") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "Worst lines") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
+START_TEST(csv_has_the_ncu_raw_layout)
+{
+    char *out;
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --csv --metrics smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum,"
+                         "smsp__sass_inst_executed_op_shared_ld.sum", &out), 0);
+    const char *expected =
+        "\"ID\",\"Kernel Name\",\"Grid Size\",\"Block Size\",\"Device\",\"smsp__sass_inst_executed_op_shared_ld.sum\","
+        "\"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum\"\n"
+        "\"\",\"\",\"\",\"\",\"\",\"inst\",\"wavefront\"\n"
+        /* 1024 blocks x 32 warps = 32768 loads; wavefronts 32768 x 32 (loads) + 32768 (stores) */
+        "\"0\",\"transpose_with_bank_conflicts\",\"(32, 32, 1)\",\"(32, 32, 1)\",\"warpsim hopper\",\"32768\",\"1081344\"\n"
+        "\"1\",\"transpose_without_bank_conflicts\",\"(32, 32, 1)\",\"(32, 32, 1)\",\"warpsim hopper\",\"32768\",\"65536\"\n";
+    ck_assert_str_eq(out, expected);
+    free(out);
+}
+END_TEST
+
+START_TEST(json_holds_metrics_and_lines)
+{
+    char *out;
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --json --metrics smsp__sass_inst_executed_op_shared_ld.sum", &out), 0);
+    ck_assert_msg(strstr(out, "\"kernel\": \"transpose_with_bank_conflicts\"") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\"smsp__sass_inst_executed_op_shared_ld.sum\": 32768") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\"grid\": [32, 32, 1]") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\"shared_bank_conflicts\": 1015808") != NULL, "%s", out);
+    ck_assert_ptr_null(strstr(out, "smsp__inst_executed.sum"));   /* not selected */
+    free(out);
+}
+END_TEST
+
+START_TEST(source_annotates_the_conflicting_line)
+{
+    char *out;
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --source --quiet", &out), 0);
+    /* when piped: no colour codes */
+    ck_assert_ptr_null(strstr(out, "\033["));
+    /* the line of the column-wise shared load carries 32.00 wavefronts per request */
+    int found = 0;
+    for (char *line = strtok(out, "\n"); line && !found; line = strtok(NULL, "\n")) {
+        const char *ld = strstr(line, "ld.shared.f32");
+        const char *figure = strstr(line, " 32.00 ");
+        const char *comment = strstr(line, "//");
+        found = ld && figure && figure < ld && (!comment || comment > ld);
+    }
+    ck_assert_msg(found, "no annotated ld.shared.f32 line with 32.00 wavefronts per request");
+    free(out);
+}
+END_TEST
+
+START_TEST(trace_shows_a_warp_split_and_merge)
+{
+    char *out;
+    /* the divergence program's first kernel: odd and even lanes take different paths */
+    ck_assert_int_eq(RUN("run " WARPSIM_SOURCE_DIR "/programs/003_divergence/divergence.launch --trace-warp 0:0 --quiet", &out), 0);
+    ck_assert_msg(strstr(out, "|################################| 32") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "|#.#.#.#.#.#.#.#.#.#.#.#.#.#.#.#.| 16") != NULL ||
+                  strstr(out, "|.#.#.#.#.#.#.#.#.#.#.#.#.#.#.#.#| 16") != NULL, "no half-warp path in:\n%.3000s", out);
+    free(out);
+}
+END_TEST
+
+START_TEST(dump_writes_the_final_bytes)
+{
+    char *out;
+    const char *path = "/tmp/warpsim_test_cli_run_dump.bin";
+    remove(path);
+    ck_assert_int_eq(RUN("run " WARPSIM_SOURCE_DIR "/tests/nvcc/001_vector_add.ptx --kernel vector_add_naive --grid 1 "
+                         "--block 64 --buf A=s32:50:iota --buf B=s32:50:const=10 --buf C=s32:50 --arg A --arg B --arg C "
+                         "--arg s32:50 --quiet --dump C=/tmp/warpsim_test_cli_run_dump.bin", &out), 0);
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    float c[50];
+    ck_assert_int_eq(fread(c, 4, 50, f), 50);
+    fclose(f);
+    /* vector_add_naive adds floats: the int bit patterns of i and 10 read as tiny denormals... so check
+     * against the same float addition done here. */
+    for (int i = 0; i < 50; i++) {
+        int32_t ai = i, bi = 10;
+        float a, b;
+        memcpy(&a, &ai, 4);
+        memcpy(&b, &bi, 4);
+        float want = a + b;
+        ck_assert_int_eq(memcmp(&c[i], &want, 4), 0);
+    }
+    remove(path);
+    free(out);
+}
+END_TEST
+
+START_TEST(exit_statuses_and_messages)
+{
+    char *out;
+    /* usage errors: 2 */
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --metrics no_such_metric", &out), 2);
+    ck_assert_msg(strstr(out, "--metrics: unknown metric 'no_such_metric'") != NULL, "%s", out);
+    free(out);
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --arch pentium", &out), 2);
+    ck_assert_msg(strstr(out, "--arch: unknown architecture 'pentium'") != NULL, "%s", out);
+    free(out);
+    ck_assert_int_eq(RUN("run", &out), 2);
+    free(out);
+    ck_assert_int_eq(RUN("frobnicate", &out), 2);
+    free(out);
+    /* input errors: 1 */
+    ck_assert_int_eq(RUN("run /nonexistent.ptx --grid 1 --block 1", &out), 1);
+    free(out);
+    ck_assert_int_eq(RUN("run " WARPSIM_SOURCE_DIR "/tests/nvcc/001_vector_add.ptx --kernel nope --grid 1 --block 1", &out), 1);
+    ck_assert_msg(strstr(out, "no kernel 'nope'") != NULL, "%s", out);
+    free(out);
+    ck_assert_int_eq(RUN("run " WARPSIM_SOURCE_DIR "/tests/nvcc/001_vector_add.ptx --kernel vector_add_naive --grid 1 "
+                         "--block 32 --buf A=f32:8 --arg A --arg A --arg A --arg s32:32", &out), 1);
+    ck_assert_msg(strstr(out, "kernel 'vector_add_naive'") != NULL && strstr(out, "global address") != NULL, "%s", out);
+    free(out);
+    ck_assert_int_eq(RUN("run " WARPSIM_SOURCE_DIR "/tests/nvcc/001_vector_add.ptx --kernel vector_add_naive --grid 1 "
+                         "--block 32 --buf A=f32:8 --arg A --arg A", &out), 1);
+    ck_assert_msg(strstr(out, "takes 4 parameters, got 2 --arg") != NULL, "%s", out);
+    free(out);
+    /* help teaches: 0 */
+    ck_assert_int_eq(RUN("run --help", &out), 0);
+    ck_assert_msg(strstr(out, "--grid") != NULL && strstr(out, "smsp__inst_executed.sum") != NULL, "%s", out);
+    free(out);
+    ck_assert_int_eq(RUN("--help", &out), 0);
+    ck_assert_msg(strstr(out, "demo.launch") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
+START_TEST(arch_presets_and_files)
+{
+    char *out;
+    ck_assert_int_eq(RUN("arch list", &out), 0);
+    const char *names[] = {"hopper", "ampere", "volta", "pascal", "maxwell", "kepler", "fermi", "gt200", "g80"};
+    for (size_t i = 0; i < 9; i++)
+        ck_assert_msg(strstr(out, names[i]) != NULL, "%s missing from:\n%s", names[i], out);
+    free(out);
+    /* show -> file -> run with it: the same figures as the preset */
+    const char *path = "/tmp/warpsim_test_cli_run_g80.arch";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, WARPSIM_BINARY " arch show g80 > %s", path);
+    ck_assert_int_eq(system(cmd), 0);
+    char *with_file, *with_preset;
+    snprintf(cmd, sizeof cmd, WARPSIM_BINARY " run " WARPSIM_SOURCE_DIR "/programs/002_bank_conflicts/strides.launch --csv --arch-file %s", path);
+    ck_assert_int_eq(sh(cmd, &with_file), 0);
+    ck_assert_int_eq(RUN("run " WARPSIM_SOURCE_DIR "/programs/002_bank_conflicts/strides.launch --csv --arch g80", &with_preset), 0);
+    ck_assert_str_eq(with_file, with_preset);
+    remove(path);
+    free(with_file);
+    free(with_preset);
+    ck_assert_int_eq(RUN("arch show nothing", &out), 2);
+    free(out);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("cli_run");
+    TCase *tc = tcase_create("run");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, text_report_shows_the_transpose_figures);
+    tcase_add_test(tc, csv_has_the_ncu_raw_layout);
+    tcase_add_test(tc, json_holds_metrics_and_lines);
+    tcase_add_test(tc, source_annotates_the_conflicting_line);
+    tcase_add_test(tc, trace_shows_a_warp_split_and_merge);
+    tcase_add_test(tc, dump_writes_the_final_bytes);
+    tcase_add_test(tc, exit_statuses_and_messages);
+    tcase_add_test(tc, arch_presets_and_files);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
