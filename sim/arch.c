@@ -749,3 +749,29 @@ int ws_arch_load_file(const char *path, ws_arch *out, char *err, size_t errlen)
     *out = a;
     return 0;
 }
+
+uint32_t ws_arch_blocks_per_sm(const ws_arch *a, uint32_t threads, uint64_t shared_bytes, const char **limit)
+{
+    uint32_t warps = (threads + a->warp_size - 1) / a->warp_size;
+    uint32_t best = a->max_blocks_per_sm;
+    const char *why = "blocks";
+    if (threads && a->max_threads_per_sm / threads < best) {
+        best = a->max_threads_per_sm / threads;
+        why = "threads";
+    }
+    if (warps && a->max_warps_per_sm / warps < best) {
+        best = a->max_warps_per_sm / warps;
+        why = "warps";
+    }
+    if (shared_bytes) {
+        uint64_t unit = a->shared_alloc_unit ? a->shared_alloc_unit : 1;
+        uint64_t per_block = (shared_bytes + a->shared_reserved_per_block + unit - 1) / unit * unit;
+        if (a->shared_per_sm / per_block < best) {
+            best = (uint32_t)(a->shared_per_sm / per_block);
+            why = "shared memory";
+        }
+    }
+    if (limit)
+        *limit = why;
+    return best;
+}

@@ -97,6 +97,12 @@ int ws_arch_equal(const ws_arch *a, const ws_arch *b);
  * unchanged and returns -1; returns 0 on success. */
 int ws_arch_load_file(const char *path, ws_arch *out, char *err, size_t errlen);
 
+/* How many blocks of `threads` threads using `shared_bytes` of shared memory
+ * fit on one SM at once, and which limit decides ("threads", "warps",
+ * "blocks", "shared memory"). Registers are not counted: PTX registers are
+ * virtual, only ptxas knows how many a thread really needs. */
+uint32_t ws_arch_blocks_per_sm(const ws_arch *a, uint32_t threads, uint64_t shared_bytes, const char **limit);
+
 /* Readable, aligned "key = value" lines that ws_arch_load_file reads back. */
 void ws_arch_print(const ws_arch *a, FILE *f);
 

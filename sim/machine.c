@@ -172,8 +172,9 @@ static int setup(ws_launch *l, const ws_launch_config *cfg)
     l->trace = cfg->trace;
 
     uint64_t threads = (uint64_t)cfg->block[0] * cfg->block[1] * cfg->block[2];
-    if (threads == 0 || threads > 1024) {
-        launch_error(l, "error: a block holds 1 to 1024 threads, not %" PRIu64, threads);
+    if (threads == 0 || threads > cfg->arch->max_threads_per_block) {
+        launch_error(l, "error: a block of %" PRIu64 " threads does not fit on %s: it allows 1 to %u threads per block",
+                     threads, cfg->arch->name, (unsigned)cfg->arch->max_threads_per_block);
         return -1;
     }
     if (l->kernel->param_size != cfg->params_size) {

@@ -323,6 +323,10 @@ void ws_report_text(const ws_session *s, FILE *f, int color)
         fprintf(f, "  Launch\n");
         fprintf(f, "    %-34s %14u\n", "warps per block", (threads + WS_WARP_SIZE - 1) / WS_WARP_SIZE);
         fprintf(f, "    %-34s %14" PRIu64 "\n", "shared memory per block (bytes)", l->shared_size);
+        const char *limit;
+        uint32_t resident = ws_arch_blocks_per_sm(&s->arch, threads, l->shared_size, &limit);
+        fprintf(f, "    %-34s %14u   %s(limited by %s; registers not counted)%s\n", "blocks resident per SM", resident,
+                DIM(color), limit, RESET(color));
         row(f, "warp-instructions", c[WS_CTR_inst_executed], ws_counters[WS_CTR_inst_executed].metric, color);
         row(f, "thread-instructions", c[WS_CTR_thread_inst_executed], ws_counters[WS_CTR_thread_inst_executed].metric, color);
         fprintf(f, "    %-34s %13.1f%%   %swarpsim__simt_efficiency.pct%s\n", "SIMT efficiency (active lanes)",

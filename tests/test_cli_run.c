@@ -44,6 +44,8 @@ START_TEST(text_report_shows_the_transpose_figures)
     ck_assert_msg(strstr(out, "transpose_without_bank_conflicts      1081344    100.0%      1.00            0") != NULL, "%s", out);
     ck_assert_msg(strstr(out, "shared load wavefronts per request          32.00") != NULL, "%s", out);
     ck_assert_msg(strstr(out, "Worst lines") != NULL, "%s", out);
+    /* 32 x 32 threads per block: 2048 threads per SM on hopper allow 2 blocks */
+    ck_assert_msg(strstr(out, "blocks resident per SM                          2   (limited by threads") != NULL, "%s", out);
     free(out);
 }
 END_TEST
@@ -164,6 +166,10 @@ START_TEST(exit_statuses_and_messages)
     ck_assert_int_eq(RUN("run " WARPSIM_SOURCE_DIR "/tests/nvcc/001_vector_add.ptx --kernel vector_add_naive --grid 1 "
                          "--block 32 --buf A=f32:8 --arg A --arg A", &out), 1);
     ck_assert_msg(strstr(out, "takes 4 parameters, got 2 --arg") != NULL, "%s", out);
+    free(out);
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --arch g80", &out), 1);
+    ck_assert_msg(strstr(out, "a block of 1024 threads does not fit on g80: it allows 1 to 512 threads per block") != NULL,
+                  "%s", out);
     free(out);
     /* help teaches: 0 */
     ck_assert_int_eq(RUN("run --help", &out), 0);
