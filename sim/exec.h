@@ -38,6 +38,7 @@ typedef struct ws_exec {
     uint32_t active;                         /* lanes active at this instruction (before the guard) */
     int32_t pc;                              /* index of the instruction being executed */
     int32_t next_pc;                         /* control handlers set it; others leave pc + 1 */
+    uint64_t *counters;                      /* this instruction's counters (WS_CTR_*) */
 } ws_exec;
 
 typedef void (*ws_exec_fn)(ws_exec *x, const ptx_instr *in, uint32_t mask);
@@ -51,6 +52,11 @@ typedef void (*ws_exec_fn)(ws_exec *x, const ptx_instr *in, uint32_t mask);
 #undef ALIAS
 
 extern const ws_exec_fn ws_exec_table[OP_COUNT];
+
+/* A handler specialised to this instruction's opcode and types, or NULL
+ * when ws_exec_table's general one serves it (sim/exec_fast.c). Resolved
+ * once per launch, so the hot handlers test no type at run time. */
+ws_exec_fn ws_specialised_handler(const ptx_instr *in);
 
 /* ---- Operands ------------------------------------------------------------ */
 
@@ -146,6 +152,19 @@ static inline uint64_t ws_f64_bits(double d)
  * (sim/machine.c). Handlers return right after calling it. */
 void ws_fault(ws_exec *x, const ptx_instr *in, int lane, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* Lanes in a mask. Written out rather than __builtin_popcount, which is a
+ * library call on baseline x86-64 (no popcnt instruction there). */
+static inline unsigned ws_popcount(uint32_t v)
+{
+#if defined(__POPCNT__) || !defined(__x86_64__)
+    return (unsigned)__builtin_popcount(v);
+#else
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+#endif
+}
 
 #define WS_FOR_LANES(mask, lane) \
     for (int lane = 0; lane < WS_WARP_SIZE; lane++) \

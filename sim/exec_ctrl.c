@@ -63,6 +63,8 @@ void exec_call(ws_exec *x, const ptx_instr *in, uint32_t mask)
     ws_frame *f = &w->frames[w->frame_depth];
     f->fn = callee;
     f->fn_index = call->function;
+    f->counters = l->instr_counters[call->function];
+    f->decoded = l->decoded[call->function];
     f->call_pc = x->pc;
     f->return_pc = x->pc + 1;
     f->simt_base = w->simt_depth;

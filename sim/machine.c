@@ -156,6 +156,25 @@ int ws_module_globals(const ptx_module *m, ws_global_memory *g, uint64_t *symbol
 
 /* ---- Set-up ----------------------------------------------------------------- */
 
+/* What step() looks up per instruction, once: the handler (specialised where
+ * sim/exec_alu.c has one for the opcode and types), whether it moves the
+ * SIMT stack, whether sim/sass.c has branches to count for it. */
+static ws_decoded *decode(const ptx_function *fn)
+{
+    ws_decoded *d = calloc((size_t)fn->instr_count + 1, sizeof *d);
+    if (!d)
+        return NULL;
+    for (int i = 0; i < fn->instr_count; i++) {
+        const ptx_instr *in = &fn->instrs[i];
+        ptx_class cls = ptx_opcodes[in->opcode].cls;
+        ws_exec_fn special = ws_specialised_handler(in);
+        d[i].run = special ? special : ws_exec_table[in->opcode];
+        d[i].moves_stack = cls == PTX_CLASS_CTRL || cls == PTX_CLASS_SYNC;
+        d[i].sass_branches = (uint8_t)ws_sass_has_branches(in);
+    }
+    return d;
+}
+
 static int setup(ws_launch *l, const ws_launch_config *cfg)
 {
     const ptx_module *m = cfg->module;
@@ -192,7 +211,8 @@ static int setup(ws_launch *l, const ws_launch_config *cfg)
     l->symbol_address = calloc((size_t)m->symbol_count + 1, sizeof(uint64_t));
     l->reconverge = calloc((size_t)m->function_count, sizeof(int32_t *));
     l->instr_counters = calloc((size_t)m->function_count, sizeof(ws_instr_counters *));
-    if (!fn_marks || !used || !l->symbol_address || !l->reconverge || !l->instr_counters) {
+    l->decoded = calloc((size_t)m->function_count, sizeof(ws_decoded *));
+    if (!fn_marks || !used || !l->symbol_address || !l->reconverge || !l->instr_counters || !l->decoded) {
         free(fn_marks); free(used);
         launch_error(l, "error: out of host memory");
         return -1;
@@ -210,7 +230,8 @@ static int setup(ws_launch *l, const ws_launch_config *cfg)
         }
         l->reconverge[f] = ws_postdominators(F);
         l->instr_counters[f] = calloc((size_t)F->instr_count + 1, sizeof(ws_instr_counters));
-        if (!l->reconverge[f] || !l->instr_counters[f]) {
+        l->decoded[f] = decode(F);
+        if (!l->reconverge[f] || !l->instr_counters[f] || !l->decoded[f]) {
             free(fn_marks); free(used);
             launch_error(l, "error: out of host memory");
             return -1;
@@ -329,44 +350,51 @@ static void step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
     ws_frame *frame = &w->frames[w->frame_depth - 1];
     const ptx_function *fn = frame->fn;
     int32_t pc = top->pc;
-    if (pc < 0 || pc >= fn->instr_count) {
-        /* Falling off the end of a function: an implicit ret. */
-        pc = fn->instr_count;
-    }
-    ws_exec x = {
-        .launch = l, .block = b, .warp = w, .fn = fn,
-        .reg = frame->reg, .pred = frame->pred, .carry = &w->carry,
-        .active = top->mask, .pc = pc, .next_pc = pc + 1,
-    };
-    if (pc == fn->instr_count) {
+    uint32_t active = top->mask;
+    if ((uint32_t)pc >= (uint32_t)fn->instr_count) {
+        /* Falling off the end of a function: an implicit ret, not counted. */
         static const ptx_instr implicit_ret = {.opcode = OP_ret, .guard = -1};
-        exec_ret(&x, &implicit_ret, top->mask);
+        ws_exec x = {
+            .launch = l, .block = b, .warp = w, .fn = fn,
+            .reg = frame->reg, .pred = frame->pred, .carry = &w->carry,
+            .active = active, .pc = fn->instr_count, .next_pc = fn->instr_count + 1,
+            .counters = frame->counters[fn->instr_count],
+        };
+        exec_ret(&x, &implicit_ret, active);
+        ws_simt_settle(w);
+        ws_frames_settle(&x);
         return;
     }
     const ptx_instr *in = &fn->instrs[pc];
-    uint32_t mask = top->mask;
+    const ws_decoded *d = &frame->decoded[pc];
+    uint32_t mask = active;
     if (in->guard >= 0) {
         uint32_t g = frame->pred[in->guard];
         mask &= in->guard_negated ? ~g : g;
     }
-    uint64_t *ic = l->instr_counters[frame->fn_index][pc];
-    uint64_t active_lanes = (uint64_t)__builtin_popcount(top->mask);
+    uint64_t *ic = frame->counters[pc];
     ic[WS_CTR_inst_executed]++;
-    ic[WS_CTR_thread_inst_executed] += active_lanes;
-    ic[WS_CTR_thread_inst_pred_on] += (uint64_t)__builtin_popcount(mask);
+    ic[WS_CTR_thread_inst_executed] += ws_popcount(active);
+    ic[WS_CTR_thread_inst_pred_on] += ws_popcount(mask);
     l->steps++;
+    ws_exec x = {
+        .launch = l, .block = b, .warp = w, .fn = fn,
+        .reg = frame->reg, .pred = frame->pred, .carry = &w->carry,
+        .active = active, .pc = pc, .next_pc = pc + 1, .counters = ic,
+    };
     if (tracing)
-        trace_instr(l, w, fn, in, top->mask, mask, w->frame_depth - 1);
-
-    ws_sass_branches(&x, in, mask);
-    ptx_class cls = ptx_opcodes[in->opcode].cls;
-    if (cls == PTX_CLASS_ALU || cls == PTX_CLASS_MEM) {
+        trace_instr(l, w, fn, in, active, mask, w->frame_depth - 1);
+    if (d->sass_branches)
+        ws_sass_branches(&x, in, mask);
+    if (!d->moves_stack) {
         if (mask)
-            ws_exec_table[in->opcode](&x, in, mask);
+            d->run(&x, in, mask);
         top->pc = pc + 1;
+        /* The stack changes only when this path has reached its merge point. */
+        if (top->pc != top->rpc)
+            return;
     } else {
-        /* Control and synchronisation handlers move the SIMT stack themselves. */
-        ws_exec_table[in->opcode](&x, in, mask);
+        d->run(&x, in, mask);
     }
     ws_simt_settle(w);
     ws_frames_settle(&x);
@@ -430,6 +458,8 @@ static void block_reset(ws_launch *l, ws_block *b, uint64_t linear)
         ws_frame *f = &w->frames[0];
         f->fn = l->kernel;
         f->fn_index = l->kernel_index;
+        f->counters = l->instr_counters[l->kernel_index];
+        f->decoded = l->decoded[l->kernel_index];
         f->local_base = 0;
         f->simt_base = 0;
         f->returned = 0;
@@ -545,9 +575,11 @@ void ws_launch_free(ws_launch *l)
         for (int f = 0; f < l->module->function_count; f++) {
             if (l->reconverge) free(l->reconverge[f]);
             if (l->instr_counters) free(l->instr_counters[f]);
+            if (l->decoded) free(l->decoded[f]);
         }
     }
     free(l->reconverge);
+    free(l->decoded);
     free(l->instr_counters);
     free(l->symbol_address);
     free(l->params);

@@ -61,10 +61,23 @@ typedef struct {
     int32_t frame;         /* call frame this entry belongs to */
 } ws_simt_entry;
 
+/* What step() needs to know about an instruction besides the instruction
+ * itself, worked out once per launch (sim/machine.c: decode). */
+typedef struct {
+    ws_exec_fn run;            /* the handler; specialised to the operand types where one is */
+    uint8_t moves_stack;       /* control and synchronisation: the handler moves the SIMT stack itself */
+    uint8_t sass_branches;     /* the SASS holds branches PTX does not show (sim/sass.c) */
+} ws_decoded;
+
+/* Per-instruction counters: ws_launch.instr_counters[fn][instr][counter]. */
+typedef uint64_t ws_instr_counters[WS_CTR_COUNT];
+
 /* A .func call in progress. */
 typedef struct {
     const ptx_function *fn;
     int32_t fn_index;
+    ws_instr_counters *counters;   /* this function's per-instruction counters */
+    const ws_decoded *decoded;     /* and its decoded instructions */
     int32_t return_pc;         /* in the caller */
     int32_t call_pc;           /* the call instruction, in the caller */
     int32_t simt_base;         /* SIMT stack depth when the call was made */
@@ -118,9 +131,6 @@ struct ws_block {
     } barrier[WS_MAX_BARRIERS];
 };
 
-/* Per-instruction counters: ws_launch.instr_counters[fn][instr][counter]. */
-typedef uint64_t ws_instr_counters[WS_CTR_COUNT];
-
 struct ws_launch {
     const ptx_module *module;
     const ptx_function *kernel;
@@ -136,6 +146,8 @@ struct ws_launch {
     ws_block *block;             /* the block being simulated */
     /* post-dominators per function (sim/simt.c) */
     int32_t **reconverge;        /* [fn][instr] immediate post-dominator, -1 = exit */
+    ws_decoded **decoded;        /* [fn][instr] */
+    const ws_allocation *last_allocation;  /* the global allocation the last access hit: the next one likely does too */
     /* counters */
     uint64_t counters[WS_CTR_COUNT];
     ws_instr_counters **instr_counters; /* [fn][instr] */
@@ -195,7 +207,7 @@ uint8_t *ws_memory_access(ws_exec *x, const ptx_instr *in, int lane, ptx_space *
 /* This instruction's counters. */
 static inline uint64_t *ws_icounters(ws_exec *x)
 {
-    return x->launch->instr_counters[x->warp->frames[x->warp->frame_depth - 1].fn_index][x->pc];
+    return x->counters;
 }
 /* The running path moves on to the next instruction. */
 static inline void ws_advance(ws_exec *x)
@@ -206,6 +218,8 @@ int ws_frame_registers(ws_frame *f, const ptx_function *fn);   /* sim/machine.c 
 void ws_frames_settle(ws_exec *x);
 /* Branches the SASS of an instruction holds at ptxas -O0 (sim/sass.c). */
 void ws_sass_branches(ws_exec *x, const ptx_instr *in, uint32_t mask);
+/* Whether ws_sass_branches has anything to count for this instruction. */
+int ws_sass_has_branches(const ptx_instr *in);
 void ws_count_stack_check(ws_launch *l, int32_t fn_index);
 void ws_threads_exited(ws_exec *x, uint32_t lanes);
 void ws_barrier_check(ws_launch *l, ws_block *b, int id);       /* sim/exec_sync.c */

@@ -17,6 +17,21 @@ static void count_branch(ws_exec *x, uint32_t taken, uint32_t mask)
     ic[(taken == 0 || taken == mask) ? WS_CTR_branch_targets_uniform : WS_CTR_branch_targets_divergent]++;
 }
 
+int ws_sass_has_branches(const ptx_instr *in)
+{
+    switch (in->opcode) {
+    case OP_ld: case OP_ldu: case OP_st: case OP_atom: case OP_red:
+        return in->guard >= 0 && in->space != PTX_SPACE_PARAM;
+    case OP_div:
+    case OP_rem:
+        return in->type == PTX_S32 || in->type == PTX_S64 || in->type == PTX_U64;
+    case OP_rcp:
+        return in->type == PTX_F32 && in->rounding == PTX_RND_RN && !(in->flags & PTX_FLAG_APPROX);
+    default:
+        return 0;
+    }
+}
+
 void ws_sass_branches(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     switch (in->opcode) {
