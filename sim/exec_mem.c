@@ -41,16 +41,21 @@ static ptx_space lane_addresses(ws_exec *x, const ptx_instr *in, const ptx_opera
     return space == PTX_SPACE_CONST ? PTX_SPACE_GLOBAL : space;
 }
 
-/* Count one warp-level access. `space` is what the lanes resolved to. */
-static void count_access(ws_exec *x, const ptx_instr *in, ptx_space space, const uint64_t addr[WS_WARP_SIZE],
-                         uint32_t mask, unsigned bytes_per_lane, int is_store)
+/* Count one warp-level access. `space` is what the lanes resolved to; `span`
+ * the lanes' span when the caller has measured it, else NULL. */
+static void count_access(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
+                         unsigned bytes_per_lane, int is_store, const ws_lane_span *span)
 {
     uint64_t *ic = ws_icounters(x);
     const ws_arch *arch = x->launch->arch;
-    (void)in;
+    ws_lane_span measured;
+    if (!span && space != PTX_SPACE_LOCAL) {
+        ws_lane_span_of(addr, mask, &measured);
+        span = &measured;
+    }
     if (space == PTX_SPACE_SHARED) {
         ws_shared_cost cost;
-        ws_shared_access_cost(arch, addr, mask, bytes_per_lane, is_store, &cost);
+        ws_shared_access_cost_span(arch, addr, mask, bytes_per_lane, is_store, span, &cost);
         uint64_t conflicts = cost.wavefronts > cost.ideal_wavefronts ? cost.wavefronts - cost.ideal_wavefronts : 0;
         ic[is_store ? WS_CTR_shared_st_inst : WS_CTR_shared_ld_inst]++;
         ic[is_store ? WS_CTR_shared_st_wavefronts : WS_CTR_shared_ld_wavefronts] += cost.wavefronts;
@@ -74,7 +79,7 @@ static void count_access(ws_exec *x, const ptx_instr *in, ptx_space space, const
         ic[is_store ? WS_CTR_local_st_inst : WS_CTR_local_ld_inst]++;
         ic[is_store ? WS_CTR_local_st_sectors : WS_CTR_local_ld_sectors] += cost.sectors;
     } else {
-        ws_global_access_cost(arch, addr, mask, bytes_per_lane, is_store, &cost);
+        ws_global_access_cost_span(arch, addr, mask, bytes_per_lane, is_store, span, &cost);
         ic[is_store ? WS_CTR_global_st_inst : WS_CTR_global_ld_inst]++;
         ic[is_store ? WS_CTR_global_st_requests : WS_CTR_global_ld_requests] += cost.requests;
         ic[is_store ? WS_CTR_global_st_sectors : WS_CTR_global_ld_sectors] += cost.sectors;
@@ -86,42 +91,72 @@ static void count_access(ws_exec *x, const ptx_instr *in, ptx_space space, const
         ic[WS_CTR_extra_transaction_cycles] += cost.transactions - cost.requests;
 }
 
-/* The fast path: every lane inside one global allocation (or inside shared or
- * local memory), aligned. Returns 0 when some lane needs the checked path. */
+/* The global allocation holding [lo, hi + bytes), or NULL. Most accesses hit
+ * the allocation the previous one did: that is tried before the search. */
+static const ws_allocation *allocation_of(ws_launch *l, uint64_t lo, uint64_t hi, unsigned bytes)
+{
+    const ws_allocation *a = l->last_allocation;
+    if (!a || lo < a->base || lo - a->base >= a->size) {
+        a = ws_global_find(l->global, lo, bytes);
+        if (!a)
+            return NULL;
+        l->last_allocation = a;
+    }
+    return a->size >= bytes && hi - a->base <= a->size - bytes ? a : NULL;
+}
+
+/* The fast path: every lane inside one global allocation (or inside shared,
+ * local or parameter memory), aligned. Returns 0 when some lane needs the
+ * checked path, which then faults or splits a generic access by space. */
 static int access_lanes_fast(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
                              unsigned bytes, int is_store, uint8_t *where[WS_WARP_SIZE])
 {
     ws_launch *l = x->launch;
-    uint64_t misaligned = 0;
-    WS_FOR_LANES(mask, lane) misaligned |= addr[lane] & (bytes - 1);   /* access sizes are powers of two */
-    if (misaligned)
+    ws_lane_span span;
+    ws_lane_span_of(addr, mask, &span);
+    uint64_t lo = span.lo, hi = span.hi;
+    if (span.any_bits & (bytes - 1))   /* access sizes are powers of two */
         return 0;
     uint8_t *base;
     uint64_t origin, limit;
-    if (space == PTX_SPACE_GLOBAL) {
-        const ws_allocation *a = ws_global_find(l->global, addr[__builtin_ctz(mask)], bytes);
+    switch (space) {
+    case PTX_SPACE_GENERIC:
+        if (lo < WS_GLOBAL_BASE)   /* the shared and local windows lie below global memory */
+            return 0;
+        space = PTX_SPACE_GLOBAL;
+        /* fall through */
+    case PTX_SPACE_GLOBAL: {
+        const ws_allocation *a = allocation_of(l, lo, hi, bytes);
         if (!a || (is_store && a->read_only))
             return 0;
         base = a->bytes, origin = a->base, limit = a->size;
-    } else if (space == PTX_SPACE_SHARED) {
+        break;
+    }
+    case PTX_SPACE_SHARED:
         base = x->block->shared, origin = 0, limit = l->shared_size;
-    } else if (space == PTX_SPACE_LOCAL) {
+        break;
+    case PTX_SPACE_LOCAL:
         base = x->warp->local, origin = 0, limit = l->local_stack_size;
-    } else {
+        break;
+    case PTX_SPACE_PARAM:
+        if (is_store)
+            return 0;
+        base = l->params, origin = 0, limit = l->kernel->param_size;
+        break;
+    default:
         return 0;
     }
-    if (limit < bytes)
-        return 0;
-    uint64_t outside = 0;
-    WS_FOR_LANES(mask, lane) outside |= (uint64_t)(addr[lane] - origin > limit - bytes);
-    if (outside)
+    if (limit < bytes || lo < origin || hi - origin > limit - bytes)
         return 0;
     if (space == PTX_SPACE_LOCAL) {
         WS_FOR_LANES(mask, lane) where[lane] = base + (uint64_t)lane * limit + addr[lane];
+    } else if (mask == WS_FULL_MASK) {
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+            where[lane] = base + (addr[lane] - origin);
     } else {
         WS_FOR_LANES(mask, lane) where[lane] = base + (addr[lane] - origin);
     }
-    count_access(x, NULL, space, addr, mask, bytes, is_store);
+    count_access(x, space, addr, mask, bytes, is_store, space == PTX_SPACE_LOCAL ? NULL : &span);
     return 1;
 }
 
@@ -149,7 +184,7 @@ static int access_lanes(ws_exec *x, const ptx_instr *in, const ptx_operand *op, 
     }
     for (int s = 0; s < PTX_SPACE_COUNT; s++)
         if (by_space[s])
-            count_access(x, in, (ptx_space)s, resolved, by_space[s], bytes, is_store);
+            count_access(x, (ptx_space)s, resolved, by_space[s], bytes, is_store, NULL);
     return 0;
 }
 

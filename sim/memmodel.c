@@ -118,12 +118,153 @@ static unsigned log2_floor(uint32_t v)
     return s;
 }
 
-static unsigned popcount32(uint32_t v)
+/* Bit counts without __builtin_popcount, a library call on baseline x86-64. */
+static unsigned popcount64(uint64_t v)
 {
-    unsigned n = 0;
-    for (; v; v &= v - 1)
-        n++;
-    return n;
+    v = v - ((v >> 1) & UINT64_C(0x5555555555555555));
+    v = (v & UINT64_C(0x3333333333333333)) + ((v >> 2) & UINT64_C(0x3333333333333333));
+    return (unsigned)((((v + (v >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f)) * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+static unsigned popcount32(uint32_t v) { return popcount64(v); }
+
+/* Lanes where a segment of n lanes starts (lane 0 left out). */
+static uint32_t segment_starts(unsigned n)
+{
+    switch (n) {
+    case 16: return 0x00010000u;
+    case 8: return 0x01010100u;
+    case 4: return 0x11111110u;
+    default: return 0;
+    }
+}
+
+void ws_lane_span_of(const uint64_t addr[32], uint32_t active_mask, ws_lane_span *out)
+{
+    out->segment_lanes = 0;
+    out->stride = 0;
+    if (active_mask != 0xffffffffu) {
+        uint64_t lo = UINT64_MAX, hi = 0, any = 0;
+        for (uint32_t m = active_mask; m; m &= m - 1) {
+            unsigned lane = (unsigned)__builtin_ctz(m);
+            lo = addr[lane] < lo ? addr[lane] : lo;
+            hi = addr[lane] > hi ? addr[lane] : hi;
+            any |= addr[lane];
+        }
+        out->lo = lo;
+        out->hi = hi;
+        out->any_bits = any;
+        return;
+    }
+    /* One pass: the lanes whose step from the previous lane is not the
+     * first step, and the OR of the addresses. */
+    uint64_t stride = addr[1] - addr[0], any = addr[0];
+    uint32_t breaks = 0;
+    for (unsigned lane = 1; lane < WARP_LANES; lane++) {
+        breaks |= (uint32_t)(addr[lane] - addr[lane - 1] != stride) << lane;
+        any |= addr[lane];
+    }
+    out->any_bits = any;
+    unsigned n = WARP_LANES;
+    while (n >= 4 && (breaks & ~segment_starts(n)))
+        n /= 2;
+    int up = stride < (UINT64_C(1) << 32), down = -stride < (UINT64_C(1) << 32);
+    if (n >= 4 && (up || down)) {
+        /* Each segment runs from its first lane to its last; a segment that
+         * wraps around the address space ends on the wrong side of its start. */
+        uint64_t lo = UINT64_MAX, hi = 0;
+        int wraps = 0;
+        for (unsigned first = 0; first < WARP_LANES; first += n) {
+            uint64_t a = addr[first], b = addr[first + n - 1];
+            wraps |= up ? b < a : b > a;
+            uint64_t low = up ? a : b, high = up ? b : a;
+            lo = low < lo ? low : lo;
+            hi = high > hi ? high : hi;
+        }
+        if (!wraps) {
+            out->segment_lanes = n;
+            out->stride = stride;
+            out->lo = lo;
+            out->hi = hi;
+            return;
+        }
+    }
+    /* No structure: even and odd lanes in two independent chains. */
+    uint64_t lo0 = addr[0], hi0 = addr[0], lo1 = addr[1], hi1 = addr[1];
+    for (unsigned lane = 2; lane < WARP_LANES; lane += 2) {
+        uint64_t v0 = addr[lane], v1 = addr[lane + 1];
+        lo0 = v0 < lo0 ? v0 : lo0;
+        hi0 = v0 > hi0 ? v0 : hi0;
+        lo1 = v1 < lo1 ? v1 : lo1;
+        hi1 = v1 > hi1 ? v1 : hi1;
+    }
+    out->lo = lo1 < lo0 ? lo1 : lo0;
+    out->hi = hi1 > hi0 ? hi1 : hi0;
+}
+
+/* The magnitude of a two's-complement stride. */
+static uint64_t stride_magnitude(uint64_t stride)
+{
+    return (int64_t)stride < 0 ? -stride : stride;
+}
+
+/* Distinct blocks of 2^shift bytes the lanes touch, when the span makes that
+ * quick to count; 0 when it does not (the caller counts them the long way).
+ *  - Segments whose lanes are no further apart than a block leave no block
+ *    out between their first and last: each covers a range of blocks, and
+ *    the count is the size of the union of those few ranges.
+ *  - One affine run of aligned lanes a block or more apart: a block each.
+ *  - Lanes within 64 blocks of the lowest: a bitmap of them. */
+static uint32_t quick_block_count(const uint64_t addr[32], uint32_t lanes, unsigned bytes, unsigned shift,
+                                  const ws_lane_span *span)
+{
+    uint64_t last = span->hi + (bytes - 1);
+    if (lanes == 0 || last < span->hi)
+        return 0;   /* an access that wraps: the general path copes */
+    uint64_t block = UINT64_C(1) << shift;
+    unsigned n = span->segment_lanes;
+    if (n) {
+        uint64_t step = stride_magnitude(span->stride);
+        if (step <= block) {
+            /* The segments' block ranges, sorted by start (insertion: at most 8), then merged. */
+            uint64_t from[WARP_LANES / 4], to[WARP_LANES / 4];
+            unsigned ranges = 0;
+            for (unsigned first = 0; first < WARP_LANES; first += n) {
+                uint64_t a = addr[first], b = addr[first + n - 1];
+                uint64_t low = a < b ? a : b, high = a < b ? b : a;
+                uint64_t f = low >> shift, t = (high + (bytes - 1)) >> shift;
+                unsigned k = ranges++;
+                while (k > 0 && from[k - 1] > f) {
+                    from[k] = from[k - 1];
+                    to[k] = to[k - 1];
+                    k--;
+                }
+                from[k] = f;
+                to[k] = t;
+            }
+            uint64_t count = 0, end = 0;
+            for (unsigned k = 0; k < ranges; k++) {
+                uint64_t f = k > 0 && from[k] <= end ? end + 1 : from[k];
+                if (k == 0 || to[k] > end) {
+                    count += to[k] - f + 1;
+                    end = to[k];
+                }
+            }
+            return (uint32_t)count;
+        }
+        if (n == WARP_LANES && !(span->any_bits & (bytes - 1)) && bytes <= block)
+            return WARP_LANES;
+    }
+    uint64_t first_block = span->lo >> shift;
+    if ((last >> shift) - first_block >= 64)
+        return 0;
+    uint64_t seen = 0;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        unsigned lane = (unsigned)__builtin_ctz(m);
+        uint64_t b0 = (addr[lane] >> shift) - first_block, b1 = ((addr[lane] + (bytes - 1)) >> shift) - first_block;
+        seen |= (UINT64_C(2) << b1) - (UINT64_C(1) << b0);   /* bits b0..b1 (b1 = 63 wraps to all above b0) */
+    }
+    return popcount64(seen);
 }
 
 static uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
@@ -227,9 +368,37 @@ typedef struct {
  * order take one pass; others are bucketed by bank (a counting sort) and
  * each bank's rows deduplicated by a scan of its own bucket, so the
  * quadratic part is confined to a conflicting bank. */
-static uint32_t busiest_bank(const uint64_t addr[32], uint32_t lanes, unsigned bytes, bank_layout g)
+static uint32_t busiest_bank(const uint64_t addr[32], uint32_t lanes, unsigned bytes, bank_layout g,
+                             const ws_lane_span *known)
 {
     uint64_t unit[MAX_KEYS], row[MAX_KEYS];
+    if (lanes == 0)
+        return 0;
+    ws_lane_span span;
+    if (known)
+        span = *known;
+    else
+        ws_lane_span_of(addr, lanes, &span);
+    uint64_t last = span.hi + (bytes - 1);
+    uint32_t banks = 1u << g.bank_bits;
+    /* Units closer together than the banks are many sit in different banks:
+     * one pass (the usual broadcast and consecutive accesses). */
+    if (last >= span.hi && (last >> g.unit_shift) - (span.lo >> g.unit_shift) < banks)
+        return 1;
+    /* A full warp striding by s units (s != 0: that was one pass above), each
+     * lane inside one unit, with one row per unit and bank: lanes l and l'
+     * share a bank when (l - l') s is a multiple of the bank count, so the
+     * lanes fall evenly on banks / gcd(s, banks) banks, each holding distinct
+     * units. The bank count is a power of two: gcd is the largest power of
+     * two dividing s, at most banks. */
+    uint64_t unit_bytes = UINT64_C(1) << g.unit_shift;
+    if (span.segment_lanes == WARP_LANES && g.row_shift == g.bank_bits && bytes <= unit_bytes && !(span.any_bits & (bytes - 1)) &&
+        !(span.stride & (unit_bytes - 1))) {
+        uint64_t s = stride_magnitude(span.stride) >> g.unit_shift;
+        uint64_t gcd = (s & -s) < banks ? (s & -s) : banks;
+        uint64_t banks_used = banks / gcd;
+        return banks_used >= WARP_LANES ? 1 : (uint32_t)(WARP_LANES / banks_used);
+    }
     unsigned n = collect_blocks(addr, lanes, bytes, g.unit_shift, unit);
     uint32_t bank_mask = (1u << g.bank_bits) - 1;
     uint32_t worst = 0;
@@ -366,6 +535,15 @@ static uint32_t cc1x_request_steps(const uint64_t addr[32], uint32_t lanes, unsi
 void ws_shared_access_cost(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
                            unsigned bytes_per_lane, int is_store, ws_shared_cost *out)
 {
+    ws_lane_span span;
+    ws_lane_span_of(addr, active_mask, &span);
+    ws_shared_access_cost_span(a, addr, active_mask, bytes_per_lane, is_store, &span, out);
+}
+
+void ws_shared_access_cost_span(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
+                                unsigned bytes_per_lane, int is_store, const ws_lane_span *span,
+                                ws_shared_cost *out)
+{
     out->wavefronts = 0;
     out->ideal_wavefronts = 0;
     if (active_mask == 0 || bytes_per_lane == 0)
@@ -392,7 +570,7 @@ void ws_shared_access_cost(const ws_arch *a, const uint64_t addr[32], uint32_t a
         for (unsigned p = 0; p * per_phase < WARP_LANES; p++) {
             uint32_t m = active_mask & phase_mask(p, per_phase);
             if (m)
-                wavefronts += busiest_bank(addr, m, bytes, g);
+                wavefronts += busiest_bank(addr, m, bytes, g, m == active_mask ? span : NULL);
         }
         ideal = ceil_div(lanes * bytes, banks * 4);
         break;
@@ -401,7 +579,7 @@ void ws_shared_access_cost(const ws_arch *a, const uint64_t addr[32], uint32_t a
         /* Rows are 8 bytes: in 4-byte mode a row holds words w and w + banks. */
         bank_layout g = a->bank_width_bytes == 8 ? (bank_layout){3, bank_bits, bank_bits}
                                                  : (bank_layout){2, bank_bits, bank_bits + 1};
-        wavefronts = busiest_bank(addr, active_mask, bytes, g);
+        wavefronts = busiest_bank(addr, active_mask, bytes, g, span);
         ideal = ceil_div(lanes * bytes, banks * 8);
         break;
     }
@@ -412,7 +590,7 @@ void ws_shared_access_cost(const ws_arch *a, const uint64_t addr[32], uint32_t a
             uint32_t m = active_mask & phase_mask(p, per_phase);
             if (!m)
                 continue;
-            wavefronts += busiest_bank(addr, m, bytes, g);
+            wavefronts += busiest_bank(addr, m, bytes, g, m == active_mask ? span : NULL);
             ideal += ceil_div(popcount32(m) * bytes, banks * 4);
         }
         break;
@@ -515,6 +693,15 @@ static int cc10_coalesced(const uint64_t addr[32], uint32_t lanes, unsigned firs
 void ws_global_access_cost(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
                            unsigned bytes_per_lane, int is_store, ws_global_cost *out)
 {
+    ws_lane_span span;
+    ws_lane_span_of(addr, active_mask, &span);
+    ws_global_access_cost_span(a, addr, active_mask, bytes_per_lane, is_store, &span, out);
+}
+
+void ws_global_access_cost_span(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
+                                unsigned bytes_per_lane, int is_store, const ws_lane_span *span,
+                                ws_global_cost *out)
+{
     memset(out, 0, sizeof *out);
     if (active_mask == 0 || bytes_per_lane == 0)
         return;
@@ -527,12 +714,19 @@ void ws_global_access_cost(const ws_arch *a, const uint64_t addr[32], uint32_t a
         line_shift = sector_shift;
 
     /* Sectors and lines on every preset; lines follow from the distinct sectors. */
-    uint64_t keys[MAX_KEYS];
-    unsigned n = distinct_values(keys, collect_blocks(addr, active_mask, bytes, sector_shift, keys));
-    out->sectors = n;
-    for (unsigned i = 0; i < n; i++)
-        keys[i] >>= line_shift - sector_shift;
-    out->lines = distinct_values(keys, n);
+    uint32_t sectors = quick_block_count(addr, active_mask, bytes, sector_shift, span);
+    uint32_t lines = sectors ? quick_block_count(addr, active_mask, bytes, line_shift, span) : 0;
+    if (lines) {
+        out->sectors = sectors;
+        out->lines = lines;
+    } else {
+        uint64_t keys[MAX_KEYS];
+        unsigned n = distinct_values(keys, collect_blocks(addr, active_mask, bytes, sector_shift, keys));
+        out->sectors = n;
+        for (unsigned i = 0; i < n; i++)
+            keys[i] >>= line_shift - sector_shift;
+        out->lines = distinct_values(keys, n);
+    }
 
     uint32_t *by_size = out->transactions_by_size;
     switch (a->global_model) {

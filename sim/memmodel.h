@@ -21,6 +21,24 @@
 
 #include "sim/arch.h"
 
+/* How the active lanes' addresses lie, measured once per warp access (the
+ * executor's bounds check and both cost models use it).
+ *
+ * A full warp usually steps through memory by a constant stride, or does so
+ * in segments: a warp of a 16 x 16 block is two rows of 16 lanes, each row
+ * at its own address but with the same step. segment_lanes says so: the
+ * lanes split into runs of that many (32, 16, 8 or 4), each run going
+ * addr[first] + i * stride without wrapping around. 0: no such structure
+ * (or not a full warp). */
+typedef struct {
+    uint64_t lo, hi;        /* the lowest and highest lane address */
+    uint64_t any_bits;      /* every lane address ORed: a low bit set means some lane is misaligned */
+    uint64_t stride;        /* the step within a segment (two's complement), below 2^32 in magnitude */
+    unsigned segment_lanes; /* 32: one affine run; 16, 8, 4: runs of that many; 0: none */
+} ws_lane_span;
+
+void ws_lane_span_of(const uint64_t addr[32], uint32_t active_mask, ws_lane_span *out);
+
 typedef struct {
     uint32_t wavefronts;        /* passes the banks need (ncu: smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared);
                                    on cc 1.x the slides' "cycles", summed over half-warps */
@@ -30,6 +48,10 @@ typedef struct {
 
 void ws_shared_access_cost(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
                            unsigned bytes_per_lane, int is_store, ws_shared_cost *out);
+/* The same, with the lanes' span already measured (span of active_mask). */
+void ws_shared_access_cost_span(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
+                                unsigned bytes_per_lane, int is_store, const ws_lane_span *span,
+                                ws_shared_cost *out);
 
 enum { WS_TRANSACTION_32B, WS_TRANSACTION_64B, WS_TRANSACTION_128B };
 
@@ -46,5 +68,8 @@ typedef struct {
 
 void ws_global_access_cost(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
                            unsigned bytes_per_lane, int is_store, ws_global_cost *out);
+void ws_global_access_cost_span(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
+                                unsigned bytes_per_lane, int is_store, const ws_lane_span *span,
+                                ws_global_cost *out);
 
 #endif
