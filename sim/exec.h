@@ -56,7 +56,7 @@ extern const ws_exec_fn ws_exec_table[OP_COUNT];
 /* A handler specialised to this instruction's opcode and types, or NULL
  * when ws_exec_table's general one serves it (sim/exec_fast.c). Resolved
  * once per launch, so the hot handlers test no type at run time. */
-ws_exec_fn ws_specialised_handler(const ptx_instr *in);
+ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in);
 
 /* ---- Operands ------------------------------------------------------------ */
 

@@ -1,12 +1,315 @@
 /*
  * Specialised handlers: the opcode and type combinations that dominate real
- * kernels, each with its type resolved at decode time (ws_specialised_handler)
- * instead of tested on every execution.
+ * kernels (integer address arithmetic, comparisons, moves, f32 arithmetic),
+ * each with its width, signedness and modifiers settled when the launch
+ * decodes the instruction (ws_specialised_handler) instead of tested on
+ * every execution. Everything else, and every instruction with a modifier
+ * these do not handle (.sat, .cc, .ftz, directed rounding, a `_`
+ * destination, ...), runs the general handler of sim/exec_alu*.c.
+ *
+ * Each computes all 32 lanes into a scratch array with a plain loop the
+ * compiler can vectorise, then writes the lanes of the mask: a full warp in
+ * one copy. The results are those of the general handlers bit for bit
+ * (tests/test_alu.c and the course kernels check both through these).
  */
 #include "sim/exec_alu.h"
 
-ws_exec_fn ws_specialised_handler(const ptx_instr *in)
+#define MASK_32 UINT64_C(0xffffffff)
+#define MASK_64 UINT64_MAX
+
+/* The lanes of mask get r. */
+static inline void put_lanes(uint64_t *d, const uint64_t r[WS_WARP_SIZE], uint32_t mask)
 {
-    (void)in;
-    return NULL;
+    if (mask == WS_FULL_MASK) {
+        memcpy(d, r, WS_WARP_SIZE * sizeof *d);
+        return;
+    }
+    WS_FOR_LANES(mask, lane) d[lane] = r[lane];
+}
+
+static inline int64_t sx32(uint64_t v) { return (int64_t)(int32_t)(uint32_t)v; }
+
+/* ---- Integer arithmetic and logic: d = (a OP b) & width ------------------- */
+
+/* `width` is the result's: mul.wide of two 32-bit values gives 64 bits. */
+#define BINARY(name, width, expr) \
+static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+{ \
+    uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], r[WS_WARP_SIZE]; \
+    const uint64_t *a = ws_src(x, &in->operand[1], ta), *b = ws_src(x, &in->operand[2], tb); \
+    for (int l = 0; l < WS_WARP_SIZE; l++) \
+        r[l] = (expr) & MASK_##width; \
+    put_lanes(x->reg[in->operand[0].reg], r, mask); \
+}
+BINARY(add, 32, a[l] + b[l])
+BINARY(add, 64, a[l] + b[l])
+BINARY(sub, 32, a[l] - b[l])
+BINARY(sub, 64, a[l] - b[l])
+BINARY(mul_lo, 32, a[l] * b[l])
+BINARY(mul_lo, 64, a[l] * b[l])
+BINARY(mul_wide_s, 64, (uint64_t)(sx32(a[l]) * sx32(b[l])))
+BINARY(mul_wide_u, 64, (a[l] & MASK_32) * (b[l] & MASK_32))
+BINARY(and, 32, a[l] & b[l])
+BINARY(and, 64, a[l] & b[l])
+BINARY(or, 32, a[l] | b[l])
+BINARY(or, 64, a[l] | b[l])
+BINARY(xor, 32, a[l] ^ b[l])
+BINARY(xor, 64, a[l] ^ b[l])
+/* Shift amounts are the u32 b; at or past the width shl and shr.u give 0, shr.s the sign. */
+BINARY(shl, 32, (uint32_t)b[l] < 32 ? a[l] << (b[l] & 31) : 0)
+BINARY(shl, 64, (uint32_t)b[l] < 64 ? a[l] << (b[l] & 63) : 0)
+BINARY(shr_u, 32, (uint32_t)b[l] < 32 ? (a[l] & MASK_32) >> (b[l] & 31) : 0)
+BINARY(shr_u, 64, (uint32_t)b[l] < 64 ? a[l] >> (b[l] & 63) : 0)
+BINARY(shr_s, 32, (uint64_t)(sx32(a[l]) >> ((uint32_t)b[l] > 63 ? 63 : (uint32_t)b[l])))
+BINARY(shr_s, 64, (uint64_t)((int64_t)a[l] >> ((uint32_t)b[l] > 63 ? 63 : (uint32_t)b[l])))
+#undef BINARY
+
+/* mad.lo: d = (a * b + c) & width; mad.wide: the full product of two 32-bit values plus a 64-bit c. */
+#define TERNARY(name, width, expr) \
+static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+{ \
+    uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], tc[WS_WARP_SIZE], r[WS_WARP_SIZE]; \
+    const uint64_t *a = ws_src(x, &in->operand[1], ta), *b = ws_src(x, &in->operand[2], tb); \
+    const uint64_t *c = ws_src(x, &in->operand[3], tc); \
+    for (int l = 0; l < WS_WARP_SIZE; l++) \
+        r[l] = (expr) & MASK_##width; \
+    put_lanes(x->reg[in->operand[0].reg], r, mask); \
+}
+TERNARY(mad_lo, 32, a[l] * b[l] + c[l])
+TERNARY(mad_lo, 64, a[l] * b[l] + c[l])
+TERNARY(mad_wide_s, 64, (uint64_t)(sx32(a[l]) * sx32(b[l])) + c[l])
+TERNARY(mad_wide_u, 64, (a[l] & MASK_32) * (b[l] & MASK_32) + c[l])
+#undef TERNARY
+
+/* ---- mov, cvta, integer cvt: one source, d = f(a) ----------------------- */
+
+#define UNARY(name, width, expr) \
+static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+{ \
+    uint64_t ta[WS_WARP_SIZE], r[WS_WARP_SIZE]; \
+    const uint64_t *a = ws_src(x, &in->operand[1], ta); \
+    for (int l = 0; l < WS_WARP_SIZE; l++) \
+        r[l] = (expr) & MASK_##width; \
+    put_lanes(x->reg[in->operand[0].reg], r, mask); \
+}
+UNARY(mov, 32, a[l])
+UNARY(mov, 64, a[l])
+UNARY(sext, 64, (uint64_t)sx32(a[l]))   /* cvt.s64.s32 (and .u64.s32) */
+#undef UNARY
+
+/* ---- setp on integers, without a BOOLOP ------------------------------------ */
+
+/* The lane mask of (key(a) CMP key(b)); lo ls hi hs compare unsigned. */
+#define COMPARE(name, key_type, ukey_type) \
+static uint32_t compare_##name(unsigned cmp, const uint64_t *a, const uint64_t *b) \
+{ \
+    uint32_t t = 0; \
+    switch (cmp) { \
+    case PTX_CMP_EQ: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((key_type)a[l] == (key_type)b[l]) << l; break; \
+    case PTX_CMP_NE: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((key_type)a[l] != (key_type)b[l]) << l; break; \
+    case PTX_CMP_LT: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((key_type)a[l] < (key_type)b[l]) << l; break; \
+    case PTX_CMP_LE: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((key_type)a[l] <= (key_type)b[l]) << l; break; \
+    case PTX_CMP_GT: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((key_type)a[l] > (key_type)b[l]) << l; break; \
+    case PTX_CMP_GE: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((key_type)a[l] >= (key_type)b[l]) << l; break; \
+    case PTX_CMP_LO: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((ukey_type)a[l] < (ukey_type)b[l]) << l; break; \
+    case PTX_CMP_LS: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((ukey_type)a[l] <= (ukey_type)b[l]) << l; break; \
+    case PTX_CMP_HI: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((ukey_type)a[l] > (ukey_type)b[l]) << l; break; \
+    case PTX_CMP_HS: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((ukey_type)a[l] >= (ukey_type)b[l]) << l; break; \
+    default: break;   /* float-only comparisons: never true on integers */ \
+    } \
+    return t; \
+}
+COMPARE(s32, int32_t, uint32_t)
+COMPARE(u32, uint32_t, uint32_t)
+COMPARE(s64, int64_t, uint64_t)
+COMPARE(u64, uint64_t, uint64_t)
+#undef COMPARE
+
+/* setp writes p = t and, when a second destination is written, q = !t
+ * (operands p, [q], a, b as exec_setp reads them). */
+#define SETP(name) \
+static void fast_setp_##name(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+{ \
+    const ptx_operand *q = &in->operand[1]; \
+    int i = q->kind == PTX_OPD_PRED || q->kind == PTX_OPD_SINK || q->kind == PTX_OPD_NONE ? 2 : 1; \
+    uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE]; \
+    uint32_t t = compare_##name(in->cmp, ws_src(x, &in->operand[i], ta), ws_src(x, &in->operand[i + 1], tb)); \
+    ws_pred_set(x, &in->operand[0], mask, t); \
+    if (i == 2) \
+        ws_pred_set(x, q, mask, ~t); \
+}
+SETP(s32)
+SETP(u32)
+SETP(s64)
+SETP(u64)
+#undef SETP
+
+/* ---- f32 add sub mul fma, round to nearest, no .ftz/.sat ------------------ */
+
+/* An f32 result as its register bits: every NaN is 0x7fffffff (as alu_f32_out). */
+static inline uint64_t f32_bits(float r)
+{
+    return r != r ? ALU_F32_QNAN : alu_f32_to(r);
+}
+
+#define F32_BINARY(name, op) \
+static void fast_##name##_f32(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+{ \
+    uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], r[WS_WARP_SIZE]; \
+    const uint64_t *a = ws_src(x, &in->operand[1], ta), *b = ws_src(x, &in->operand[2], tb); \
+    for (int l = 0; l < WS_WARP_SIZE; l++) \
+        r[l] = f32_bits(alu_f32_from((uint32_t)a[l]) op alu_f32_from((uint32_t)b[l])); \
+    put_lanes(x->reg[in->operand[0].reg], r, mask); \
+}
+F32_BINARY(add, +)
+F32_BINARY(sub, -)
+F32_BINARY(mul, *)
+#undef F32_BINARY
+
+/* fmaf is a library call per lane; on an x86-64 with FMA the same fused,
+ * correctly rounded operation is one instruction, used when the CPU has it
+ * (checked once, at decode). */
+static void fma_f32_lanes(const uint64_t *a, const uint64_t *b, const uint64_t *c, uint64_t r[WS_WARP_SIZE])
+{
+    for (int l = 0; l < WS_WARP_SIZE; l++)
+        r[l] = f32_bits(fmaf(alu_f32_from((uint32_t)a[l]), alu_f32_from((uint32_t)b[l]), alu_f32_from((uint32_t)c[l])));
+}
+
+static void fast_fma_f32(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], tc[WS_WARP_SIZE], r[WS_WARP_SIZE];
+    fma_f32_lanes(ws_src(x, &in->operand[1], ta), ws_src(x, &in->operand[2], tb), ws_src(x, &in->operand[3], tc), r);
+    put_lanes(x->reg[in->operand[0].reg], r, mask);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HAVE_FMA_VARIANT 1
+__attribute__((target("fma"))) static void fma_f32_lanes_hw(const uint64_t *a, const uint64_t *b, const uint64_t *c,
+                                                             uint64_t r[WS_WARP_SIZE])
+{
+    for (int l = 0; l < WS_WARP_SIZE; l++) {
+        float v = __builtin_fmaf(alu_f32_from((uint32_t)a[l]), alu_f32_from((uint32_t)b[l]),
+                                 alu_f32_from((uint32_t)c[l]));
+        r[l] = v != v ? ALU_F32_QNAN : alu_f32_to(v);
+    }
+}
+
+static void fast_fma_f32_hw(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], tc[WS_WARP_SIZE], r[WS_WARP_SIZE];
+    fma_f32_lanes_hw(ws_src(x, &in->operand[1], ta), ws_src(x, &in->operand[2], tb), ws_src(x, &in->operand[3], tc), r);
+    put_lanes(x->reg[in->operand[0].reg], r, mask);
+}
+#endif
+
+/* ---- Choosing ---------------------------------------------------------------- */
+
+static int int_width(ptx_type t)
+{
+    if (t == PTX_B32 || t == PTX_U32 || t == PTX_S32)
+        return 32;
+    if (t == PTX_B64 || t == PTX_U64 || t == PTX_S64)
+        return 64;
+    return 0;
+}
+
+#define BY_WIDTH(name) (width == 32 ? fast_##name##_32 : width == 64 ? fast_##name##_64 : NULL)
+
+ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in)
+{
+    ptx_type t = (ptx_type)in->type;
+    int width = int_width(t);
+    int is_signed = ptx_types[t].kind == PTX_KIND_SIGNED;
+    int plain_float = t == PTX_F32 && !(in->flags & (PTX_FLAG_FTZ | PTX_FLAG_SAT)) &&
+                      (in->rounding == PTX_RND_NONE || in->rounding == PTX_RND_RN);
+    const ptx_operand *d = &in->operand[0];
+
+    if (in->opcode == OP_setp) {
+        if (in->boolop != PTX_BOOL_NONE || d->kind != PTX_OPD_PRED)
+            return NULL;
+        if (width == 32)
+            return is_signed ? fast_setp_s32 : fast_setp_u32;
+        if (width == 64)
+            return is_signed ? fast_setp_s64 : fast_setp_u64;
+        return NULL;
+    }
+    if (d->kind != PTX_OPD_REG)
+        return NULL;   /* a sink, a vector, a predicate: the general handlers */
+    int no_cc_sat = !(in->flags & (PTX_FLAG_CC | PTX_FLAG_SAT));
+    int lo = in->mode == PTX_MUL_DEFAULT || in->mode == PTX_MUL_LO;
+    switch (in->opcode) {
+    case OP_add:
+        if (plain_float)
+            return fast_add_f32;
+        return no_cc_sat ? BY_WIDTH(add) : NULL;
+    case OP_sub:
+        if (plain_float)
+            return fast_sub_f32;
+        return no_cc_sat ? BY_WIDTH(sub) : NULL;
+    case OP_mul:
+        if (plain_float)
+            return fast_mul_f32;
+        if (!no_cc_sat)
+            return NULL;
+        if (lo)
+            return BY_WIDTH(mul_lo);
+        if (in->mode == PTX_MUL_WIDE && width == 32)
+            return is_signed ? fast_mul_wide_s_64 : fast_mul_wide_u_64;
+        return NULL;
+    case OP_mad:
+    case OP_fma:
+        if (plain_float) {
+#ifdef HAVE_FMA_VARIANT
+            if (__builtin_cpu_supports("fma"))
+                return fast_fma_f32_hw;
+#endif
+            return fast_fma_f32;
+        }
+        if (in->opcode != OP_mad || !no_cc_sat)
+            return NULL;
+        if (lo)
+            return BY_WIDTH(mad_lo);
+        if (in->mode == PTX_MUL_WIDE && width == 32)
+            return is_signed ? fast_mad_wide_s_64 : fast_mad_wide_u_64;
+        return NULL;
+    case OP_and:
+        return BY_WIDTH(and);
+    case OP_or:
+        return BY_WIDTH(or);
+    case OP_xor:
+        return BY_WIDTH(xor);
+    case OP_shl:
+        return BY_WIDTH(shl);
+    case OP_shr:
+        return is_signed ? BY_WIDTH(shr_s) : BY_WIDTH(shr_u);
+    case OP_mov:
+        if (in->operand[1].kind == PTX_OPD_VEC)
+            return NULL;
+        if (t == PTX_F32)
+            return fast_mov_32;
+        if (t == PTX_F64)
+            return fast_mov_64;
+        if (in->operand[1].kind == PTX_OPD_VEC)
+            return NULL;
+        return BY_WIDTH(mov);
+    case OP_cvta:
+        /* global and const addresses are the same in both forms */
+        if (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_CONST)
+            return BY_WIDTH(mov);
+        return NULL;
+    case OP_cvt: {
+        /* int -> int, no .sat, into a register exactly as wide as the destination type */
+        ptx_type st = in->type2 ? (ptx_type)in->type2 : t;
+        if ((in->flags & PTX_FLAG_SAT) || !width || !int_width(st) || !fn->value_reg_type ||
+            ptx_types[fn->value_reg_type[d->reg]].size * 8 != (unsigned)width)
+            return NULL;
+        if (int_width(st) == 32 && width == 64)
+            return ptx_types[st].kind == PTX_KIND_SIGNED ? fast_sext_64 : fast_mov_32;
+        if (width == 32)
+            return fast_mov_32;   /* from 32 or 64 bits: the low half */
+        return fast_mov_64;
+    }
+    default:
+        return NULL;
+    }
 }

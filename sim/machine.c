@@ -167,7 +167,7 @@ static ws_decoded *decode(const ptx_function *fn)
     for (int i = 0; i < fn->instr_count; i++) {
         const ptx_instr *in = &fn->instrs[i];
         ptx_class cls = ptx_opcodes[in->opcode].cls;
-        ws_exec_fn special = ws_specialised_handler(in);
+        ws_exec_fn special = ws_specialised_handler(fn, in);
         d[i].run = special ? special : ws_exec_table[in->opcode];
         d[i].moves_stack = cls == PTX_CLASS_CTRL || cls == PTX_CLASS_SYNC;
         d[i].sass_branches = (uint8_t)ws_sass_has_branches(in);

@@ -1,0 +1,185 @@
+/*
+ * The specialised handlers (sim/exec_fast.c) against the general ones: every
+ * opcode, type and modifier combination that ws_specialised_handler takes,
+ * on random registers (with the awkward floats mixed in) and random lane
+ * masks, must leave the registers, predicates and carry flag exactly as the
+ * general handler does.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "sim/exec.h"
+
+#define NREG 6
+#define NPRED 4
+
+typedef struct {
+    uint64_t reg[NREG][WS_WARP_SIZE];
+    uint32_t pred[NPRED];
+    uint32_t carry;
+} machine_state;
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* A register value: small and large integers, and floats of every class. */
+static uint64_t value(void)
+{
+    static const uint64_t special[] = {
+        0, 1, 2, 31, 32, 33, 63, 64, 0xffffffffu, 0x80000000u, 0x7fffffffu, UINT64_MAX, UINT64_C(1) << 63,
+        0x7f800000u, 0xff800000u, 0x7fc00000u, 0x7fa00000u, 0x00000001u, 0x80000001u, 0x3f800000u, 0xbf800000u,
+        0x00800000u, 0x80000000u, 0x4b800000u,
+    };
+    switch (rnd() % 4) {
+    case 0: return special[rnd() % (sizeof special / sizeof special[0])];
+    case 1: return rnd() % 100;
+    case 2: return rnd() & 0xffffffffu;
+    default: return rnd();
+    }
+}
+
+static void randomise(machine_state *m)
+{
+    for (int r = 0; r < NREG; r++)
+        for (int l = 0; l < WS_WARP_SIZE; l++)
+            m->reg[r][l] = value();
+    for (int p = 0; p < NPRED; p++)
+        m->pred[p] = (uint32_t)rnd();
+    m->carry = (uint32_t)rnd();
+}
+
+static void run_on(machine_state *m, const ptx_function *fn, ws_exec_fn handler, const ptx_instr *in, uint32_t mask)
+{
+    ws_exec x;
+    memset(&x, 0, sizeof x);
+    x.fn = fn;
+    x.reg = m->reg;
+    x.pred = m->pred;
+    x.carry = &m->carry;
+    x.active = mask;
+    handler(&x, in, mask);
+}
+
+static ptx_operand reg(int r)
+{
+    ptx_operand o;
+    memset(&o, 0, sizeof o);
+    o.kind = PTX_OPD_REG;
+    o.reg = r;
+    o.symbol = -1;
+    return o;
+}
+
+static ptx_operand source(int r)
+{
+    ptx_operand o = reg(r);
+    if (rnd() % 4 == 0) {
+        o.kind = PTX_OPD_IMM;
+        o.reg = -1;
+        o.imm = (int64_t)value();
+    }
+    return o;
+}
+
+static ptx_operand pred(int p)
+{
+    ptx_operand o = reg(p);
+    o.kind = PTX_OPD_PRED;
+    return o;
+}
+
+static const ptx_opcode opcodes[] = {OP_add, OP_sub, OP_mul, OP_mad, OP_fma, OP_and, OP_or, OP_xor, OP_shl,
+                                     OP_shr, OP_mov, OP_cvta, OP_cvt, OP_setp};
+
+/* A random instruction of one of the opcodes above. */
+static ptx_instr random_instr(void)
+{
+    ptx_instr in;
+    memset(&in, 0, sizeof in);
+    in.opcode = (uint16_t)opcodes[rnd() % (sizeof opcodes / sizeof opcodes[0])];
+    in.type = (uint8_t)(1 + rnd() % (PTX_TYPE_COUNT - 2));   /* b8 .. f64 */
+    in.type2 = rnd() % 2 ? (uint8_t)(1 + rnd() % (PTX_TYPE_COUNT - 2)) : 0;
+    in.vec = 1;
+    in.guard = -1;
+    in.call = -1;
+    in.mode = (uint8_t)(rnd() % 4);
+    in.rounding = (uint8_t)(rnd() % 3);
+    in.cmp = (uint8_t)(1 + rnd() % (PTX_CMP_COUNT - 1));
+    in.space = (uint8_t)(rnd() % 6);
+    if (rnd() % 4 == 0)
+        in.flags = (uint16_t)(1u << (rnd() % 7));
+    if (in.opcode == OP_setp) {
+        int two = rnd() % 2;
+        in.operand[0] = pred(0);
+        in.operand_count = 3;
+        if (two) {
+            in.operand[1] = pred(1);
+            in.operand[2] = source(1);
+            in.operand[3] = source(2);
+            in.operand_count = 4;
+        } else {
+            in.operand[1] = source(1);
+            in.operand[2] = source(2);
+        }
+        return in;
+    }
+    int sources = in.opcode == OP_mov || in.opcode == OP_cvta || in.opcode == OP_cvt ? 1
+                : in.opcode == OP_mad || in.opcode == OP_fma ? 3 : 2;
+    in.operand[0] = reg(0);
+    for (int i = 1; i <= sources; i++)
+        in.operand[i] = source((int)(rnd() % NREG));   /* sources may be the destination */
+    in.operand_count = (uint8_t)(sources + 1);
+    return in;
+}
+
+START_TEST(specialised_handlers_match_general_ones)
+{
+    uint8_t reg_types[NREG];
+    ptx_function fn;
+    memset(&fn, 0, sizeof fn);
+    fn.value_reg_type = reg_types;
+    fn.value_reg_count = NREG;
+    int specialised = 0;
+    for (int trial = 0; trial < 200000; trial++) {
+        ptx_instr in = random_instr();
+        for (int r = 0; r < NREG; r++)
+            reg_types[r] = (uint8_t)(rnd() % 2 ? PTX_B32 : PTX_B64);
+        ws_exec_fn fast = ws_specialised_handler(&fn, &in);
+        if (!fast)
+            continue;
+        specialised++;
+        machine_state general, special;
+        randomise(&general);
+        special = general;
+        uint32_t mask = rnd() % 2 ? WS_FULL_MASK : (uint32_t)rnd() | 1u;
+        run_on(&general, &fn, ws_exec_table[in.opcode], &in, mask);
+        run_on(&special, &fn, fast, &in, mask);
+        ck_assert_msg(memcmp(&general, &special, sizeof general) == 0,
+                      "opcode %s type %s type2 %d mode %d flags %#x rounding %d cmp %d: results differ",
+                      ptx_opcodes[in.opcode].spelling, ptx_types[in.type].name, in.type2, in.mode, in.flags,
+                      in.rounding, in.cmp);
+    }
+    ck_assert_int_gt(specialised, 10000);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *suite = suite_create("exec_fast");
+    TCase *tc = tcase_create("differential");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, specialised_handlers_match_general_ones);
+    suite_add_tcase(suite, tc);
+    SRunner *runner = srunner_create(suite);
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed ? 1 : 0;
+}
