@@ -11,7 +11,7 @@
 
 /* Lane addresses of an [address] operand, with the space each resolves to. */
 static ptx_space lane_addresses(ws_exec *x, const ptx_instr *in, const ptx_operand *op, uint32_t mask,
-                                uint64_t addr[WS_WARP_SIZE])
+                                uint64_t addr[restrict WS_WARP_SIZE])
 {
     ptx_space space = (ptx_space)in->space;
     if (op->symbol >= 0) {
@@ -105,15 +105,31 @@ static const ws_allocation *allocation_of(ws_launch *l, uint64_t lo, uint64_t hi
     return a->size >= bytes && hi - a->base <= a->size - bytes ? a : NULL;
 }
 
-/* The fast path: every lane inside one global allocation (or inside shared,
- * local or parameter memory), aligned. Returns 0 when some lane needs the
- * checked path, which then faults or splits a generic access by space. */
-static int access_lanes_fast(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
-                             unsigned bytes, int is_store, uint8_t *where[WS_WARP_SIZE])
+/* Where a warp access lands. The fast path: every active lane inside one
+ * region (a global allocation, the block's shared memory, the kernel's
+ * parameters), lane l at region + (addr[l] - origin). Otherwise (local
+ * memory, lanes in different spaces) a host pointer per lane. */
+typedef struct {
+    uint8_t *region;                  /* NULL: see where[] */
+    uint64_t origin;                  /* the simulated address of region[0] */
+    uint64_t addr[WS_WARP_SIZE];
+    uint8_t *where[WS_WARP_SIZE];
+} access_target;
+
+static inline uint8_t *lane_host(const access_target *t, int lane)
+{
+    return t->region ? t->region + (t->addr[lane] - t->origin) : t->where[lane];
+}
+
+/* The fast path, when every lane is inside one region (or inside local
+ * memory), aligned. Returns 0 when some lane needs the checked path, which
+ * then faults or splits a generic access by space. */
+static int access_lanes_fast(ws_exec *x, ptx_space space, access_target *t, uint32_t mask, unsigned bytes,
+                             int is_store)
 {
     ws_launch *l = x->launch;
     ws_lane_span span;
-    ws_lane_span_of(addr, mask, &span);
+    ws_lane_span_of(t->addr, mask, &span);
     uint64_t lo = span.lo, hi = span.hi;
     if (span.any_bits & (bytes - 1))   /* access sizes are powers of two */
         return 0;
@@ -149,38 +165,40 @@ static int access_lanes_fast(ws_exec *x, ptx_space space, const uint64_t addr[WS
     if (limit < bytes || lo < origin || hi - origin > limit - bytes)
         return 0;
     if (space == PTX_SPACE_LOCAL) {
-        WS_FOR_LANES(mask, lane) where[lane] = base + (uint64_t)lane * limit + addr[lane];
-    } else if (mask == WS_FULL_MASK) {
-        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-            where[lane] = base + (addr[lane] - origin);
+        /* each thread's local memory is its own: lane l's at base + l * limit */
+        t->region = NULL;
+        WS_FOR_LANES(mask, lane) t->where[lane] = base + (uint64_t)lane * limit + t->addr[lane];
+        count_access(x, space, t->addr, mask, bytes, is_store, NULL);
     } else {
-        WS_FOR_LANES(mask, lane) where[lane] = base + (addr[lane] - origin);
+        t->region = base;
+        t->origin = origin;
+        count_access(x, space, t->addr, mask, bytes, is_store, &span);
     }
-    count_access(x, space, addr, mask, bytes, is_store, space == PTX_SPACE_LOCAL ? NULL : &span);
     return 1;
 }
 
-/* Resolve and check every lane; the per-lane host pointers come back in `where`.
+/* Resolve and check every lane; where each lands comes back in *t.
  * Lanes of a generic access may land in different spaces: each space is counted apart. */
 static int access_lanes(ws_exec *x, const ptx_instr *in, const ptx_operand *op, uint32_t mask, unsigned bytes,
-                        int is_store, uint8_t *where[WS_WARP_SIZE])
+                        int is_store, access_target *t)
 {
-    uint64_t addr[WS_WARP_SIZE];
-    ptx_space requested = lane_addresses(x, in, op, mask, addr);
-    if (access_lanes_fast(x, requested, addr, mask, bytes, is_store, where))
+    ptx_space requested = lane_addresses(x, in, op, mask, t->addr);
+    if (access_lanes_fast(x, requested, t, mask, bytes, is_store))
         return 0;
+    t->region = NULL;
     uint32_t by_space[PTX_SPACE_COUNT] = {0};
     uint64_t resolved[WS_WARP_SIZE];
     WS_FOR_LANES(mask, lane) {
         ptx_space s = requested;
-        where[lane] = ws_memory_access(x, in, lane, &s, addr[lane], bytes, is_store);
-        if (!where[lane])
+        uint64_t addr = t->addr[lane];
+        t->where[lane] = ws_memory_access(x, in, lane, &s, addr, bytes, is_store);
+        if (!t->where[lane])
             return -1;
         by_space[s] |= 1u << lane;
         /* shared and local are counted by their offset in the space, not the generic window */
-        resolved[lane] = (s == PTX_SPACE_SHARED && addr[lane] >= WS_SHARED_WINDOW) ? addr[lane] - WS_SHARED_WINDOW
-                       : (s == PTX_SPACE_LOCAL && addr[lane] >= WS_LOCAL_WINDOW) ? addr[lane] - WS_LOCAL_WINDOW
-                       : addr[lane];
+        resolved[lane] = (s == PTX_SPACE_SHARED && addr >= WS_SHARED_WINDOW) ? addr - WS_SHARED_WINDOW
+                       : (s == PTX_SPACE_LOCAL && addr >= WS_LOCAL_WINDOW) ? addr - WS_LOCAL_WINDOW
+                       : addr;
     }
     for (int s = 0; s < PTX_SPACE_COUNT; s++)
         if (by_space[s])
@@ -207,8 +225,9 @@ static inline uint64_t widen(uint64_t v, ptx_type type, unsigned reg_bits)
 static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;
-    uint8_t *where[WS_WARP_SIZE];
-    if (access_lanes(x, in, &in->operand[1], mask, size * n, 0, where) < 0)
+    int is_signed = ptx_types[in->type].kind == PTX_KIND_SIGNED;
+    access_target t;
+    if (access_lanes(x, in, &in->operand[1], mask, size * n, 0, &t) < 0)
         return;
     const ptx_operand *d = &in->operand[0];
     for (unsigned e = 0; e < n; e++) {
@@ -217,19 +236,33 @@ static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
             continue;   /* a sink */
         unsigned reg_bits = ws_type_bits((ptx_type)x->fn->value_reg_type[reg]);
         uint64_t *r = x->reg[reg];
-        if (ptx_types[in->type].kind == PTX_KIND_SIGNED) {
+        if (t.region && mask == WS_FULL_MASK &&
+            ((size == 8 && (!is_signed || reg_bits >= 64)) || (size == 4 && (!is_signed || reg_bits <= 32)))) {
+            /* the common case: a full warp in one region, nothing to widen */
+            const uint8_t *region = t.region + e * size;
+            if (size == 4) {
+                for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+                    uint32_t v;
+                    memcpy(&v, region + (t.addr[lane] - t.origin), 4);
+                    r[lane] = v;
+                }
+            } else {
+                for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+                    memcpy(&r[lane], region + (t.addr[lane] - t.origin), 8);
+            }
+        } else if (is_signed) {
             WS_FOR_LANES(mask, lane)
-                r[lane] = widen(load_bytes(where[lane] + e * size, size), (ptx_type)in->type, reg_bits);
-        } else if (size == 4) {   /* the common case, without a variable-size copy */
+                r[lane] = widen(load_bytes(lane_host(&t, lane) + e * size, size), (ptx_type)in->type, reg_bits);
+        } else if (size == 4) {   /* without a variable-size copy */
             WS_FOR_LANES(mask, lane) {
                 uint32_t v;
-                memcpy(&v, where[lane] + e * 4, 4);
+                memcpy(&v, lane_host(&t, lane) + e * 4, 4);
                 r[lane] = v;
             }
         } else if (size == 8) {
-            WS_FOR_LANES(mask, lane) memcpy(&r[lane], where[lane] + e * 8, 8);
+            WS_FOR_LANES(mask, lane) memcpy(&r[lane], lane_host(&t, lane) + e * 8, 8);
         } else {
-            WS_FOR_LANES(mask, lane) r[lane] = load_bytes(where[lane] + e * size, size);
+            WS_FOR_LANES(mask, lane) r[lane] = load_bytes(lane_host(&t, lane) + e * size, size);
         }
     }
 }
@@ -240,7 +273,7 @@ void exec_ldu(ws_exec *x, const ptx_instr *in, uint32_t mask) { load(x, in, mask
 void exec_st(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;
-    uint8_t *where[WS_WARP_SIZE];
+    access_target t;
     /* Read the values first: a store's source may be written by nothing else, but keep the order of the hardware. */
     uint64_t values[PTX_MAX_VEC][WS_WARP_SIZE], tmp[WS_WARP_SIZE];
     const ptx_operand *v = &in->operand[1];
@@ -252,11 +285,16 @@ void exec_st(ws_exec *x, const ptx_instr *in, uint32_t mask)
             memcpy(values[e], ws_src(x, v, tmp), sizeof values[e]);
         }
     }
-    if (access_lanes(x, in, &in->operand[0], mask, size * n, 1, where) < 0)
+    if (access_lanes(x, in, &in->operand[0], mask, size * n, 1, &t) < 0)
         return;
-    for (unsigned e = 0; e < n; e++)
-        WS_FOR_LANES(mask, lane)
-            memcpy(where[lane] + e * size, &values[e][lane], size);
+    for (unsigned e = 0; e < n; e++) {
+        if (t.region && size == 4) {
+            uint8_t *region = t.region + e * 4;
+            WS_FOR_LANES(mask, lane) memcpy(region + (t.addr[lane] - t.origin), &values[e][lane], 4);
+        } else {
+            WS_FOR_LANES(mask, lane) memcpy(lane_host(&t, lane) + e * size, &values[e][lane], size);
+        }
+    }
 }
 
 /* ---- Atomics ---------------------------------------------------------------- */

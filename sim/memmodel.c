@@ -128,17 +128,6 @@ static unsigned popcount64(uint64_t v)
 
 static unsigned popcount32(uint32_t v) { return popcount64(v); }
 
-/* Lanes where a segment of n lanes starts (lane 0 left out). */
-static uint32_t segment_starts(unsigned n)
-{
-    switch (n) {
-    case 16: return 0x00010000u;
-    case 8: return 0x01010100u;
-    case 4: return 0x11111110u;
-    default: return 0;
-    }
-}
-
 void ws_lane_span_of(const uint64_t addr[32], uint32_t active_mask, ws_lane_span *out)
 {
     out->segment_lanes = 0;
@@ -156,18 +145,23 @@ void ws_lane_span_of(const uint64_t addr[32], uint32_t active_mask, ws_lane_span
         out->any_bits = any;
         return;
     }
-    /* One pass: the lanes whose step from the previous lane is not the
-     * first step, and the OR of the addresses. */
-    uint64_t stride = addr[1] - addr[0], any = addr[0];
-    uint32_t breaks = 0;
-    for (unsigned lane = 1; lane < WARP_LANES; lane++) {
-        breaks |= (uint32_t)(addr[lane] - addr[lane - 1] != stride) << lane;
-        any |= addr[lane];
+    /* Steps that differ from the first one, ORed by where the lane sits: a
+     * segment of n lanes may break only at lanes that are multiples of n. */
+    uint64_t stride = addr[1] - addr[0], any = 0;
+    uint64_t odd = 0, at_2 = 0, at_4 = 0, at_8 = 0, at_16;
+    for (unsigned lane = 1; lane < WARP_LANES; lane += 2) {   /* lanes 1, 3, 5, ... */
+        odd |= (addr[lane] - addr[lane - 1]) ^ stride;
+        any |= addr[lane] | addr[lane - 1];
     }
+    for (unsigned lane = 2; lane < WARP_LANES; lane += 4)     /* 2, 6, 10, ... */
+        at_2 |= (addr[lane] - addr[lane - 1]) ^ stride;
+    for (unsigned lane = 4; lane < WARP_LANES; lane += 8)     /* 4, 12, 20, 28 */
+        at_4 |= (addr[lane] - addr[lane - 1]) ^ stride;
+    for (unsigned lane = 8; lane < WARP_LANES; lane += 16)    /* 8, 24 */
+        at_8 |= (addr[lane] - addr[lane - 1]) ^ stride;
+    at_16 = (addr[16] - addr[15]) ^ stride;
     out->any_bits = any;
-    unsigned n = WARP_LANES;
-    while (n >= 4 && (breaks & ~segment_starts(n)))
-        n /= 2;
+    unsigned n = (odd | at_2) ? 0 : at_4 ? 4 : at_8 ? 8 : at_16 ? 16 : WARP_LANES;
     int up = stride < (UINT64_C(1) << 32), down = -stride < (UINT64_C(1) << 32);
     if (n >= 4 && (up || down)) {
         /* Each segment runs from its first lane to its last; a segment that
