@@ -21,7 +21,7 @@
 enum {
     FUZZ_OK = 0,          /* parsed (and, for exec, ran to the end) */
     FUZZ_INPUT_ERROR = 1, /* rejected with an error message (WS_LAUNCH_INPUT, a PTX error, a launch error) */
-    FUZZ_USAGE_ERROR = 2, /* WS_LAUNCH_USAGE */
+    FUZZ_USAGE_ERROR = 2, /* WS_LAUNCH_USAGE; for fuzz_exec: the launch stopped with an error */
     FUZZ_FINDING = 99,    /* a bug no sanitizer catches; why says what */
 };
 
@@ -39,7 +39,9 @@ int fuzz_argv(const uint8_t *data, size_t size, char *why, size_t whylen);
 /* Parse the bytes as PTX; if the module has a kernel, run its first one in
  * the simulator: grid 1, block 32, max-steps 10000, every 8-byte parameter a
  * 256-byte buffer of its own, smaller ones small constants, a 16 MiB memory
- * limit. */
+ * limit, on hopper, g80, kepler (8-byte banks) or fermi as a hash of the
+ * bytes picks.  Status 0: it ran to the end (or there is no kernel); 1: a
+ * PTX error; 2: the launch stopped with an error message. */
 int fuzz_exec(const uint8_t *data, size_t size, char *why, size_t whylen);
 
 #endif
