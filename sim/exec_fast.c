@@ -17,11 +17,20 @@
 #define MASK_32 UINT64_C(0xffffffff)
 #define MASK_64 UINT64_MAX
 
+/* Two lanes, for copying a register row 16 bytes at a time: the same width
+ * the handlers' loops read registers with, so the next instruction's loads
+ * are forwarded from these stores (a library memcpy stores wider chunks). */
+typedef uint64_t lane_pair __attribute__((vector_size(16)));
+
 /* The lanes of mask get r. */
 static inline void put_lanes(uint64_t *d, const uint64_t r[WS_WARP_SIZE], uint32_t mask)
 {
     if (mask == WS_FULL_MASK) {
-        memcpy(d, r, WS_WARP_SIZE * sizeof *d);
+        for (int l = 0; l < WS_WARP_SIZE; l += 2) {
+            lane_pair v;
+            memcpy(&v, r + l, sizeof v);
+            memcpy(d + l, &v, sizeof v);
+        }
         return;
     }
     WS_FOR_LANES(mask, lane) d[lane] = r[lane];

@@ -373,9 +373,10 @@ static void step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
         mask &= in->guard_negated ? ~g : g;
     }
     uint64_t *ic = frame->counters[pc];
+    unsigned active_lanes = active == WS_FULL_MASK ? WS_WARP_SIZE : ws_popcount(active);
     ic[WS_CTR_inst_executed]++;
-    ic[WS_CTR_thread_inst_executed] += ws_popcount(active);
-    ic[WS_CTR_thread_inst_pred_on] += ws_popcount(mask);
+    ic[WS_CTR_thread_inst_executed] += active_lanes;
+    ic[WS_CTR_thread_inst_pred_on] += mask == active ? active_lanes : ws_popcount(mask);
     l->steps++;
     ws_exec x = {
         .launch = l, .block = b, .warp = w, .fn = fn,
@@ -445,14 +446,16 @@ static void block_reset(ws_launch *l, ws_block *b, uint64_t linear)
         w->carry = 0;
         w->state = WS_WARP_READY;
         w->barrier_mask = 0;
-        uint32_t first = (uint32_t)wi * WS_WARP_SIZE;
-        uint32_t n = threads - first < WS_WARP_SIZE ? threads - first : WS_WARP_SIZE;
-        w->lanes = n == 32 ? WS_FULL_MASK : (1u << n) - 1;
-        for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
-            uint32_t t = first + (uint32_t)lane;
-            w->tid[0][lane] = t % bx;
-            w->tid[1][lane] = t / bx % by;
-            w->tid[2][lane] = t / (bx * by);
+        if (!b->tids_ready) {
+            uint32_t first = (uint32_t)wi * WS_WARP_SIZE;
+            uint32_t n = threads - first < WS_WARP_SIZE ? threads - first : WS_WARP_SIZE;
+            w->lanes = n == 32 ? WS_FULL_MASK : (1u << n) - 1;
+            for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+                uint32_t t = first + (uint32_t)lane;
+                w->tid[0][lane] = t % bx;
+                w->tid[1][lane] = t / bx % by;
+                w->tid[2][lane] = t / (bx * by);
+            }
         }
         w->frame_depth = 1;
         ws_frame *f = &w->frames[0];
@@ -469,6 +472,7 @@ static void block_reset(ws_launch *l, ws_block *b, uint64_t linear)
         ws_count_stack_check(l, l->kernel_index);
         memset(w->local, 0, l->local_stack_size * WS_WARP_SIZE);
     }
+    b->tids_ready = 1;
 }
 
 static void report_deadlock(ws_launch *l, ws_block *b)

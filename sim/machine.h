@@ -120,6 +120,7 @@ struct ws_block {
     ws_warp *warps;
     int32_t warp_count;
     uint32_t thread_count;       /* threads not exited */
+    int tids_ready;              /* warps' lanes and thread indices set (the same in every block) */
     uint8_t *shared;             /* static + dynamic shared memory */
     uint64_t shared_size;
     struct {
