@@ -70,7 +70,7 @@ void exec_call(ws_exec *x, const ptx_instr *in, uint32_t mask)
     f->simt_base = w->simt_depth;
     f->returned = 0;
     f->local_base = base;
-    if (ws_frame_registers(f, callee) < 0) {
+    if (ws_frame_registers(l, f, call->function) < 0) {
         ws_fault(x, in, -1, "out of host memory for the registers of '%s'", callee->name);
         return;
     }

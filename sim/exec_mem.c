@@ -238,17 +238,19 @@ static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
         uint64_t *r = x->reg[reg];
         if (t.region && mask == WS_FULL_MASK &&
             ((size == 8 && (!is_signed || reg_bits >= 64)) || (size == 4 && (!is_signed || reg_bits <= 32)))) {
-            /* the common case: a full warp in one region, nothing to widen */
-            const uint8_t *region = t.region + e * size;
+            /* The common case: a full warp in one region, nothing to widen.
+             * Lane l's bytes are at host address `host + addr[l]`. */
+            uintptr_t host = (uintptr_t)t.region + e * size - (uintptr_t)t.origin;
+            const uint64_t *addr = t.addr;
             if (size == 4) {
                 for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
                     uint32_t v;
-                    memcpy(&v, region + (t.addr[lane] - t.origin), 4);
+                    memcpy(&v, (const uint8_t *)(host + (uintptr_t)addr[lane]), 4);
                     r[lane] = v;
                 }
             } else {
                 for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-                    memcpy(&r[lane], region + (t.addr[lane] - t.origin), 8);
+                    memcpy(&r[lane], (const uint8_t *)(host + (uintptr_t)addr[lane]), 8);
             }
         } else if (is_signed) {
             WS_FOR_LANES(mask, lane)

@@ -156,6 +156,127 @@ int ws_module_globals(const ptx_module *m, ws_global_memory *g, uint64_t *symbol
 
 /* ---- Set-up ----------------------------------------------------------------- */
 
+/* The value registers instruction `in` writes: operand 0 when the opcode's
+ * shape starts with a destination (d, {d}, D) and it is a register or a
+ * vector of them. */
+static int written_registers(const ptx_instr *in, int32_t out[PTX_MAX_VEC])
+{
+    const char *shape = ptx_opcodes[in->opcode].shape;
+    int destination = shape[0] == 'd' || shape[0] == 'D' || (shape[0] == '{' && shape[1] == 'd');
+    const ptx_operand *d = &in->operand[0];
+    int n = 0;
+    if (!destination || in->operand_count == 0)
+        return 0;
+    if (d->kind == PTX_OPD_REG)
+        out[n++] = d->reg;
+    else if (d->kind == PTX_OPD_VEC)
+        for (int i = 0; i < d->count && i < PTX_MAX_VEC; i++)
+            if (d->regs[i] >= 0)
+                out[n++] = d->regs[i];
+    return n;
+}
+
+static void set_bit(uint64_t *bits, int32_t i) { bits[i / 64] |= UINT64_C(1) << (i % 64); }
+static int has_bit(const uint64_t *bits, int32_t i) { return (int)(bits[i / 64] >> (i % 64) & 1); }
+
+/* Which value registers some path may read before writing: forward
+ * "defined on every path" dataflow over the instructions. A guarded write
+ * may not happen, so it defines nothing; a thread follows one path through
+ * the control-flow graph whatever its warp does, so this holds per thread.
+ * Only these need zeroing when a frame starts (registers start at 0). */
+static int read_before_written(const ptx_function *fn, ws_register_list *out)
+{
+    int n = fn->instr_count, words = (fn->value_reg_count + 63) / 64;
+    out->regs = NULL;
+    out->count = 0;
+    if (n == 0 || words == 0)
+        return 0;
+    uint64_t *defined = malloc(sizeof(uint64_t) * (size_t)words * (size_t)n);   /* defined on entry to i */
+    uint64_t *needed = calloc((size_t)words, sizeof(uint64_t));
+    uint64_t *after = malloc(sizeof(uint64_t) * (size_t)words);
+    uint8_t *reached = calloc((size_t)n, 1);
+    if (!defined || !needed || !after || !reached) {
+        free(defined); free(needed); free(after); free(reached);
+        return -1;
+    }
+    memset(defined, 0xff, sizeof(uint64_t) * (size_t)words * (size_t)n);   /* "everything" until reached */
+    memset(defined, 0, sizeof(uint64_t) * (size_t)words);                  /* nothing on entry */
+    reached[0] = 1;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < n; i++) {
+            if (!reached[i])
+                continue;
+            const ptx_instr *in = &fn->instrs[i];
+            memcpy(after, &defined[(size_t)i * words], sizeof(uint64_t) * (size_t)words);
+            int32_t w[PTX_MAX_VEC];
+            int nw = in->guard >= 0 ? 0 : written_registers(in, w);
+            for (int k = 0; k < nw; k++)
+                set_bit(after, w[k]);
+            /* successors: the branch target, and the next instruction unless control never falls through */
+            int succ[2], ns = 0, uncond = in->guard < 0;
+            if (in->opcode == OP_bra) {
+                if (in->operand[0].imm >= 0 && in->operand[0].imm < n)
+                    succ[ns++] = (int)in->operand[0].imm;
+                if (!uncond && i + 1 < n)
+                    succ[ns++] = i + 1;
+            } else if (in->opcode == OP_ret || in->opcode == OP_exit || in->opcode == OP_trap) {
+                if (!uncond && i + 1 < n)
+                    succ[ns++] = i + 1;
+            } else if (i + 1 < n) {
+                succ[ns++] = i + 1;
+            }
+            for (int k = 0; k < ns; k++) {
+                uint64_t *target = &defined[(size_t)succ[k] * words];
+                int first = !reached[succ[k]];
+                reached[succ[k]] = 1;
+                for (int j = 0; j < words; j++) {
+                    uint64_t v = first ? after[j] : (target[j] & after[j]);
+                    if (v != target[j] || first) {
+                        changed |= v != target[j] || first;
+                        target[j] = v;
+                    }
+                }
+            }
+        }
+    }
+    /* registers read where they may not be defined */
+    for (int i = 0; i < n; i++) {
+        if (!reached[i])
+            continue;
+        const ptx_instr *in = &fn->instrs[i];
+        const char *shape = ptx_opcodes[in->opcode].shape;
+        int first_source = shape[0] == 'd' || shape[0] == 'D' || (shape[0] == '{' && shape[1] == 'd') ? 1 : 0;
+        const uint64_t *def = &defined[(size_t)i * words];
+        for (int k = 0; k < in->operand_count; k++) {
+            const ptx_operand *op = &in->operand[k];
+            int32_t r[PTX_MAX_VEC];
+            int nr = 0;
+            if (k < first_source && op->kind != PTX_OPD_ADDR)
+                continue;   /* the destination */
+            if (op->kind == PTX_OPD_REG || (op->kind == PTX_OPD_ADDR && op->reg >= 0))
+                r[nr++] = op->reg;
+            else if (op->kind == PTX_OPD_VEC)
+                for (int e = 0; e < op->count && e < PTX_MAX_VEC; e++)
+                    if (op->regs[e] >= 0)
+                        r[nr++] = op->regs[e];
+            for (int e = 0; e < nr; e++)
+                if (r[e] >= 0 && r[e] < fn->value_reg_count && !has_bit(def, r[e]))
+                    set_bit(needed, r[e]);
+        }
+    }
+    int count = 0;
+    for (int32_t r = 0; r < fn->value_reg_count; r++)
+        count += has_bit(needed, r);
+    out->regs = malloc(sizeof(int32_t) * (size_t)(count ? count : 1));
+    if (out->regs)
+        for (int32_t r = 0; r < fn->value_reg_count; r++)
+            if (has_bit(needed, r))
+                out->regs[out->count++] = r;
+    free(defined); free(needed); free(after); free(reached);
+    return out->regs ? 0 : -1;
+}
+
 /* What step() looks up per instruction, once: the handler (specialised where
  * sim/exec_alu.c has one for the opcode and types), whether it moves the
  * SIMT stack, whether sim/sass.c has branches to count for it. */
@@ -212,7 +333,9 @@ static int setup(ws_launch *l, const ws_launch_config *cfg)
     l->reconverge = calloc((size_t)m->function_count, sizeof(int32_t *));
     l->instr_counters = calloc((size_t)m->function_count, sizeof(ws_instr_counters *));
     l->decoded = calloc((size_t)m->function_count, sizeof(ws_decoded *));
-    if (!fn_marks || !used || !l->symbol_address || !l->reconverge || !l->instr_counters || !l->decoded) {
+    l->zeroed = calloc((size_t)m->function_count, sizeof(ws_register_list));
+    if (!fn_marks || !used || !l->symbol_address || !l->reconverge || !l->instr_counters || !l->decoded ||
+        !l->zeroed) {
         free(fn_marks); free(used);
         launch_error(l, "error: out of host memory");
         return -1;
@@ -231,7 +354,7 @@ static int setup(ws_launch *l, const ws_launch_config *cfg)
         l->reconverge[f] = ws_postdominators(F);
         l->instr_counters[f] = calloc((size_t)F->instr_count + 1, sizeof(ws_instr_counters));
         l->decoded[f] = decode(F);
-        if (!l->reconverge[f] || !l->instr_counters[f] || !l->decoded[f]) {
+        if (!l->reconverge[f] || !l->instr_counters[f] || !l->decoded[f] || read_before_written(F, &l->zeroed[f]) < 0) {
             free(fn_marks); free(used);
             launch_error(l, "error: out of host memory");
             return -1;
@@ -286,15 +409,22 @@ static int setup(ws_launch *l, const ws_launch_config *cfg)
 
 /* ---- Frames and registers ---------------------------------------------------- */
 
-int ws_frame_registers(ws_frame *f, const ptx_function *fn)
+int ws_frame_registers(ws_launch *l, ws_frame *f, int32_t fn_index)
 {
+    const ptx_function *fn = &l->module->functions[fn_index];
     size_t regs = (size_t)fn->value_reg_count, preds = (size_t)fn->pred_reg_count;
     if (regs > f->reg_capacity) {
-        void *p = realloc(f->reg, regs * sizeof *f->reg);
+        /* new registers start zeroed, whatever the list says */
+        void *p = calloc(regs, sizeof *f->reg);
         if (!p)
             return -1;
+        free(f->reg);
         f->reg = p;
         f->reg_capacity = regs;
+    } else {
+        const ws_register_list *zero = &l->zeroed[fn_index];
+        for (int32_t i = 0; i < zero->count; i++)
+            memset(f->reg[zero->regs[i]], 0, sizeof f->reg[0]);
     }
     if (preds > f->pred_capacity) {
         void *p = realloc(f->pred, preds * sizeof *f->pred);
@@ -303,8 +433,6 @@ int ws_frame_registers(ws_frame *f, const ptx_function *fn)
         f->pred = p;
         f->pred_capacity = preds;
     }
-    if (regs)
-        memset(f->reg, 0, regs * sizeof *f->reg);
     if (preds)
         memset(f->pred, 0, preds * sizeof *f->pred);
     return 0;
@@ -466,7 +594,7 @@ static void block_reset(ws_launch *l, ws_block *b, uint64_t linear)
         f->local_base = 0;
         f->simt_base = 0;
         f->returned = 0;
-        ws_frame_registers(f, l->kernel);
+        ws_frame_registers(l, f, l->kernel_index);
         w->simt_depth = 0;
         ws_simt_push(w, 0, -1, w->lanes, 0);
         ws_count_stack_check(l, l->kernel_index);
@@ -580,8 +708,10 @@ void ws_launch_free(ws_launch *l)
             if (l->reconverge) free(l->reconverge[f]);
             if (l->instr_counters) free(l->instr_counters[f]);
             if (l->decoded) free(l->decoded[f]);
+            if (l->zeroed) free(l->zeroed[f].regs);
         }
     }
+    free(l->zeroed);
     free(l->reconverge);
     free(l->decoded);
     free(l->instr_counters);

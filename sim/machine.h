@@ -69,6 +69,12 @@ typedef struct {
     uint8_t sass_branches;     /* the SASS holds branches PTX does not show (sim/sass.c) */
 } ws_decoded;
 
+/* Value registers of a function, by index. */
+typedef struct {
+    int32_t *regs;
+    int32_t count;
+} ws_register_list;
+
 /* Per-instruction counters: ws_launch.instr_counters[fn][instr][counter]. */
 typedef uint64_t ws_instr_counters[WS_CTR_COUNT];
 
@@ -148,6 +154,7 @@ struct ws_launch {
     /* post-dominators per function (sim/simt.c) */
     int32_t **reconverge;        /* [fn][instr] immediate post-dominator, -1 = exit */
     ws_decoded **decoded;        /* [fn][instr] */
+    ws_register_list *zeroed;    /* [fn] the value registers a frame of fn must start with zeroed */
     const ws_allocation *last_allocation;  /* the global allocation the last access hit: the next one likely does too */
     /* counters */
     uint64_t counters[WS_CTR_COUNT];
@@ -215,7 +222,10 @@ static inline void ws_advance(ws_exec *x)
 {
     x->warp->simt[x->warp->simt_depth - 1].pc = x->pc + 1;
 }
-int ws_frame_registers(ws_frame *f, const ptx_function *fn);   /* sim/machine.c */
+/* Give frame f the registers of fn: predicates zeroed, and those value
+ * registers that some path reads before writing (l->zeroed); the others are
+ * always written first, so whatever they hold is never seen. */
+int ws_frame_registers(ws_launch *l, ws_frame *f, int32_t fn_index);   /* sim/machine.c */
 void ws_frames_settle(ws_exec *x);
 /* Branches the SASS of an instruction holds at ptxas -O0 (sim/sass.c). */
 void ws_sass_branches(ws_exec *x, const ptx_instr *in, uint32_t mask);

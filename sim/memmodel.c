@@ -110,13 +110,12 @@
 
 static unsigned log2_floor(uint32_t v)
 {
-    unsigned s = 0;
-    while (v > 1) {
-        v >>= 1;
-        s++;
-    }
-    return s;
+    return v > 1 ? 31u - (unsigned)__builtin_clz(v) : 0;
 }
+
+/* Two lanes' addresses: the span is measured 16 bytes at a time (GNU C
+ * vector extension; plain SSE2 on x86-64). */
+typedef uint64_t lane_pair __attribute__((vector_size(16)));
 
 /* Bit counts without __builtin_popcount, a library call on baseline x86-64. */
 static unsigned popcount64(uint64_t v)
@@ -145,23 +144,35 @@ void ws_lane_span_of(const uint64_t addr[32], uint32_t active_mask, ws_lane_span
         out->any_bits = any;
         return;
     }
-    /* Steps that differ from the first one, ORed by where the lane sits: a
-     * segment of n lanes may break only at lanes that are multiples of n. */
-    uint64_t stride = addr[1] - addr[0], any = 0;
-    uint64_t odd = 0, at_2 = 0, at_4 = 0, at_8 = 0, at_16;
-    for (unsigned lane = 1; lane < WARP_LANES; lane += 2) {   /* lanes 1, 3, 5, ... */
-        odd |= (addr[lane] - addr[lane - 1]) ^ stride;
-        any |= addr[lane] | addr[lane - 1];
+    /* Whether every step equals the first (two lanes at a time), and the OR
+     * of all addresses. */
+    uint64_t stride = addr[1] - addr[0];
+    lane_pair step_pair = {stride, stride}, differs = {0, 0}, any_pair;
+    memcpy(&any_pair, addr, sizeof any_pair);
+    for (unsigned lane = 2; lane < WARP_LANES; lane += 2) {
+        lane_pair here, before;
+        memcpy(&here, addr + lane, sizeof here);
+        memcpy(&before, addr + lane - 1, sizeof before);
+        differs |= (here - before) ^ step_pair;
+        any_pair |= here;
     }
-    for (unsigned lane = 2; lane < WARP_LANES; lane += 4)     /* 2, 6, 10, ... */
-        at_2 |= (addr[lane] - addr[lane - 1]) ^ stride;
-    for (unsigned lane = 4; lane < WARP_LANES; lane += 8)     /* 4, 12, 20, 28 */
-        at_4 |= (addr[lane] - addr[lane - 1]) ^ stride;
-    for (unsigned lane = 8; lane < WARP_LANES; lane += 16)    /* 8, 24 */
-        at_8 |= (addr[lane] - addr[lane - 1]) ^ stride;
-    at_16 = (addr[16] - addr[15]) ^ stride;
-    out->any_bits = any;
-    unsigned n = (odd | at_2) ? 0 : at_4 ? 4 : at_8 ? 8 : at_16 ? 16 : WARP_LANES;
+    out->any_bits = any_pair[0] | any_pair[1];
+    unsigned n = WARP_LANES;
+    if (differs[0] | differs[1]) {
+        /* Steps that differ from the first one, ORed by where the lane sits:
+         * a segment of n lanes may break only at lanes that are multiples of n. */
+        uint64_t odd = 0, at_2 = 0, at_4 = 0, at_8 = 0, at_16;
+        for (unsigned lane = 1; lane < WARP_LANES; lane += 2)     /* lanes 1, 3, 5, ... */
+            odd |= (addr[lane] - addr[lane - 1]) ^ stride;
+        for (unsigned lane = 2; lane < WARP_LANES; lane += 4)     /* 2, 6, 10, ... */
+            at_2 |= (addr[lane] - addr[lane - 1]) ^ stride;
+        for (unsigned lane = 4; lane < WARP_LANES; lane += 8)     /* 4, 12, 20, 28 */
+            at_4 |= (addr[lane] - addr[lane - 1]) ^ stride;
+        for (unsigned lane = 8; lane < WARP_LANES; lane += 16)    /* 8, 24 */
+            at_8 |= (addr[lane] - addr[lane - 1]) ^ stride;
+        at_16 = (addr[16] - addr[15]) ^ stride;
+        n = (odd | at_2) ? 0 : at_4 ? 4 : at_8 ? 8 : at_16 ? 16 : WARP_LANES;
+    }
     int up = stride < (UINT64_C(1) << 32), down = -stride < (UINT64_C(1) << 32);
     if (n >= 4 && (up || down)) {
         /* Each segment runs from its first lane to its last; a segment that
@@ -219,6 +230,8 @@ static uint32_t quick_block_count(const uint64_t addr[32], uint32_t lanes, unsig
     unsigned n = span->segment_lanes;
     if (n) {
         uint64_t step = stride_magnitude(span->stride);
+        if (step <= block && n == WARP_LANES)
+            return (uint32_t)((last >> shift) - (span->lo >> shift) + 1);   /* one range */
         if (step <= block) {
             /* The segments' block ranges, sorted by start (insertion: at most 8), then merged. */
             uint64_t from[WARP_LANES / 4], to[WARP_LANES / 4];
