@@ -29,11 +29,9 @@ static ptx_space lane_addresses(ws_exec *x, const ptx_instr *in, const ptx_opera
     }
     if (op->reg >= 0) {
         const uint64_t *r = x->reg[op->reg];
+        uint64_t offset = (uint64_t)op->imm, keep = op->reg_is_64 ? UINT64_MAX : UINT64_C(0xffffffff);
         for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-            addr[lane] = r[lane] + (uint64_t)op->imm;
-        if (!op->reg_is_64)
-            for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-                addr[lane] &= 0xffffffffu;
+            addr[lane] = (r[lane] + offset) & keep;
     } else {
         for (int lane = 0; lane < WS_WARP_SIZE; lane++)
             addr[lane] = (uint64_t)op->imm;
