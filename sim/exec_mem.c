@@ -110,6 +110,8 @@ static const ws_allocation *allocation_of(ws_launch *l, uint64_t lo, uint64_t hi
 typedef struct {
     uint8_t *region;                  /* NULL: see where[] */
     uint64_t origin;                  /* the simulated address of region[0] */
+    int affine;                       /* a full warp at addr[0] + lane * stride */
+    uint64_t stride;
     uint64_t addr[WS_WARP_SIZE];
     uint8_t *where[WS_WARP_SIZE];
 } access_target;
@@ -170,6 +172,8 @@ static int access_lanes_fast(ws_exec *x, ptx_space space, access_target *t, uint
     } else {
         t->region = base;
         t->origin = origin;
+        t->affine = span.segment_lanes == WS_WARP_SIZE;
+        t->stride = span.stride;
         count_access(x, space, t->addr, mask, bytes, is_store, &span);
     }
     return 1;
@@ -225,6 +229,7 @@ static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
     unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;
     int is_signed = ptx_types[in->type].kind == PTX_KIND_SIGNED;
     access_target t;
+    t.affine = 0;
     if (access_lanes(x, in, &in->operand[1], mask, size * n, 0, &t) < 0)
         return;
     const ptx_operand *d = &in->operand[0];
@@ -240,7 +245,19 @@ static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
              * Lane l's bytes are at host address `host + addr[l]`. */
             uintptr_t host = (uintptr_t)t.region + e * size - (uintptr_t)t.origin;
             const uint64_t *addr = t.addr;
-            if (size == 4) {
+            const uint8_t *first = (const uint8_t *)(host + (uintptr_t)addr[0]);
+            if (t.affine && t.stride == 0) {          /* every lane reads the same element */
+                uint64_t v = load_bytes(first, size);
+                for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+                    r[lane] = v;
+            } else if (t.affine && t.stride == size && size == 4) {   /* consecutive elements */
+                uint32_t v[WS_WARP_SIZE];
+                memcpy(v, first, sizeof v);
+                for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+                    r[lane] = v[lane];
+            } else if (t.affine && t.stride == size) {
+                memcpy(r, first, WS_WARP_SIZE * sizeof *r);
+            } else if (size == 4) {
                 for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
                     uint32_t v;
                     memcpy(&v, (const uint8_t *)(host + (uintptr_t)addr[lane]), 4);
