@@ -42,7 +42,7 @@ static inline int64_t sx32(uint64_t v) { return (int64_t)(int32_t)(uint32_t)v; }
 
 /* `width` is the result's: mul.wide of two 32-bit values gives 64 bits. */
 #define BINARY(name, width, expr) \
-static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
 { \
     uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], r[WS_WARP_SIZE]; \
     const uint64_t *a = ws_src(x, &in->operand[1], ta), *b = ws_src(x, &in->operand[2], tb); \
@@ -75,7 +75,7 @@ BINARY(shr_s, 64, (uint64_t)((int64_t)a[l] >> ((uint32_t)b[l] > 63 ? 63 : (uint3
 
 /* mad.lo: d = (a * b + c) & width; mad.wide: the full product of two 32-bit values plus a 64-bit c. */
 #define TERNARY(name, width, expr) \
-static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
 { \
     uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], tc[WS_WARP_SIZE], r[WS_WARP_SIZE]; \
     const uint64_t *a = ws_src(x, &in->operand[1], ta), *b = ws_src(x, &in->operand[2], tb); \
@@ -93,7 +93,7 @@ TERNARY(mad_wide_u, 64, (a[l] & MASK_32) * (b[l] & MASK_32) + c[l])
 /* ---- mov, cvta, integer cvt: one source, d = f(a) ----------------------- */
 
 #define UNARY(name, width, expr) \
-static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
 { \
     uint64_t ta[WS_WARP_SIZE], r[WS_WARP_SIZE]; \
     const uint64_t *a = ws_src(x, &in->operand[1], ta); \
@@ -110,7 +110,7 @@ UNARY(sext, 64, (uint64_t)sx32(a[l]))   /* cvt.s64.s32 (and .u64.s32) */
 
 /* The lane mask of (key(a) CMP key(b)); lo ls hi hs compare unsigned. */
 #define COMPARE(name, key_type, ukey_type) \
-static uint32_t compare_##name(unsigned cmp, const uint64_t *a, const uint64_t *b) \
+WS_LANE_LOOPS static uint32_t compare_##name(unsigned cmp, const uint64_t *a, const uint64_t *b) \
 { \
     uint32_t t = 0; \
     switch (cmp) { \
@@ -162,7 +162,7 @@ static inline uint64_t f32_bits(float r)
 }
 
 #define F32_BINARY(name, op) \
-static void fast_##name##_f32(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+WS_LANE_LOOPS static void fast_##name##_f32(ws_exec *x, const ptx_instr *in, uint32_t mask) \
 { \
     uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], r[WS_WARP_SIZE]; \
     const uint64_t *a = ws_src(x, &in->operand[1], ta), *b = ws_src(x, &in->operand[2], tb); \
@@ -193,7 +193,7 @@ static void fast_fma_f32(ws_exec *x, const ptx_instr *in, uint32_t mask)
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define HAVE_FMA_VARIANT 1
-__attribute__((target("fma"))) static void fma_f32_lanes_hw(const uint64_t *a, const uint64_t *b, const uint64_t *c,
+__attribute__((target("avx2,fma"))) static void fma_f32_lanes_hw(const uint64_t *a, const uint64_t *b, const uint64_t *c,
                                                              uint64_t r[WS_WARP_SIZE])
 {
     for (int l = 0; l < WS_WARP_SIZE; l++) {
@@ -269,7 +269,7 @@ ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in)
     case OP_fma:
         if (plain_float) {
 #ifdef HAVE_FMA_VARIANT
-            if (__builtin_cpu_supports("fma"))
+            if (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"))
                 return fast_fma_f32_hw;
 #endif
             return fast_fma_f32;

@@ -10,7 +10,7 @@
 #include "sim/memmodel.h"
 
 /* Lane addresses of an [address] operand, with the space each resolves to. */
-static ptx_space lane_addresses(ws_exec *x, const ptx_instr *in, const ptx_operand *op, uint32_t mask,
+WS_LANE_LOOPS static ptx_space lane_addresses(ws_exec *x, const ptx_instr *in, const ptx_operand *op, uint32_t mask,
                                 uint64_t addr[restrict WS_WARP_SIZE])
 {
     ptx_space space = (ptx_space)in->space;

@@ -99,6 +99,7 @@
  *     16-bit accesses never coalesce.
  */
 #include "sim/memmodel.h"
+#include "sim/exec.h"   /* WS_LANE_LOOPS */
 
 #include <string.h>
 
@@ -127,7 +128,7 @@ static unsigned popcount64(uint64_t v)
 
 static unsigned popcount32(uint32_t v) { return popcount64(v); }
 
-void ws_lane_span_of(const uint64_t addr[32], uint32_t active_mask, ws_lane_span *out)
+WS_LANE_LOOPS void ws_lane_span_of(const uint64_t addr[32], uint32_t active_mask, ws_lane_span *out)
 {
     out->segment_lanes = 0;
     out->stride = 0;
