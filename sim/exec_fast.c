@@ -14,6 +14,10 @@
  */
 #include "sim/exec_alu.h"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 #define MASK_32 UINT64_C(0xffffffff)
 #define MASK_64 UINT64_MAX
 
@@ -193,13 +197,24 @@ static void fast_fma_f32(ws_exec *x, const ptx_instr *in, uint32_t mask)
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define HAVE_FMA_VARIANT 1
+/* The low 32 bits of four 64-bit lanes, as four floats. */
+__attribute__((target("avx2,fma"))) static inline __m128 low_halves(const uint64_t *lanes)
+{
+    const __m256i pick_even = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    __m256i v = _mm256_loadu_si256((const __m256i *)lanes);
+    return _mm_castsi128_ps(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, pick_even)));
+}
+
+/* Four lanes at a time: the fused multiply-add, every NaN made 0x7fffffff,
+ * the result zero-extended into the 64-bit lanes. */
 __attribute__((target("avx2,fma"))) static void fma_f32_lanes_hw(const uint64_t *a, const uint64_t *b, const uint64_t *c,
                                                              uint64_t r[WS_WARP_SIZE])
 {
-    for (int l = 0; l < WS_WARP_SIZE; l++) {
-        float v = __builtin_fmaf(alu_f32_from((uint32_t)a[l]), alu_f32_from((uint32_t)b[l]),
-                                 alu_f32_from((uint32_t)c[l]));
-        r[l] = v != v ? ALU_F32_QNAN : alu_f32_to(v);
+    const __m128 nan = _mm_castsi128_ps(_mm_set1_epi32((int)ALU_F32_QNAN));
+    for (int l = 0; l < WS_WARP_SIZE; l += 4) {
+        __m128 v = _mm_fmadd_ps(low_halves(a + l), low_halves(b + l), low_halves(c + l));
+        v = _mm_blendv_ps(v, nan, _mm_cmpunord_ps(v, v));
+        _mm256_storeu_si256((__m256i *)(r + l), _mm256_cvtepu32_epi64(_mm_castps_si128(v)));
     }
 }
 
