@@ -21,17 +21,18 @@
 #define MASK_32 UINT64_C(0xffffffff)
 #define MASK_64 UINT64_MAX
 
-/* Two lanes, for copying a register row 16 bytes at a time: the same width
- * the handlers' loops read registers with, so the next instruction's loads
- * are forwarded from these stores (a library memcpy stores wider chunks). */
-typedef uint64_t lane_pair __attribute__((vector_size(16)));
+/* Four lanes, for copying a register row 32 bytes at a time (one AVX2 or two
+ * SSE2 moves): the widths the handlers' loops read registers with, so the
+ * next instruction's loads are forwarded from these stores (a library
+ * memcpy may store wider chunks). */
+typedef uint64_t lane_quad __attribute__((vector_size(32)));
 
 /* The lanes of mask get r. */
 static inline void put_lanes(uint64_t *d, const uint64_t r[WS_WARP_SIZE], uint32_t mask)
 {
     if (mask == WS_FULL_MASK) {
-        for (int l = 0; l < WS_WARP_SIZE; l += 2) {
-            lane_pair v;
+        for (int l = 0; l < WS_WARP_SIZE; l += 4) {
+            lane_quad v;
             memcpy(&v, r + l, sizeof v);
             memcpy(d + l, &v, sizeof v);
         }
