@@ -52,6 +52,22 @@ argv_seed() { # argv_seed FILE OUT
         done | tr '\n' '\000' > "$2"
     printf '%s\000--max-steps\00010\000--quiet' "$root/$1" > "$2.positional"
 }
+# each kernel body of a PTX file as a fuzz_exec body seed (fuzz/targets.h): without its .reg lines, with
+# nvcc's parameter names _..._param_N renamed pN
+body_seeds() { # body_seeds FILE OUT_PREFIX
+    awk -v out="$2" '
+        /\.entry/ { inentry = 1; started = 0; next }
+        inentry && /^[ \t]*\{/ && !started { started = 1; depth = 1; n++; file = out "." n ".body.seed"; next }
+        inentry && started {
+            line = $0; o = gsub(/\{/, "{", line); c = gsub(/\}/, "}", line); depth += o - c
+            if (depth <= 0) { inentry = 0; started = 0; close(file); next }
+            if (line !~ /^[ \t]*\.reg[ \t]/) print line > file
+        }' "$1"
+    for b in "$2".*.body.seed; do
+        [ -f "$b" ] && sed -E -i 's/\[[A-Za-z0-9_$]*_param_([0-7])([]+])/[p\1\2/g' "$b"
+    done
+    return 0
+}
 
 for h in $harnesses; do
     rm -rf "fuzz/seeds/$h"
@@ -61,7 +77,10 @@ for h in $harnesses; do
     case $h in
         ptx|exec) dict=fuzz/ptx.dict
                   # shellcheck disable=SC2086
-                  seed "fuzz/seeds/$h" $ptx_files ;;
+                  seed "fuzz/seeds/$h" $ptx_files
+                  if [ "$h" = exec ]; then
+                      for f in $ptx_files; do body_seeds "$f" "fuzz/seeds/exec/$(echo "$f" | tr '/' '_')"; done
+                  fi ;;
         launch)   dict=fuzz/launch.dict
                   # shellcheck disable=SC2086
                   seed "fuzz/seeds/$h" $launch_files ;;

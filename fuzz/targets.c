@@ -180,10 +180,46 @@ int fuzz_argv(const uint8_t *data, size_t size, char *why, size_t whylen)
     return status;
 }
 
+/* What fuzz_exec puts around an input that holds no ".entry": a kernel
+ * whose body the input is (see targets.h).  Changing it changes what the
+ * kept inputs in tests/regress/exec mean. */
+static const char exec_prologue[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry fuzz_kernel(.param .u64 p0, .param .u64 p1, .param .u64 p2, .param .u64 p3,\n"
+    "    .param .u32 p4, .param .u32 p5, .param .u32 p6, .param .u32 p7)\n{\n"
+    ".reg .pred %p<32>;\n.reg .b16 %rs<64>;\n.reg .b32 %r<256>;\n.reg .f32 %f<256>;\n"
+    ".reg .b64 %rd<256>;\n.reg .f64 %fd<128>;\n"
+    ".shared .align 16 .b8 smem[4096];\n.local .align 16 .b8 lmem[256];\n";
+static const char exec_epilogue[] = "\n}\n";
+
+static int has_entry(const uint8_t *data, size_t size)
+{
+    for (size_t i = 0; i + 6 <= size; i++)
+        if (data[i] == '.' && !memcmp(data + i, ".entry", 6))
+            return 1;
+    return 0;
+}
+
 int fuzz_exec(const uint8_t *data, size_t size, char *why, size_t whylen)
 {
     ptx_diag diag = {0};
-    ptx_module *m = ptx_parse((const char *)data, size, "fuzz.ptx", &diag);
+    ptx_module *m;
+    if (has_entry(data, size)) {
+        m = ptx_parse((const char *)data, size, "fuzz.ptx", &diag);
+    } else {
+        size_t np = sizeof exec_prologue - 1, ne = sizeof exec_epilogue - 1;
+        char *text = malloc(np + size + ne);
+        if (!text) {
+            ptx_diag_free(&diag);
+            return FUZZ_OK;
+        }
+        memcpy(text, exec_prologue, np);
+        if (size)
+            memcpy(text + np, data, size);
+        memcpy(text + np + size, exec_epilogue, ne);
+        m = ptx_parse(text, np + size + ne, "fuzz.ptx", &diag);
+        free(text);
+    }
     ptx_diag_free(&diag);
     if (!m)
         return FUZZ_INPUT_ERROR;

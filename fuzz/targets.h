@@ -36,7 +36,10 @@ int fuzz_launch(const uint8_t *data, size_t size, char *why, size_t whylen);
  * (argv[0] = "run"). */
 int fuzz_argv(const uint8_t *data, size_t size, char *why, size_t whylen);
 
-/* Parse the bytes as PTX; if the module has a kernel, run its first one in
+/* Parse the bytes as PTX -- or, when they hold no ".entry", as the body of a
+ * kernel fuzz_kernel(.param .u64 p0..p3, .param .u32 p4..p7) that declares
+ * %p<32> %rs<64> %r<256> %f<256> %rd<256> %fd<128>, .shared smem[4096] and
+ * .local lmem[256] (targets.c: exec_prologue) -- and if the module has a kernel, run its first one in
  * the simulator: grid 1, block 32, max-steps 10000, every 8-byte parameter a
  * 256-byte buffer of its own, smaller ones small constants, a 16 MiB memory
  * limit, on hopper, g80, kepler (8-byte banks) or fermi as a hash of the

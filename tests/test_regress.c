@@ -121,6 +121,11 @@ START_TEST(targets_smoke)
                       " st.global.u8 [%rd2], %r1;\n ret;\n}\n";
     ck_assert_int_eq(fuzz_ptx((const uint8_t *)ptx, strlen(ptx), why, sizeof why), FUZZ_OK);
     ck_assert_int_eq(fuzz_exec((const uint8_t *)ptx, strlen(ptx), why, sizeof why), FUZZ_OK);
+    const char *body = "mov.u32 %r1, %tid.x;\nst.shared.u32 [smem], %r1;\nld.param.u64 %rd1, [p0];\n"
+                       "cvta.to.global.u64 %rd2, %rd1;\nst.global.u32 [%rd2], %r1;\nld.param.u32 %r2, [p4];\n"
+                       "st.local.u32 [lmem], %r2;\nret;\n";
+    ck_assert_int_eq(fuzz_exec((const uint8_t *)body, strlen(body), why, sizeof why), FUZZ_OK);
+    ck_assert_int_eq(fuzz_exec((const uint8_t *)"ld.global.u32 %r1, [0];", 23, why, sizeof why), FUZZ_USAGE_ERROR);
     ck_assert_int_eq(fuzz_ptx((const uint8_t *)"garbage", 7, why, sizeof why), FUZZ_INPUT_ERROR);
     ck_assert_int_eq(fuzz_exec((const uint8_t *)"garbage", 7, why, sizeof why), FUZZ_INPUT_ERROR);
     const char *launch = "ptx k.ptx\ngrid 1\nblock 32\n";
