@@ -52,21 +52,30 @@ argv_seed() { # argv_seed FILE OUT
         done | tr '\n' '\000' > "$2"
     printf '%s\000--max-steps\00010\000--quiet' "$root/$1" > "$2.positional"
 }
-# each kernel body of a PTX file as a fuzz_exec body seed (fuzz/targets.h): without its .reg lines, with
-# nvcc's parameter names _..._param_N renamed pN
+# each kernel body of a PTX file as a fuzz_exec body seed (fuzz/targets.h): the .reg lines of the %p %rs %r
+# %f %rd %fd ranges that the body kernel declares left out, the kernel's parameters renamed p0, p1, ...
 body_seeds() { # body_seeds FILE OUT_PREFIX
     awk -v out="$2" '
-        /\.entry/ { inentry = 1; started = 0; next }
-        inentry && /^[ \t]*\{/ && !started { started = 1; depth = 1; n++; file = out "." n ".body.seed"; next }
-        inentry && started {
+        /\.entry/ { header = 1; started = 0; np = 0 }
+        header && !started {
+            count = split($0, piece, /[,()]/)
+            for (i = 1; i <= count; i++)
+                if (piece[i] ~ /\.param/) {
+                    words = split(piece[i], word, /[ \t]+/)
+                    if (word[words] ~ /^[A-Za-z_][A-Za-z0-9_]*$/) param[np] = word[words]
+                    np++
+                }
+        }
+        header && /^[ \t]*\{/ && !started { started = 1; depth = 1; n++; file = out "." n ".body.seed"; next }
+        header && started {
             line = $0; o = gsub(/\{/, "{", line); c = gsub(/\}/, "}", line); depth += o - c
-            if (depth <= 0) { inentry = 0; started = 0; close(file); next }
-            if (line !~ /^[ \t]*\.reg[ \t]/) print line > file
+            if (depth <= 0) { header = 0; started = 0; close(file); for (k in param) delete param[k]; next }
+            if ($0 ~ /^[ \t]*\.reg[ \t].*%(p|rs|r|f|rd|fd)</) next
+            line = $0
+            for (k = 0; k < np && k < 8; k++)
+                if (k in param) { gsub("\\[" param[k] "\\]", "[p" k "]", line); gsub("\\[" param[k] "\\+", "[p" k "+", line) }
+            print line > file
         }' "$1"
-    for b in "$2".*.body.seed; do
-        [ -f "$b" ] && sed -E -i 's/\[[A-Za-z0-9_$]*_param_([0-7])([]+])/[p\1\2/g' "$b"
-    done
-    return 0
 }
 
 for h in $harnesses; do
