@@ -363,18 +363,29 @@ static void atomic(ws_exec *x, const ptx_instr *in, uint32_t mask, int returns)
     uint64_t addr[WS_WARP_SIZE];
     ptx_space requested = lane_addresses(x, in, addr_op, mask, addr);
     uint64_t old_values[WS_WARP_SIZE];
-    int shared = 0;
+    int shared = 0, faulted = 0;
+    /* Blocks on other threads (--jobs) may update the same global words:
+     * the warp's read-modify-writes happen under the launch's lock. */
+    pthread_mutex_t *lock = requested == PTX_SPACE_SHARED ? NULL : x->launch->global_atomics;
+    if (lock)
+        pthread_mutex_lock(lock);
     WS_FOR_LANES(mask, lane) {
         ptx_space s = requested;
         uint8_t *p = ws_memory_access(x, in, lane, &s, addr[lane], size, 1);
-        if (!p)
-            return;
+        if (!p) {
+            faulted = 1;
+            break;
+        }
         shared |= s == PTX_SPACE_SHARED;
         uint64_t old = load_bytes(p, size);
         uint64_t nv = atomic_apply(in, old, b[lane], c[lane]);
         memcpy(p, &nv, size);
         old_values[lane] = old;
     }
+    if (lock)
+        pthread_mutex_unlock(lock);
+    if (faulted)
+        return;
     uint64_t *ic = ws_icounters(x);
     ic[shared ? WS_CTR_shared_atom_inst : returns ? WS_CTR_global_atom_inst : WS_CTR_global_red_inst]++;
     if (shared) {

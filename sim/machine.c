@@ -6,6 +6,7 @@
 #include "sim/machine.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -506,6 +507,7 @@ static void step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
     ic[WS_CTR_thread_inst_executed] += active_lanes;
     ic[WS_CTR_thread_inst_pred_on] += mask == active ? active_lanes : ws_popcount(mask);
     l->steps++;
+    b->steps++;
     ws_exec x = {
         .launch = l, .block = b, .warp = w, .fn = fn,
         .reg = frame->reg, .pred = frame->pred, .carry = &w->carry,
@@ -560,6 +562,7 @@ static void block_reset(ws_launch *l, ws_block *b, uint64_t linear)
     uint32_t bx = l->block_dim[0], by = l->block_dim[1], bz = l->block_dim[2];
     uint32_t threads = bx * by * bz;
     b->linear_index = linear;
+    b->steps = 0;
     b->ctaid[0] = (uint32_t)(linear % l->grid[0]);
     b->ctaid[1] = (uint32_t)(linear / l->grid[0] % l->grid[1]);
     b->ctaid[2] = (uint32_t)(linear / ((uint64_t)l->grid[0] * l->grid[1]));
@@ -622,6 +625,16 @@ static void report_deadlock(ws_launch *l, ws_block *b)
     l->failed = 1;
 }
 
+/* How a block ended. */
+enum { BLOCK_DONE, BLOCK_FAULT, BLOCK_DEADLOCK, BLOCK_OUT_OF_STEPS };
+
+static void budget_error(ws_launch *l)
+{
+    launch_error(l, "%s: error: kernel '%s' stopped after %" PRIu64 " warp-instructions (the step budget): "
+                 "an endless loop? raise it with --max-steps N",
+                 l->module->path, l->kernel->name, l->max_steps);
+}
+
 static int run_block(ws_launch *l, ws_block *b)
 {
     int tracing_block = l->trace && (int64_t)b->linear_index == l->trace_block;
@@ -640,21 +653,235 @@ static int run_block(ws_launch *l, ws_block *b)
             step(l, b, w, tracing_block && wi == l->trace_warp);
             progressed = 1;
             if (l->failed)
-                return 1;
+                return BLOCK_FAULT;
             if (l->steps >= l->max_steps) {
-                launch_error(l, "%s: error: kernel '%s' stopped after %" PRIu64 " warp-instructions (the step budget): "
-                             "an endless loop? raise it with --max-steps N",
-                             l->module->path, l->kernel->name, l->max_steps);
-                return 1;
+                budget_error(l);
+                return BLOCK_OUT_OF_STEPS;
             }
         }
         if (!live)
-            return 0;
+            return BLOCK_DONE;
         if (!progressed) {
             report_deadlock(l, b);
-            return 1;
+            return BLOCK_DEADLOCK;
         }
     }
+}
+
+/* A block's warps, shared memory and local memory, reused block after block. */
+static int block_alloc(ws_launch *l, ws_block *b)
+{
+    uint32_t threads = l->block_dim[0] * l->block_dim[1] * l->block_dim[2];
+    memset(b, 0, sizeof *b);
+    b->warp_count = (int32_t)((threads + WS_WARP_SIZE - 1) / WS_WARP_SIZE);
+    b->warps = calloc((size_t)b->warp_count, sizeof(ws_warp));
+    b->shared = calloc(1, l->shared_size ? l->shared_size : 1);
+    b->shared_size = l->shared_size;
+    if (!b->warps || !b->shared)
+        return -1;
+    for (int wi = 0; wi < b->warp_count; wi++)
+        if (!(b->warps[wi].local = calloc(1, l->local_stack_size * WS_WARP_SIZE + 1)))
+            return -1;
+    return 0;
+}
+
+static void block_free(ws_block *b)
+{
+    for (int wi = 0; b->warps && wi < b->warp_count; wi++) {
+        free(b->warps[wi].local);
+        for (int d = 0; d < WS_MAX_CALL_DEPTH; d++) {
+            free(b->warps[wi].frames[d].reg);
+            free(b->warps[wi].frames[d].pred);
+        }
+    }
+    free(b->warps);
+    free(b->shared);
+    memset(b, 0, sizeof *b);
+}
+
+/* ---- Blocks on several threads (--jobs) -------------------------------------
+ *
+ * Workers take blocks in linear order from a shared counter. Each runs them on
+ * a copy of the launch that owns its block, per-instruction counters, step
+ * count and error; the rest (module, decoded code, global memory) is shared
+ * and read-only, but for the bytes of global memory, which kernels write as
+ * on the GPU: global atomics hold a lock (ws_launch.global_atomics). The
+ * counters are summed afterwards, worker by worker.
+ *
+ * The outcome is the single-threaded one: every block runs, in isolation,
+ * exactly as it would alone, so the counters and the block's writes are the
+ * same; a failure is the one of the lowest block that fails (blocks past a
+ * failure are not started), and the step budget, which counts the launch's
+ * warp-instructions in block order, is applied afterwards from each block's
+ * step count. */
+
+typedef struct {
+    pthread_mutex_t lock;
+    uint64_t next_block, blocks;
+    uint64_t first_failure;            /* the lowest block that failed so far; UINT64_MAX: none */
+    uint64_t **block_steps;            /* steps of each block that ran, in chunks of STEP_CHUNK */
+    uint64_t chunk_count;
+    int out_of_memory;
+} block_queue;
+
+#define STEP_CHUNK 65536
+
+typedef struct {
+    ws_launch launch;                  /* this worker's copy */
+    ws_block block;
+    block_queue *queue;
+    uint64_t failed_block;             /* UINT64_MAX: none */
+    int failure;                       /* BLOCK_FAULT, BLOCK_DEADLOCK or BLOCK_OUT_OF_STEPS */
+    uint64_t failed_after;             /* the block's steps when it stopped */
+    pthread_t thread;
+} worker;
+
+/* The next block to run, and where its step count goes; 0 when none is left. */
+static int take_block(block_queue *q, uint64_t *block, uint64_t **steps_slot)
+{
+    pthread_mutex_lock(&q->lock);
+    uint64_t bi = q->next_block;
+    int ok = bi < q->blocks && bi < q->first_failure && !q->out_of_memory;
+    if (ok && bi / STEP_CHUNK >= q->chunk_count) {
+        uint64_t **table = realloc(q->block_steps, sizeof *table * (size_t)(q->chunk_count + 1));
+        uint64_t *chunk = calloc(STEP_CHUNK, sizeof(uint64_t));
+        if (table)
+            q->block_steps = table;
+        if (!table || !chunk) {
+            free(chunk);
+            q->out_of_memory = 1;
+            ok = 0;
+        } else {
+            q->block_steps[q->chunk_count++] = chunk;
+        }
+    }
+    if (ok) {
+        q->next_block++;
+        *block = bi;
+        *steps_slot = &q->block_steps[bi / STEP_CHUNK][bi % STEP_CHUNK];
+    }
+    pthread_mutex_unlock(&q->lock);
+    return ok;
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    block_queue *q = w->queue;
+    uint64_t bi, *steps;
+    while (take_block(q, &bi, &steps)) {
+        block_reset(&w->launch, &w->block, bi);
+        int how = run_block(&w->launch, &w->block);
+        *steps = w->block.steps;
+        if (how != BLOCK_DONE) {
+            w->failed_block = bi;
+            w->failure = how;
+            w->failed_after = w->block.steps;
+            pthread_mutex_lock(&q->lock);
+            if (bi < q->first_failure)
+                q->first_failure = bi;
+            pthread_mutex_unlock(&q->lock);
+            break;
+        }
+    }
+    return NULL;
+}
+
+static int run_parallel(ws_launch *l, uint64_t blocks, int jobs)
+{
+    block_queue q = {.blocks = blocks, .first_failure = UINT64_MAX};
+    pthread_mutex_t atomics;
+    worker *workers = calloc((size_t)jobs, sizeof *workers);
+    if (!workers || pthread_mutex_init(&q.lock, NULL) != 0) {
+        free(workers);
+        launch_error(l, "error: cannot start %d worker threads", jobs);
+        return 1;
+    }
+    pthread_mutex_init(&atomics, NULL);
+    l->global_atomics = &atomics;
+    int started = 0, failed = 0;
+    for (int i = 0; i < jobs && !failed; i++) {
+        worker *w = &workers[i];
+        w->launch = *l;
+        w->launch.instr_counters = calloc((size_t)l->module->function_count, sizeof(ws_instr_counters *));
+        w->launch.steps = 0;
+        w->launch.failed = 0;
+        w->launch.error[0] = 0;
+        w->launch.last_allocation = NULL;
+        w->queue = &q;
+        w->failed_block = UINT64_MAX;
+        failed = !w->launch.instr_counters;
+        for (int f = 0; !failed && f < l->module->function_count; f++)
+            if (l->instr_counters[f]) {
+                w->launch.instr_counters[f] = calloc((size_t)l->module->functions[f].instr_count + 1,
+                                                     sizeof(ws_instr_counters));
+                failed = !w->launch.instr_counters[f];
+            }
+        w->launch.block = &w->block;
+        failed = failed || block_alloc(&w->launch, &w->block) < 0;
+        if (!failed) {
+            failed = pthread_create(&w->thread, NULL, worker_main, w) != 0;
+            started += !failed;
+        }
+    }
+    if (failed) {   /* let the workers that started stop at the next block */
+        pthread_mutex_lock(&q.lock);
+        q.out_of_memory = 1;
+        pthread_mutex_unlock(&q.lock);
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(workers[i].thread, NULL);
+    l->global_atomics = NULL;
+    pthread_mutex_destroy(&atomics);
+
+    /* Counters, worker by worker. */
+    for (int i = 0; i < jobs; i++) {
+        worker *w = &workers[i];
+        for (int f = 0; w->launch.instr_counters && f < l->module->function_count; f++) {
+            if (!w->launch.instr_counters[f])
+                continue;
+            for (int in = 0; in <= l->module->functions[f].instr_count; in++)
+                for (int c = 0; c < WS_CTR_COUNT; c++)
+                    l->instr_counters[f][in][c] += w->launch.instr_counters[f][in][c];
+            free(w->launch.instr_counters[f]);
+        }
+        free(w->launch.instr_counters);
+        l->steps += w->launch.steps;
+        block_free(&w->block);
+    }
+
+    /* The outcome of a single-threaded run. */
+    if (failed || q.out_of_memory) {
+        launch_error(l, "error: out of host memory for the worker threads");
+    } else if (q.first_failure == UINT64_MAX) {
+        if (l->steps >= l->max_steps)
+            budget_error(l);
+    } else {
+        uint64_t k = q.first_failure, before = 0;
+        for (uint64_t bi = 0; bi < k; bi++)
+            before += q.block_steps[bi / STEP_CHUNK][bi % STEP_CHUNK];
+        worker *w = NULL;
+        for (int i = 0; i < jobs; i++)
+            if (workers[i].failed_block == k)
+                w = &workers[i];
+        /* A fault at step f of block k is seen if the budget had not run out by
+         * step f - 1; a deadlock, found after step f, if it had not by step f. */
+        int fault_seen = w->failure == BLOCK_FAULT ? before < l->max_steps && w->failed_after <= l->max_steps - before
+                       : w->failure == BLOCK_DEADLOCK ? before < l->max_steps && w->failed_after < l->max_steps - before
+                       : 0;
+        if (fault_seen) {
+            l->failed = 1;
+            memcpy(l->error, w->launch.error, sizeof l->error);
+        } else {
+            budget_error(l);
+        }
+    }
+    for (uint64_t c = 0; c < q.chunk_count; c++)
+        free(q.block_steps[c]);
+    free(q.block_steps);
+    pthread_mutex_destroy(&q.lock);
+    free(workers);
+    return l->failed;
 }
 
 int ws_launch_run(ws_launch *l, const ws_launch_config *cfg, ws_global_memory *global)
@@ -663,35 +890,28 @@ int ws_launch_run(ws_launch *l, const ws_launch_config *cfg, ws_global_memory *g
     l->global = global;
     if (setup(l, cfg) < 0)
         return 1;
-    uint32_t threads = cfg->block[0] * cfg->block[1] * cfg->block[2];
-    ws_block block = {0};
-    block.warp_count = (int32_t)((threads + WS_WARP_SIZE - 1) / WS_WARP_SIZE);
-    block.warps = calloc((size_t)block.warp_count, sizeof(ws_warp));
-    block.shared = calloc(1, l->shared_size ? l->shared_size : 1);
-    block.shared_size = l->shared_size;
-    int failed = !block.warps || !block.shared;
-    for (int wi = 0; !failed && wi < block.warp_count; wi++) {
-        block.warps[wi].local = calloc(1, l->local_stack_size * WS_WARP_SIZE + 1);
-        failed = !block.warps[wi].local;
-    }
-    if (failed)
-        launch_error(l, "error: out of host memory for a block of %u threads", threads);
     uint64_t blocks = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
-    l->block = &block;
-    for (uint64_t bi = 0; !failed && bi < blocks; bi++) {
-        block_reset(l, &block, bi);
-        failed = run_block(l, &block);
-    }
-    l->block = NULL;
-    for (int wi = 0; block.warps && wi < block.warp_count; wi++) {
-        free(block.warps[wi].local);
-        for (int d = 0; d < WS_MAX_CALL_DEPTH; d++) {
-            free(block.warps[wi].frames[d].reg);
-            free(block.warps[wi].frames[d].pred);
+    int jobs = cfg->jobs < 1 ? 1 : cfg->jobs;
+    if ((uint64_t)jobs > blocks)
+        jobs = (int)blocks;
+    if (jobs > 1) {
+        run_parallel(l, blocks, jobs);
+    } else {
+        ws_block block;
+        if (block_alloc(l, &block) < 0) {
+            launch_error(l, "error: out of host memory for a block of %u threads",
+                         cfg->block[0] * cfg->block[1] * cfg->block[2]);
+        } else {
+            l->block = &block;
+            for (uint64_t bi = 0; bi < blocks; bi++) {
+                block_reset(l, &block, bi);
+                if (run_block(l, &block) != BLOCK_DONE)
+                    break;
+            }
+            l->block = NULL;
         }
+        block_free(&block);
     }
-    free(block.warps);
-    free(block.shared);
     /* Launch totals from the per-instruction counters. */
     for (int f = 0; f < l->module->function_count; f++)
         if (l->instr_counters[f])

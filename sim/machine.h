@@ -10,6 +10,7 @@
 #ifndef WARPSIM_SIM_MACHINE_H
 #define WARPSIM_SIM_MACHINE_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -122,6 +123,7 @@ struct ws_warp {
 struct ws_block {
     uint32_t ctaid[3];
     uint64_t linear_index;
+    uint64_t steps;              /* warp-instructions this block has executed (%clock) */
     int32_t smid;
     ws_warp *warps;
     int32_t warp_count;
@@ -166,6 +168,8 @@ struct ws_launch {
     /* --trace-warp */
     int trace_block, trace_warp;
     FILE *trace;
+    /* --jobs: held around global atomics while blocks run on several threads; NULL otherwise */
+    pthread_mutex_t *global_atomics;
 };
 
 /* ---- API ------------------------------------------------------------------ */
@@ -188,10 +192,17 @@ typedef struct {
     uint64_t max_steps;
     int trace_block, trace_warp;  /* -1: no trace */
     FILE *trace;
+    int jobs;                     /* threads simulating blocks (0 or 1: this one) */
 } ws_launch_config;
 
 /* Run a kernel to completion over `global`. Returns 0, or 1 with the message
- * in launch->error. The launch keeps its counters until ws_launch_free. */
+ * in launch->error. The launch keeps its counters until ws_launch_free.
+ * With cfg->jobs > 1 the blocks run on that many threads; the counters, the
+ * memory the blocks write and the error are those of a single-threaded run,
+ * except where blocks race: atomics on the same global address from different
+ * blocks happen in the order the threads reach them (integer additions still
+ * sum the same; float additions may round differently, and atom's returned
+ * old values, exch and cas depend on the order). */
 int ws_launch_run(ws_launch *launch, const ws_launch_config *cfg, ws_global_memory *global);
 void ws_launch_free(ws_launch *launch);
 

@@ -64,8 +64,9 @@ void ws_read_operand_slow(ws_exec *x, const ptx_operand *op, uint64_t out[WS_WAR
         break;
     case PTX_SREG_CLOCK:
     case PTX_SREG_CLOCK64:
-        /* Deterministic: the launch's warp-instruction count stands in for cycles. */
-        v = op->reg == PTX_SREG_CLOCK ? (uint32_t)l->steps : l->steps;
+        /* Deterministic, whatever the number of threads: the warp-instructions
+         * this block has executed so far stand in for cycles. */
+        v = op->reg == PTX_SREG_CLOCK ? (uint32_t)x->block->steps : x->block->steps;
         break;
     default:
         break;

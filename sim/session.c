@@ -178,6 +178,7 @@ int ws_session_run(ws_session *s, char *err, size_t errlen)
             .max_steps = o->max_steps,
             .trace_block = (int)o->trace_block, .trace_warp = o->trace_warp,
             .trace = o->trace_warp >= 0 ? stdout : NULL,
+            .jobs = o->jobs,
         };
         memcpy(cfg.grid, g->grid, sizeof cfg.grid);
         memcpy(cfg.block, g->block, sizeof cfg.block);
