@@ -142,9 +142,13 @@ int ws_module_globals(const ptx_module *m, ws_global_memory *g, uint64_t *symbol
                      m->path, sym->line, sym->column, sym->name);
             return -1;
         }
-        ws_allocation *a = ws_global_alloc(g, sym->size ? sym->size : 1, sym->name);
+        uint64_t size = sym->size ? sym->size : 1;
+        ws_allocation *a = ws_global_alloc(g, size, sym->name);
         if (!a) {
-            snprintf(err, errlen, "error: out of simulated global memory for '%s'", sym->name);
+            snprintf(err, errlen, "%s:%d:%d: error: %s variable '%s' (%" PRIu64 " bytes) does not fit in the simulated "
+                     "global memory (%" PRIu64 " of %" PRIu64 " bytes in use by the buffers and earlier variables; "
+                     "raise --mem-limit)", m->path, sym->line, sym->column,
+                     sym->space == PTX_SPACE_CONST ? ".const" : ".global", sym->name, size, g->bytes_in_use, g->limit);
             return -1;
         }
         if (sym->init)

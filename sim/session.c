@@ -4,7 +4,21 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+
+/* Peak resident memory of the process in KiB (ru_maxrss is KiB on Linux; 0 where unavailable). */
+static uint64_t peak_rss_kib(void)
+{
+    struct rusage u;
+    if (getrusage(RUSAGE_SELF, &u) != 0 || u.ru_maxrss < 0)
+        return 0;
+#if defined(__APPLE__)
+    return (uint64_t)u.ru_maxrss / 1024;   /* bytes there */
+#else
+    return (uint64_t)u.ru_maxrss;
+#endif
+}
 
 static double now_seconds(void)
 {
@@ -70,8 +84,12 @@ int ws_session_open_module(ws_session *s, const ws_run_options *o, ptx_module *m
         if (ws_buffer_fill(spec, s->buffers[b]->bytes, err, errlen) < 0)
             return 1;
     }
+    s->buffer_bytes = s->global.bytes_in_use;
     if (ws_module_globals(m, &s->global, s->globals, err, errlen) < 0)
         return 1;
+    s->variable_bytes = s->global.bytes_in_use - s->buffer_bytes;
+    s->variable_count = s->global.count - o->buffer_count;
+    s->peak_rss_kib = peak_rss_kib();
     return 0;
 }
 
@@ -186,6 +204,7 @@ int ws_session_run(ws_session *s, char *err, size_t errlen)
         int status = ws_launch_run(&s->launches[gi], &cfg, &s->global);
         s->seconds[gi] = now_seconds() - t0;
         s->launch_count = gi + 1;
+        s->peak_rss_kib = peak_rss_kib();
         free(params);
         if (status) {
             snprintf(err, errlen, "%s", s->launches[gi].error);
@@ -198,6 +217,43 @@ int ws_session_run(ws_session *s, char *err, size_t errlen)
             return 1;
     }
     return 0;
+}
+
+static void print_bytes(FILE *out, uint64_t bytes)
+{
+    if (bytes < 10 * 1024)
+        fprintf(out, "%" PRIu64 " bytes", bytes);
+    else if (bytes < 10 * 1024 * 1024)
+        fprintf(out, "%.1f KiB", bytes / 1024.0);
+    else
+        fprintf(out, "%.1f MiB", bytes / (1024.0 * 1024.0));
+}
+
+void ws_session_print_stats(const ws_session *s, FILE *out)
+{
+    const ws_run_options *o = s->options;
+    fprintf(out, "stats\n");
+    fprintf(out, "  peak host memory         ");
+    print_bytes(out, s->peak_rss_kib * 1024);
+    fprintf(out, "   (getrusage: resident set of the whole process)\n");
+    fprintf(out, "  simulated global memory  ");
+    print_bytes(out, s->global.bytes_in_use);
+    fprintf(out, " of ");
+    print_bytes(out, s->global.limit);
+    fprintf(out, " (--mem-limit): %d buffer%s ", o->buffer_count, o->buffer_count == 1 ? "" : "s");
+    print_bytes(out, s->buffer_bytes);
+    fprintf(out, ", %d .global/.const variable%s ", s->variable_count, s->variable_count == 1 ? "" : "s");
+    print_bytes(out, s->variable_bytes);
+    fprintf(out, "\n");
+    for (int i = 0; i < s->launch_count; i++) {
+        const ws_launch *l = &s->launches[i];
+        fprintf(out, "  launch %d (%s): shared ", i + 1, l->kernel ? l->kernel->name : "?");
+        print_bytes(out, l->shared_size);
+        fprintf(out, " per block, local ");
+        print_bytes(out, l->local_stack_size);
+        fprintf(out, " per thread, %.3f s on %d thread%s\n", s->seconds[i], o->jobs > 1 ? o->jobs : 1,
+                o->jobs > 1 ? "s" : "");
+    }
 }
 
 void ws_session_close(ws_session *s)

@@ -21,7 +21,10 @@ typedef struct {
     ws_launch *launches;         /* one per launch group that ran */
     int launch_count;
     double *seconds;             /* host time each launch took */
-    uint64_t peak_rss_kib;
+    uint64_t peak_rss_kib;       /* the process's peak resident memory so far (getrusage), after the last launch */
+    uint64_t buffer_bytes;       /* simulated global memory held by the buffers */
+    uint64_t variable_bytes;     /* and by the module's .global/.const variables */
+    int variable_count;
 } ws_session;
 
 /* Load the PTX file (diagnostics go to `diag`), pick the architecture, and
@@ -34,6 +37,10 @@ int ws_session_open_module(ws_session *s, const ws_run_options *o, ptx_module *m
  * or 1 with the message in err (the launches that ran keep their counters). */
 int ws_session_run(ws_session *s, char *err, size_t errlen);
 void ws_session_close(ws_session *s);
+
+/* `--stats`: peak host memory, simulated global memory in use against
+ * --mem-limit (buffers and .global/.const variables apart), threads. */
+void ws_session_print_stats(const ws_session *s, FILE *out);
 
 /* The buffer named `name` (NULL if none). */
 ws_allocation *ws_session_buffer(ws_session *s, const char *name);
