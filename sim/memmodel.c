@@ -548,10 +548,40 @@ void ws_shared_access_cost(const ws_arch *a, const uint64_t addr[32], uint32_t a
     ws_shared_access_cost_span(a, addr, active_mask, bytes_per_lane, is_store, &span, out);
 }
 
+/* The commonest shared access on sm_50+, worked out from the span alone: a
+ * full warp of 32-bit (or narrower) aligned accesses stepping by a constant,
+ * one phase. Its words are all in different banks, or on one word, or
+ * stride through the banks (see busiest_bank); the conflict-free minimum is
+ * 1. Returns 0 for anything else. */
+static int quick_shared_cost(const ws_arch *a, unsigned bytes, const ws_lane_span *span, ws_shared_cost *out)
+{
+    if (a->shared_model != SHARED_MODEL_MODERN || a->shared_banks != WARP_LANES || bytes > 4 ||
+        span->segment_lanes != WARP_LANES || (span->any_bits & (bytes - 1)))
+        return 0;
+    uint64_t last = span->hi + (bytes - 1);
+    if (last < span->hi)
+        return 0;
+    uint32_t wavefronts;
+    if ((last >> 2) - (span->lo >> 2) < WARP_LANES) {
+        wavefronts = 1;
+    } else if (!(span->stride & 3)) {
+        uint64_t s = stride_magnitude(span->stride) >> 2;
+        uint64_t gcd = (s & -s) < WARP_LANES ? (s & -s) : WARP_LANES;
+        wavefronts = (uint32_t)gcd;   /* 32 banks: 32 / (32 / gcd) lanes per bank */
+    } else {
+        return 0;
+    }
+    out->wavefronts = wavefronts;
+    out->ideal_wavefronts = 1;
+    return 1;
+}
+
 void ws_shared_access_cost_span(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
                                 unsigned bytes_per_lane, int is_store, const ws_lane_span *span,
                                 ws_shared_cost *out)
 {
+    if (active_mask == 0xffffffffu && bytes_per_lane > 0 && quick_shared_cost(a, bytes_per_lane, span, out))
+        return;
     out->wavefronts = 0;
     out->ideal_wavefronts = 0;
     if (active_mask == 0 || bytes_per_lane == 0)
@@ -710,6 +740,20 @@ void ws_global_access_cost_span(const ws_arch *a, const uint64_t addr[32], uint3
                                 unsigned bytes_per_lane, int is_store, const ws_lane_span *span,
                                 ws_global_cost *out)
 {
+    /* The commonest global access on sm_50+, from the span alone: a full warp
+     * stepping by at most a sector through 32 B sectors and 128 B lines (see
+     * quick_block_count). */
+    if (a->global_model == GLOBAL_MODEL_SECTORS && a->sector_bytes == 32 && a->line_bytes == 128 &&
+        span->segment_lanes == WARP_LANES && bytes_per_lane > 0 && bytes_per_lane <= MAX_ACCESS_BYTES &&
+        stride_magnitude(span->stride) <= 32 && span->hi + (bytes_per_lane - 1) >= span->hi) {
+        uint64_t last = span->hi + (bytes_per_lane - 1);
+        memset(out, 0, sizeof *out);
+        out->requests = 1;
+        out->sectors = (uint32_t)((last >> 5) - (span->lo >> 5) + 1);
+        out->lines = (uint32_t)((last >> 7) - (span->lo >> 7) + 1);
+        out->transactions = out->transactions_by_size[WS_TRANSACTION_32B] = out->sectors;
+        return;
+    }
     memset(out, 0, sizeof *out);
     if (active_mask == 0 || bytes_per_lane == 0)
         return;
