@@ -476,26 +476,37 @@ static void trace_instr(ws_launch *l, ws_warp *w, const ptx_function *fn, const 
     fputc('\n', l->trace);
 }
 
+/* The handlers' context for the warp's top frame: set when a block starts,
+ * and again whenever a call or a return may have moved the top frame. */
+static void warp_context(ws_launch *l, ws_block *b, ws_warp *w)
+{
+    ws_frame *f = &w->frames[w->frame_depth - 1];
+    w->exec = (ws_exec){
+        .launch = l, .block = b, .warp = w, .fn = f->fn,
+        .reg = f->reg, .pred = f->pred, .carry = &w->carry,
+    };
+}
+
 /* Run one instruction of warp w. */
 static void step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
 {
     ws_simt_entry *top = &w->simt[w->simt_depth - 1];
     ws_frame *frame = &w->frames[w->frame_depth - 1];
-    const ptx_function *fn = frame->fn;
+    ws_exec *x = &w->exec;
+    const ptx_function *fn = x->fn;
     int32_t pc = top->pc;
     uint32_t active = top->mask;
     if ((uint32_t)pc >= (uint32_t)fn->instr_count) {
         /* Falling off the end of a function: an implicit ret, not counted. */
         static const ptx_instr implicit_ret = {.opcode = OP_ret, .guard = -1};
-        ws_exec x = {
-            .launch = l, .block = b, .warp = w, .fn = fn,
-            .reg = frame->reg, .pred = frame->pred, .carry = &w->carry,
-            .active = active, .pc = fn->instr_count, .next_pc = fn->instr_count + 1,
-            .counters = frame->counters[fn->instr_count],
-        };
-        exec_ret(&x, &implicit_ret, active);
+        x->active = active;
+        x->pc = fn->instr_count;
+        x->next_pc = fn->instr_count + 1;
+        x->counters = frame->counters[fn->instr_count];
+        exec_ret(x, &implicit_ret, active);
         ws_simt_settle(w);
-        ws_frames_settle(&x);
+        ws_frames_settle(x);
+        warp_context(l, b, w);
         return;
     }
     const ptx_instr *in = &fn->instrs[pc];
@@ -512,27 +523,27 @@ static void step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
     ic[WS_CTR_thread_inst_pred_on] += mask == active ? active_lanes : ws_popcount(mask);
     l->steps++;
     b->steps++;
-    ws_exec x = {
-        .launch = l, .block = b, .warp = w, .fn = fn,
-        .reg = frame->reg, .pred = frame->pred, .carry = &w->carry,
-        .active = active, .pc = pc, .next_pc = pc + 1, .counters = ic,
-    };
+    x->active = active;
+    x->pc = pc;
+    x->next_pc = pc + 1;
+    x->counters = ic;
     if (tracing)
         trace_instr(l, w, fn, in, active, mask, w->frame_depth - 1);
     if (d->sass_branches)
-        ws_sass_branches(&x, in, mask);
+        ws_sass_branches(x, in, mask);
     if (!d->moves_stack) {
         if (mask)
-            d->run(&x, in, mask);
+            d->run(x, in, mask);
         top->pc = pc + 1;
         /* The stack changes only when this path has reached its merge point. */
         if (top->pc != top->rpc)
             return;
     } else {
-        d->run(&x, in, mask);
+        d->run(x, in, mask);
     }
     ws_simt_settle(w);
-    ws_frames_settle(&x);
+    ws_frames_settle(x);
+    warp_context(l, b, w);
 }
 
 /* Pop finished call frames: a frame ends when all of its paths have. */
@@ -606,6 +617,7 @@ static void block_reset(ws_launch *l, ws_block *b, uint64_t linear)
         ws_simt_push(w, 0, -1, w->lanes, 0);
         ws_count_stack_check(l, l->kernel_index);
         memset(w->local, 0, l->local_stack_size * WS_WARP_SIZE);
+        warp_context(l, b, w);
     }
     b->tids_ready = 1;
 }

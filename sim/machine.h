@@ -116,6 +116,7 @@ struct ws_warp {
     uint8_t *local;              /* [lane][local_stack_size] */
     const ptx_instr *barrier_instr; /* the bar.red waiting for its result */
     uint32_t tid[3][WS_WARP_SIZE];
+    ws_exec exec;                /* the handlers' context for the top frame (sim/machine.c keeps it current) */
 };
 
 #define WS_MAX_BARRIERS 16
