@@ -240,13 +240,15 @@ int fuzz_exec(const uint8_t *data, size_t size, char *why, size_t whylen)
         ptx_module_free(m);
         return FUZZ_OK;
     }
-    /* the architecture from a hash of the input: the bank and coalescing models differ */
+    /* the architecture from a hash of the input: the bank and coalescing models differ ... */
     static const char *const archs[] = {"", "arch g80\n", "arch kepler\nbank-mode 8\n", "arch fermi\n"};
     uint32_t h = 2166136261u;
     for (size_t i = 0; i < size; i++)
         h = (h ^ data[i]) * 16777619u;
-    n += (size_t)snprintf(text + n, cap - n, "ptx fuzz.ptx\ngrid 1\nblock 32\nmax-steps 10000\nmem-limit 16M\n%s",
-                          archs[h % 4]);
+    /* and the block: mostly one full warp, sometimes a partial second one or two warps (barriers) */
+    static const int blocks[] = {32, 32, 48, 64};
+    n += (size_t)snprintf(text + n, cap - n, "ptx fuzz.ptx\ngrid 1\nblock %d\nmax-steps 10000\nmem-limit 16M\n%s",
+                          blocks[(h >> 8) % 4], archs[h % 4]);
     for (int p = 0; p < fn->param_count && p < 4096; p++) {
         uint64_t psize = m->symbols[fn->params[p]].size;
         const char *arg = psize == 1 ? "u8:1" : psize == 2 ? "u16:3" : psize == 4 ? "u32:7" : NULL;

@@ -39,12 +39,14 @@ int fuzz_argv(const uint8_t *data, size_t size, char *why, size_t whylen);
 /* Parse the bytes as PTX -- or, when they hold no ".entry", as the body of a
  * kernel fuzz_kernel(.param .u64 p0..p3, .param .u32 p4..p7) that declares
  * %p<32> %rs<64> %r<256> %f<256> %rd<256> %fd<128>, .shared smem[4096] and
- * .local lmem[256] (targets.c: exec_prologue) -- and if the module has a kernel, run its first one in
- * the simulator: grid 1, block 32, max-steps 10000, every 8-byte parameter a
- * 256-byte buffer of its own, smaller ones small constants, a 16 MiB memory
- * limit, on hopper, g80, kepler (8-byte banks) or fermi as a hash of the
- * bytes picks.  Status 0: it ran to the end (or there is no kernel); 1: a
- * PTX error; 2: the launch stopped with an error message. */
+ * .local lmem[256] (targets.c: exec_prologue) -- and if the module has a
+ * kernel, run its first one in the simulator: grid 1, max-steps 10000, every
+ * 8-byte parameter a 256-byte buffer of its own, smaller ones small
+ * constants, a 16 MiB memory limit; a hash of the bytes picks the block (32
+ * threads, half the time; else 48 or 64) and the architecture (hopper, g80,
+ * kepler with 8-byte banks, fermi).  Status 0: it ran to the end (or there
+ * is no kernel); 1: a PTX error; 2: the launch stopped with an error
+ * message. */
 int fuzz_exec(const uint8_t *data, size_t size, char *why, size_t whylen);
 
 #endif
