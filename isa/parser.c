@@ -26,6 +26,7 @@
 #define MAX_ARRAY_BYTES (1ull << 40)
 #define MAX_INIT_BYTES (1ull << 26)
 #define MAX_CALL_ARGS 1024
+#define MAX_KERNEL_PARAM_BYTES 32764   /* the PTX ISA's limit on a kernel's parameters (sm_70+, PTX 8.1+) */
 
 /* ---- small utilities ------------------------------------------------------ */
 
@@ -2656,6 +2657,10 @@ static void layout_params(parser *P, ptx_function *f)
     }
     /* a .func's .local frame follows its parameter frame: keep it 16-byte aligned */
     f->param_size = f->is_entry ? off : align_up(off, 16);
+    /* the launch copies a kernel's parameters into one host buffer: a bound keeps that small */
+    if (f->is_entry && off > MAX_KERNEL_PARAM_BYTES)
+        perr(P, f->line, f->column, "kernel '%s' has %llu bytes of parameters; PTX allows at most %d", f->name,
+             (unsigned long long)off, MAX_KERNEL_PARAM_BYTES);
 }
 
 static void parse_body(parser *P);
