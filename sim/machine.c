@@ -75,6 +75,8 @@ static void launch_error(ws_launch *l, const char *fmt, ...)
 
 /* ---- Layout ----------------------------------------------------------------- */
 
+#define WS_MAX_LOCAL_PER_THREAD (512u * 1024)   /* local memory per thread, as on every GPU since Fermi */
+
 static uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
 
 /* Functions reachable from fn by calls; marks[] per function. */
@@ -99,22 +101,33 @@ static void mark_callees(const ptx_module *m, int fn, uint8_t *marks)
     }
 }
 
-/* The deepest chain of local frames from fn; -1 when calls recurse. */
-static int64_t stack_need(const ptx_module *m, int fn, int depth)
+/* The deepest chain of local frames from fn; -1 when calls recurse (or nest deeper than
+ * WS_MAX_CALL_DEPTH).  need[f] remembers a function's answer (-1 not known yet, -2 on the chain being
+ * explored) and height[f] its deepest chain of calls, so that each function is explored once: without
+ * them, functions that each call the next twice took 2^n steps. */
+static int64_t stack_need(const ptx_module *m, int fn, int depth, int64_t *need, int *height)
 {
-    if (depth > WS_MAX_CALL_DEPTH)
+    if (depth > WS_MAX_CALL_DEPTH || need[fn] == -2)
         return -1;
+    if (need[fn] >= 0)
+        return depth + height[fn] > WS_MAX_CALL_DEPTH + 1 ? -1 : need[fn];
     const ptx_function *F = &m->functions[fn];
     uint64_t own = align_up((F->is_entry ? 0 : F->param_size) + F->local_size, 16);
     int64_t deepest = 0;
+    int tallest = 0;
+    need[fn] = -2;
     for (int c = 0; c < F->call_count; c++) {
-        int64_t s = stack_need(m, F->calls[c].function, depth + 1);
+        int callee = F->calls[c].function;
+        int64_t s = stack_need(m, callee, depth + 1, need, height);
         if (s < 0)
             return -1;
         if (s > deepest)
             deepest = s;
+        if (height[callee] > tallest)
+            tallest = height[callee];
     }
-    return (int64_t)own + deepest;
+    height[fn] = tallest + 1;
+    return need[fn] = (int64_t)own + deepest;
 }
 
 /* Which symbols this launch's functions use (shared memory is laid out for them only). */
@@ -399,8 +412,21 @@ static int setup(ws_launch *l, const ws_launch_config *cfg)
         free(fn_marks); free(used);
         return -1;
     }
-    int64_t stack = stack_need(m, cfg->kernel_index, 0);
+    int64_t *need = malloc(((size_t)m->function_count + 1) * sizeof *need);
+    int *height = calloc((size_t)m->function_count + 1, sizeof *height);
+    for (int f = 0; need && f < m->function_count; f++)
+        need[f] = -1;
+    int64_t stack = need && height ? stack_need(m, cfg->kernel_index, 0, need, height) : -1;
+    free(need);
+    free(height);
     l->local_stack_size = stack < 0 ? 64 * 1024 : (uint64_t)stack;   /* recursion: a fixed stack, checked on call */
+    if (l->local_stack_size > WS_MAX_LOCAL_PER_THREAD) {
+        launch_error(l, "error: kernel '%s' needs %" PRIu64 " bytes of local memory per thread (.local variables "
+                     "and call frames); the hardware allows %u", l->kernel->name, l->local_stack_size,
+                     (unsigned)WS_MAX_LOCAL_PER_THREAD);
+        free(fn_marks); free(used);
+        return -1;
+    }
 
     /* Module-scope .global/.const variables live in global memory, allocated once per module. */
     for (int s = 0; cfg->globals && s < m->symbol_count; s++)
