@@ -23,7 +23,10 @@ cd "$(dirname "$0")/.."
     for s in '%r' '%rd' '%f' '%fd' '%p' '%rs' '<' '>' '{' '}' '[' ']' '(' ')' ';' ',' '+' '!' '@' '@!' '$L__BB0_1:' \
              '.version 8.0' '.target sm_90' '.address_size 64' '.visible .entry' '.reg .b32 %r<10>;' \
              '.reg .pred %p<4>;' '.param .u64' 'ret;' 'exit;' 'bra ' 'bar.sync 0;' 'ld.param.u64' 'cvta.to.global.u64' \
-             '0x' '0f3F800000' '0d3FF0000000000000' '-1' '2147483648' '4294967295' '18446744073709551615' '//' '/*' '*/'; do
+             '0x' '0f3F800000' '0d3FF0000000000000' '-1' '2147483648' '4294967295' '18446744073709551615' '//' '/*' '*/' \
+             '1048576' '100000000' '1099511627776' '[1099511627776]' '.local .align 8 .b8 l[' '.param .align 8 .b8 p[' \
+             '.shared .align 4 .b8 s[' '.func f()' '.func (.param .b32 r) g(.param .b32 a)' 'call f, ();' \
+             'call (r), g, (a);' '.extern .func' '.extern .shared .align 4 .b8 dyn[];'; do
         printf '"%s"\n' "$s"
     done
 } | awk '!seen[$0]++' > fuzz/ptx.dict
