@@ -356,8 +356,13 @@ void ws_report_text(const ws_session *s, FILE *f, int color)
             row(f, "global load sectors", c[WS_CTR_global_ld_sectors], ws_counters[WS_CTR_global_ld_sectors].metric, color);
             row(f, "global store requests", g_st, ws_counters[WS_CTR_global_st_requests].metric, color);
             row(f, "global store sectors", c[WS_CTR_global_st_sectors], ws_counters[WS_CTR_global_st_sectors].metric, color);
-            fprintf(f, "    %s%-34s %14.2f%s   (4 = coalesced 32-bit accesses; 32 = one sector per lane)\n", BOLD(color),
-                    "global sectors per request", counters_value(c, DERIVED_SECTORS_PER_REQUEST), RESET(color));
+            if (g_ld)
+                fprintf(f, "    %s%-34s %14.2f%s   (4 = coalesced 32-bit accesses; 32 = one sector per lane)\n",
+                        BOLD(color), "global load sectors per request", ratio(c[WS_CTR_global_ld_sectors], g_ld),
+                        RESET(color));
+            if (g_st)
+                fprintf(f, "    %s%-34s %14.2f%s\n", BOLD(color), "global store sectors per request",
+                        ratio(c[WS_CTR_global_st_sectors], g_st), RESET(color));
         }
         if (c[WS_CTR_local_ld_inst] || c[WS_CTR_local_st_inst]) {
             row(f, "local loads", c[WS_CTR_local_ld_inst], ws_counters[WS_CTR_local_ld_inst].metric, color);
