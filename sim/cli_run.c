@@ -62,6 +62,8 @@ int cli_run(int argc, char **argv)
             if (o.source)
                 ws_report_source(&s, stdout, color);
             s.launch_count = saved;
+            if (o.stats)
+                ws_session_print_stats(&s, stderr);
         }
     }
     ws_session_close(&s);

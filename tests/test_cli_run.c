@@ -171,6 +171,10 @@ START_TEST(exit_statuses_and_messages)
     ck_assert_msg(strstr(out, "a block of 1024 threads does not fit on g80: it allows 1 to 512 threads per block") != NULL,
                   "%s", out);
     free(out);
+    /* --stats reports memory on stderr */
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --stats --quiet", &out), 0);
+    ck_assert_msg(strstr(out, "peak host memory") != NULL, "%s", out);
+    free(out);
     /* help teaches: 0 */
     ck_assert_int_eq(RUN("run --help", &out), 0);
     ck_assert_msg(strstr(out, "--grid") != NULL && strstr(out, "smsp__inst_executed.sum") != NULL, "%s", out);
