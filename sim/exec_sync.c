@@ -87,7 +87,8 @@ static void arrive(ws_exec *x, const ptx_instr *in, uint32_t mask, int id, int w
     ws_barrier_check(x->launch, b, id);
 }
 
-void exec_bar_sync(ws_exec *x, const ptx_instr *in, uint32_t mask)
+/* bar.sync a{, b} waits at barrier a; bar.arrive a, b only counts itself in. */
+static void barrier_instruction(ws_exec *x, const ptx_instr *in, uint32_t mask, int wait)
 {
     uint32_t count;
     int id;
@@ -98,22 +99,11 @@ void exec_bar_sync(ws_exec *x, const ptx_instr *in, uint32_t mask)
     if ((id = barrier_operands(x, in, mask, 1, &count)) < 0)
         return;
     barrier_open(x->block, id, count);
-    arrive(x, in, mask, id, 1);
+    arrive(x, in, mask, id, wait);
 }
 
-void exec_bar_arrive(ws_exec *x, const ptx_instr *in, uint32_t mask)
-{
-    uint32_t count;
-    int id;
-    if (!mask) {
-        ws_advance(x);
-        return;
-    }
-    if ((id = barrier_operands(x, in, mask, 1, &count)) < 0)
-        return;
-    barrier_open(x->block, id, count);
-    arrive(x, in, mask, id, 0);
-}
+void exec_bar_sync(ws_exec *x, const ptx_instr *in, uint32_t mask) { barrier_instruction(x, in, mask, 1); }
+void exec_bar_arrive(ws_exec *x, const ptx_instr *in, uint32_t mask) { barrier_instruction(x, in, mask, 0); }
 
 /* bar.red.op d, a{, b}, {!}c */
 void exec_bar_red(ws_exec *x, const ptx_instr *in, uint32_t mask)
