@@ -114,6 +114,34 @@ START_TEST(test_shared_measured_on_h100)
 }
 END_TEST
 
+/* Global sectors measured the same way (validate/probes/global.ptx, H100, 2026-11-22):
+ * l1tex__t_sectors_pipe_lsu_mem_global_op_ld/st.sum for one warp-level access, loads and stores alike. */
+START_TEST(test_global_measured_on_h100)
+{
+    static const struct { const char *what; unsigned stride, offset, bytes, sectors; } cases[] = {
+        {"32-bit consecutive", 4, 0, 4, 4},
+        {"32-bit stride 2", 8, 0, 4, 8},
+        {"float3 (12-byte stride, x field)", 12, 0, 4, 12},
+        {"32-bit consecutive, 4 bytes off", 4, 4, 4, 5},
+        {"64-bit consecutive", 8, 0, 8, 8},
+        {"128-bit consecutive", 16, 0, 16, 16},
+        {"32-bit, every lane one address", 0, 0, 4, 1},
+    };
+    const ws_arch *hopper = arch("hopper");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t addr[32];
+        for (unsigned t = 0; t < 32; t++)
+            addr[t] = 0x7f0000000000u + cases[i].offset + (uint64_t)t * cases[i].stride;
+        for (int is_store = 0; is_store < 2; is_store++) {
+            ws_global_cost g;
+            ws_global_access_cost(hopper, addr, 0xffffffffu, cases[i].bytes, is_store, &g);
+            ck_assert_msg(g.requests == 1 && g.sectors == cases[i].sectors, "%s %s: %u requests, %u sectors; the H100 gave 1 and %u",
+                          cases[i].what, is_store ? "store" : "load", g.requests, g.sectors, cases[i].sectors);
+        }
+    }
+}
+END_TEST
+
 /* ---- Shared: table-driven cases ------------------------------------------ */
 
 typedef struct {
@@ -986,6 +1014,7 @@ Suite *memmodel_suite(void)
     TCase *shared = tcase_create("shared");
     tcase_add_test(shared, test_shared_modern_table);
     tcase_add_test(shared, test_shared_measured_on_h100);
+    tcase_add_test(shared, test_global_measured_on_h100);
     tcase_add_test(shared, test_shared_kepler_tables);
     tcase_add_test(shared, test_shared_fermi_table);
     tcase_add_test(shared, test_shared_cc1x_table);
