@@ -323,7 +323,7 @@ int main(int argc, char **argv)
         report = fopen(out_path, "w");
         if (!report) {
             fprintf(stderr, "runner: --out: cannot write '%s': %s\n", out_path, strerror(errno));
-            return 1;
+            exit(1);
         }
     }
 
@@ -331,7 +331,7 @@ int main(int argc, char **argv)
     char *ptx = read_text(o.ptx_path, &ptx_len);
     if (strlen(ptx) != ptx_len) {
         fprintf(stderr, "runner: '%s' holds a NUL byte\n", o.ptx_path);
-        return 1;
+        exit(1);
     }
 
     CK(cuInit(0));
@@ -381,7 +381,7 @@ int main(int argc, char **argv)
         host[b] = xmalloc(bytes);
         if (ws_buffer_fill(B, host[b], err, sizeof err) != 0) {
             fprintf(stderr, "runner: %s\n", err);
-            return 1;
+            exit(1);
         }
         CK(cuMemAlloc(&dptr[b], bytes));
         CK(cuMemcpyHtoD(dptr[b], host[b], bytes));
@@ -395,7 +395,7 @@ int main(int argc, char **argv)
         if (!name) {
             fprintf(stderr, "runner: launch %d names no kernel and '%s' does not hold exactly one .entry\n", g,
                     o.ptx_path);
-            return 1;
+            exit(1);
         }
         CUfunction fn;
         CUresult r = cuModuleGetFunction(&fn, mod, name);
@@ -433,7 +433,7 @@ int main(int argc, char **argv)
                 if (a != na) {
                     fprintf(stderr, "runner: launch %d: kernel '%s' takes %d parameters, the launch passes %d\n", g,
                             name, a, na);
-                    return 1;
+                    exit(1);
                 }
                 break;
             }
@@ -445,12 +445,12 @@ int main(int argc, char **argv)
             if (a >= na) {
                 fprintf(stderr, "runner: launch %d: kernel '%s' takes more than the %d parameters passed\n", g, name,
                         na);
-                return 1;
+                exit(1);
             }
             if (psize != sizes[a]) {
                 fprintf(stderr, "runner: launch %d: kernel '%s' parameter %d is %zu bytes, argument '%s' is %zu\n", g,
                         name, a, psize, G->args[a].text ? G->args[a].text : "?", sizes[a]);
-                return 1;
+                exit(1);
             }
         }
 
