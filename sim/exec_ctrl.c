@@ -19,8 +19,7 @@ void exec_bra(ws_exec *x, const ptx_instr *in, uint32_t mask)
                  __builtin_popcount(mask), __builtin_popcount(x->active));
         return;
     }
-    ic[WS_CTR_branch_targets]++;
-    ic[divergent ? WS_CTR_branch_targets_divergent : WS_CTR_branch_targets_uniform]++;
+    ws_count_branch(ic, mask, x->active);
     int32_t reconverge = x->launch->reconverge[w->frames[w->frame_depth - 1].fn_index][x->pc];
     if (ws_simt_branch(w, mask, target, x->pc + 1, reconverge) < 0)
         ws_fault(x, in, -1, "divergence nested deeper than %d paths", WS_MAX_SIMT_DEPTH);

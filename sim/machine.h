@@ -229,6 +229,14 @@ static inline uint64_t *ws_icounters(ws_exec *x)
 {
     return x->counters;
 }
+/* One warp-level branch into an instruction's counters: lanes `taken` of `mask`
+ * jump; uniform when all or none do (ncu's rule, measured: validate/probes). */
+static inline void ws_count_branch(uint64_t *counters, uint32_t taken, uint32_t mask)
+{
+    taken &= mask;
+    counters[WS_CTR_branch_targets]++;
+    counters[(taken == 0 || taken == mask) ? WS_CTR_branch_targets_uniform : WS_CTR_branch_targets_divergent]++;
+}
 /* The running path moves on to the next instruction. */
 static inline void ws_advance(ws_exec *x)
 {

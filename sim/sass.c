@@ -11,10 +11,7 @@
 
 static void count_branch(ws_exec *x, uint32_t taken, uint32_t mask)
 {
-    uint64_t *ic = ws_icounters(x);
-    taken &= mask;
-    ic[WS_CTR_branch_targets]++;
-    ic[(taken == 0 || taken == mask) ? WS_CTR_branch_targets_uniform : WS_CTR_branch_targets_divergent]++;
+    ws_count_branch(ws_icounters(x), taken, mask);
 }
 
 int ws_sass_has_branches(const ptx_instr *in)
@@ -94,7 +91,5 @@ void ws_count_stack_check(ws_launch *l, int32_t fn_index)
     const ptx_function *fn = &l->module->functions[fn_index];
     if (fn->local_size == 0 || fn->instr_count == 0)
         return;
-    uint64_t *ic = l->instr_counters[fn_index][0];
-    ic[WS_CTR_branch_targets]++;
-    ic[WS_CTR_branch_targets_uniform]++;
+    ws_count_branch(l->instr_counters[fn_index][0], 1, 1);   /* taken by every lane */
 }
