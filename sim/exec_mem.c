@@ -192,15 +192,11 @@ static int access_lanes(ws_exec *x, const ptx_instr *in, const ptx_operand *op, 
     uint64_t resolved[WS_WARP_SIZE];
     WS_FOR_LANES(mask, lane) {
         ptx_space s = requested;
-        uint64_t addr = t->addr[lane];
-        t->where[lane] = ws_memory_access(x, in, lane, &s, addr, bytes, is_store);
+        resolved[lane] = t->addr[lane];   /* counted by its address in the space it resolves to */
+        t->where[lane] = ws_memory_access(x, in, lane, &s, &resolved[lane], bytes, is_store);
         if (!t->where[lane])
             return -1;
         by_space[s] |= 1u << lane;
-        /* shared and local are counted by their offset in the space, not the generic window */
-        resolved[lane] = (s == PTX_SPACE_SHARED && addr >= WS_SHARED_WINDOW) ? addr - WS_SHARED_WINDOW
-                       : (s == PTX_SPACE_LOCAL && addr >= WS_LOCAL_WINDOW) ? addr - WS_LOCAL_WINDOW
-                       : addr;
     }
     for (int s = 0; s < PTX_SPACE_COUNT; s++)
         if (by_space[s])
@@ -371,7 +367,7 @@ static void atomic(ws_exec *x, const ptx_instr *in, uint32_t mask, int returns)
         pthread_mutex_lock(lock);
     WS_FOR_LANES(mask, lane) {
         ptx_space s = requested;
-        uint8_t *p = ws_memory_access(x, in, lane, &s, addr[lane], size, 1);
+        uint8_t *p = ws_memory_access(x, in, lane, &s, &addr[lane], size, 1);
         if (!p) {
             faulted = 1;
             break;

@@ -221,8 +221,9 @@ static inline uint64_t ws_frame_param_offset(const ptx_function *fn)
 /* The address an operand's symbol names: (space, address in that space). */
 ptx_space ws_symbol_location(ws_exec *x, int32_t symbol, uint64_t *addr);
 /* Check one lane's access and return the host bytes, or NULL after a fault.
- * Generic addresses are resolved to their window; *space gets the space used. */
-uint8_t *ws_memory_access(ws_exec *x, const ptx_instr *in, int lane, ptx_space *space, uint64_t addr,
+ * A generic address is resolved through its window: *space gets the space
+ * used and *addr the address within that space. */
+uint8_t *ws_memory_access(ws_exec *x, const ptx_instr *in, int lane, ptx_space *space, uint64_t *addr,
                           unsigned size, int is_store);
 /* This instruction's counters. */
 static inline uint64_t *ws_icounters(ws_exec *x)

@@ -127,11 +127,12 @@ static const char *space_label(ptx_space s)
     return s == PTX_SPACE_GENERIC ? "generic" : ptx_space_names[s];
 }
 
-uint8_t *ws_memory_access(ws_exec *x, const ptx_instr *in, int lane, ptx_space *space, uint64_t addr,
+uint8_t *ws_memory_access(ws_exec *x, const ptx_instr *in, int lane, ptx_space *space, uint64_t *address,
                           unsigned size, int is_store)
 {
     ws_launch *l = x->launch;
     ptx_space sp = *space;
+    uint64_t addr = *address;
     const char *verb = is_store ? "write" : "read";
     if (sp == PTX_SPACE_GENERIC) {
         if (addr - WS_SHARED_WINDOW < WS_WINDOW_SIZE) {
@@ -144,6 +145,7 @@ uint8_t *ws_memory_access(ws_exec *x, const ptx_instr *in, int lane, ptx_space *
             sp = PTX_SPACE_GLOBAL;
         }
         *space = sp;
+        *address = addr;
     }
     if (size > 1 && addr % size != 0) {
         ws_fault(x, in, lane, "misaligned %u-byte %s of %s address 0x%" PRIx64, size, verb, space_label(sp), addr);
