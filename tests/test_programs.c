@@ -359,20 +359,6 @@ static void m_transpose_coalesced(model *m)
 
 /* ---- 001_reduction, 004_dot, 004_reduction: trees replayed step by step ---- */
 
-static void tree_sequential(float *r, unsigned bs)
-{
-    for (unsigned s = bs / 2; s > 0; s >>= 1)
-        for (unsigned t = 0; t < s; t++)
-            r[t] = r[t] + r[t + s];
-}
-
-static void tree_interleaved(float *r, unsigned bs)
-{
-    for (unsigned s = 1; s < bs; s *= 2)
-        for (unsigned t = 0; t + s < bs; t += 2 * s)
-            r[t] = r[t] + r[t + s];
-}
-
 static void m_reduce_global(model *m)
 {
     unsigned n = (unsigned)arg_int(m, 2), bs = BX, grid = GX;
@@ -394,32 +380,24 @@ static void block_partials(model *m, unsigned bs, void (*tree)(float *, unsigned
 {
     unsigned n = (unsigned)arg_int(m, 2), grid = GX;
     float *in = F32(0, n), *out = F32(1, grid);
-    float *r = malloc(sizeof *r * bs), *res = malloc(sizeof *res * grid);
-    for (unsigned blk = 0; blk < grid; blk++) {
-        for (unsigned t = 0; t < bs; t++) {
-            unsigned i = blk * bs + t;
-            r[t] = i < n ? in[i] : 0.0f;
-        }
-        tree(r, bs);
-        res[blk] = r[0];
-    }
+    float *res = malloc(sizeof *res * grid);
+    course_block_partials(in, res, n, grid, bs, tree);
     /* blocks run one after another: a block's store may feed a later block
      * when in and out overlap (the seed's in-place relaunch) */
     if (m->g->args[0].buffer == m->g->args[1].buffer && grid > 1)
         model_fail(m, "in-place launch with several blocks: the result depends on the block order");
     memcpy(out, res, sizeof *res * grid);
-    free(r);
     free(res);
 }
 
-static void m_reduce_interleaved(model *m) { block_partials(m, BX, tree_interleaved); }
-static void m_reduce_sequential(model *m) { block_partials(m, BX, tree_sequential); }
+static void m_reduce_interleaved(model *m) { block_partials(m, BX, course_tree_interleaved); }
+static void m_reduce_sequential(model *m) { block_partials(m, BX, course_tree_sequential); }
 
 static void m_reduction_004(model *m)
 {
     if (BX != 256)
         model_fail(m, "BLOCK_DIM is 256");
-    block_partials(m, 256, tree_sequential);
+    block_partials(m, 256, course_tree_sequential);
 }
 
 static void m_reduce_optimized(model *m)
@@ -466,7 +444,7 @@ static void m_dot_product(model *m)
             unsigned i = blk * 256 + t;
             r[t] = i < (unsigned)n ? a[i] * b[i] : 0.0f;   /* mul.rn, then the sums */
         }
-        tree_sequential(r, 256);
+        course_tree_sequential(r, 256);
         c[blk] = r[0];
     }
 }

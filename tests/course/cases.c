@@ -142,7 +142,7 @@ static float u2f(uint32_t u)
 }
 
 /* Sequential-addressing tree on r[0..bs): for s = bs/2 .. 1: r[t] += r[t+s], t < s. */
-static void tree_sequential(float *r, unsigned bs)
+void course_tree_sequential(float *r, unsigned bs)
 {
     for (unsigned s = bs / 2; s > 0; s >>= 1)
         for (unsigned t = 0; t < s; t++)
@@ -152,7 +152,7 @@ static void tree_sequential(float *r, unsigned bs)
 /* Interleaved tree: for s = 1, 2, 4 ..: r[t] += r[t+s] for t multiple of 2s.
  * (reduce_interleaved_divergent with tid % (2s) == 0 and
  * reduce_interleaved_strided with index = 2*s*tid do exactly these adds.) */
-static void tree_interleaved(float *r, unsigned bs)
+void course_tree_interleaved(float *r, unsigned bs)
 {
     for (unsigned s = 1; s < bs; s *= 2)
         for (unsigned t = 0; t + s < bs; t += 2 * s)
@@ -369,7 +369,7 @@ static void ref_reduce_global(ref_buffers *b)
 }
 
 /* Shared-memory kernels: one partial per block of blockDim.x elements. */
-static void block_partials(const float *in, float *out, unsigned n, unsigned grid, unsigned bs,
+void course_block_partials(const float *in, float *out, unsigned n, unsigned grid, unsigned bs,
                            void (*tree)(float *, unsigned))
 {
     float r[1024];
@@ -398,13 +398,13 @@ static void block_partials(const float *in, float *out, unsigned n, unsigned gri
     {                                                                           \
         launch_info L = launch_parse(L_##NAME, 0);                              \
         unsigned n = (unsigned)ARG(L, 2);                                       \
-        block_partials(F32("in", n), F32("out", L.grid[0]), n, L.grid[0],       \
+        course_block_partials(F32("in", n), F32("out", L.grid[0]), n, L.grid[0],       \
                        L.block[0], TREE);                                       \
     }
 
-SHARED_REDUCTION_CASE(reduce_interleaved_divergent, 33, tree_interleaved)
-SHARED_REDUCTION_CASE(reduce_interleaved_strided, 34, tree_interleaved)
-SHARED_REDUCTION_CASE(reduce_sequential, 35, tree_sequential)
+SHARED_REDUCTION_CASE(reduce_interleaved_divergent, 33, course_tree_interleaved)
+SHARED_REDUCTION_CASE(reduce_interleaved_strided, 34, course_tree_interleaved)
+SHARED_REDUCTION_CASE(reduce_sequential, 35, course_tree_sequential)
 
 /* reduce_optimized: 2*blockDim.x elements per block, registers, sequential
  * addressing while s > 32, then sum += sdata[tid+32] and a shuffle-down tree. */
@@ -1315,7 +1315,7 @@ static void ref_reduce_threadfence(ref_buffers *b)
     launch_info L = launch_parse(L_reduce_threadfence, 0);
     unsigned n = (unsigned)ARG(L, 4), grid = L.grid[0];
     float *partial = F32("partial", grid);
-    block_partials(F32("in", n), partial, n, grid, 256, tree_sequential);
+    course_block_partials(F32("in", n), partial, n, grid, 256, course_tree_sequential);
     float s = 0.0f;
     for (unsigned blk = 0; blk < grid; blk++)
         s += partial[blk];
@@ -1862,7 +1862,7 @@ static void ref_dot_product(ref_buffers *b)
             unsigned i = blk * 256 + t;
             r[t] = (i < (unsigned)n) ? a[i] * bb[i] : 0.0f; /* mul.rn, not fused */
         }
-        tree_sequential(r, 256);
+        course_tree_sequential(r, 256);
         c[blk] = r[0];
     }
 }
@@ -1901,8 +1901,8 @@ static void ref_reduction_3pass(ref_buffers *b)
     for (int g = 0; g < 3; g++) {
         launch_info L = launch_parse(L_reduction_3pass, g);
         unsigned n = (unsigned)ARG(L, 2);
-        block_partials(F32(names[g], n), F32(names[g + 1], L.grid[0]), n, L.grid[0], 256,
-                       tree_sequential);
+        course_block_partials(F32(names[g], n), F32(names[g + 1], L.grid[0]), n, L.grid[0], 256,
+                       course_tree_sequential);
     }
 }
 
@@ -1930,8 +1930,8 @@ static void ref_reduction_inplace(ref_buffers *b)
     unsigned n1 = (unsigned)ARG(L1, 2), n2 = (unsigned)ARG(L2, 2);
     float *B = F32("B", n2);
     float total;
-    block_partials(F32("A", n1), B, n1, L1.grid[0], 256, tree_sequential);
-    block_partials(B, &total, n2, 1, 256, tree_sequential);
+    course_block_partials(F32("A", n1), B, n1, L1.grid[0], 256, course_tree_sequential);
+    course_block_partials(B, &total, n2, 1, 256, course_tree_sequential);
     B[0] = total;
 }
 

@@ -12,5 +12,12 @@ typedef struct {
     const char *outputs;   /* comma-separated buffer names compared after the run */
 } course_case;
 extern const course_case course_cases[];
+
+/* Reduction trees replayed as a block runs them (shared with tests/test_programs.c). */
+void course_tree_sequential(float *r, unsigned bs);   /* for s = bs/2 .. 1: r[t] += r[t+s], t < s */
+void course_tree_interleaved(float *r, unsigned bs);  /* for s = 1, 2, 4 ..: r[t] += r[t+s], t multiple of 2s */
+/* out[blk] = the tree over in[blk*bs .. blk*bs+bs) (0 past n), for each of `grid` blocks (bs <= 1024). */
+void course_block_partials(const float *in, float *out, unsigned n, unsigned grid, unsigned bs,
+                           void (*tree)(float *, unsigned));
 extern const size_t course_case_count;
 #endif
