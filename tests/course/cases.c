@@ -1,5 +1,6 @@
-/* Course kernels (the .cu files in tests/cu, their PTX in tests/nvcc) with their launch
- * descriptions and exact C references.
+/* Course kernels (the exercises' programs/NNN_x/*.cu and the extra ones in tests/cu, their
+ * PTX in tests/nvcc, made by tests/cu/regen.sh) with their launch descriptions and exact
+ * C references.
  *
  * Each reference receives the buffers as initialised before the run and
  * rewrites the output buffers in place with what the GPU produces, bit for
@@ -485,7 +486,7 @@ static void ref_reduce_optimized_2pass(ref_buffers *b)
 }
 
 /* ================================================================== */
-/* 002_matmul                                                          */
+/* 002_matmul_g80                                                      */
 
 static const char L_MatrixMulKernel[] =
     "# one 24x24 block for a 20x20 product (threads with tx or ty >= 20 return);\n"
@@ -614,8 +615,25 @@ static void ref_predication_if_iota(ref_buffers *b)
     predication_ref(b, L_predication_if_iota);
 }
 
+/* predication_branch: the same C code as predication_if, which nvcc also
+ * compiles to a guarded store; the result must be the same. */
+static const char L_predication_branch_random[] =
+    "kernel predication_branch\n"
+    "grid 79\n"
+    "block 256\n"
+    "buf X=s32:20000:random=55\n"
+    "buf C=s32:20224:random=56\n"
+    "arg X\n"
+    "arg C\n"
+    "arg s32:20000\n";
+
+static void ref_predication_branch_random(ref_buffers *b)
+{
+    predication_ref(b, L_predication_branch_random);
+}
+
 /* ================================================================== */
-/* 002_bank_gallery                                                    */
+/* 002_bank_conflicts                                                  */
 /* 1-D float kernels: block blk fills sh[k] = in[blk*2048 + k] (0 past n),
  * thread t reads sh[idx(t)] and stores it to out[blk*blockDim + t]. */
 
@@ -1214,6 +1232,9 @@ static void ref_atomic_reduce_global(ref_buffers *b) { int_total_ref(b, L_atomic
 static void ref_atomic_reduce_shared(ref_buffers *b) { int_total_ref(b, L_atomic_reduce_shared); }
 static void ref_atomic_reduce_float_global(ref_buffers *b) { float_total_ref(b, L_atomic_reduce_float_global); }
 static void ref_atomic_reduce_float_shared(ref_buffers *b) { float_total_ref(b, L_atomic_reduce_float_shared); }
+
+/* ------------------------------------------------------------------ */
+/* 003_atomics_gallery                                                 */
 
 /* Apply the gallery's operators for every v in vals[0..count) to o[0..15]. */
 static void gallery_ref(int32_t *o32, uint64_t *sum64, const int32_t *vals, int count)
@@ -1984,30 +2005,31 @@ const course_case course_cases[] = {
     CASE(reduce_optimized, "001_reduction", "out"),
     CASE(reduce_optimized_2pass, "001_reduction", "P,Q"),
     /* 002 */
-    CASE(MatrixMulKernel, "002_matmul", "P"),
-    CASE(blocMatrixMultiply, "002_matmul", "P"),
+    CASE(MatrixMulKernel, "002_matmul_g80", "P"),
+    CASE(blocMatrixMultiply, "002_matmul_g80", "P"),
     CASE(predication_if_random, "002_predication", "C"),
     CASE(predication_if_all, "002_predication", "C"),
     CASE(predication_if_iota, "002_predication", "C"),
-    CASE(bank_stride1, "002_bank_gallery", "out"),
-    CASE(bank_stride2, "002_bank_gallery", "out"),
-    CASE(bank_stride3, "002_bank_gallery", "out"),
-    CASE(bank_stride8, "002_bank_gallery", "out"),
-    CASE(bank_stride16, "002_bank_gallery", "out"),
-    CASE(bank_stride32, "002_bank_gallery", "out"),
-    CASE(bank_stride_param, "002_bank_gallery", "out"),
-    CASE(bank_broadcast, "002_bank_gallery", "out"),
-    CASE(bank_tid_mod2, "002_bank_gallery", "out"),
-    CASE(bank_vec3_linear, "002_bank_gallery", "out"),
-    CASE(bank_vec3_broadcast, "002_bank_gallery", "out"),
-    CASE(bank_vec2_linear, "002_bank_gallery", "out"),
-    CASE(bank_vec2_broadcast, "002_bank_gallery", "out"),
-    CASE(bank_u8, "002_bank_gallery", "out"),
-    CASE(bank_s16, "002_bank_gallery", "out"),
-    CASE(bank_2d_16x16_row, "002_bank_gallery", "out"),
-    CASE(bank_2d_16x16_col, "002_bank_gallery", "out"),
-    CASE(bank_2d_16x17_col, "002_bank_gallery", "out"),
-    CASE(bank_2d_diag, "002_bank_gallery", "out"),
+    CASE(predication_branch_random, "002_predication", "C"),
+    CASE(bank_stride1, "002_bank_conflicts", "out"),
+    CASE(bank_stride2, "002_bank_conflicts", "out"),
+    CASE(bank_stride3, "002_bank_conflicts", "out"),
+    CASE(bank_stride8, "002_bank_conflicts", "out"),
+    CASE(bank_stride16, "002_bank_conflicts", "out"),
+    CASE(bank_stride32, "002_bank_conflicts", "out"),
+    CASE(bank_stride_param, "002_bank_conflicts", "out"),
+    CASE(bank_broadcast, "002_bank_conflicts", "out"),
+    CASE(bank_tid_mod2, "002_bank_conflicts", "out"),
+    CASE(bank_vec3_linear, "002_bank_conflicts", "out"),
+    CASE(bank_vec3_broadcast, "002_bank_conflicts", "out"),
+    CASE(bank_vec2_linear, "002_bank_conflicts", "out"),
+    CASE(bank_vec2_broadcast, "002_bank_conflicts", "out"),
+    CASE(bank_u8, "002_bank_conflicts", "out"),
+    CASE(bank_s16, "002_bank_conflicts", "out"),
+    CASE(bank_2d_16x16_row, "002_bank_conflicts", "out"),
+    CASE(bank_2d_16x16_col, "002_bank_conflicts", "out"),
+    CASE(bank_2d_16x17_col, "002_bank_conflicts", "out"),
+    CASE(bank_2d_diag, "002_bank_conflicts", "out"),
     CASE(coalesce_float, "002_coalescing", "out"),
     CASE(coalesce_float2, "002_coalescing", "out"),
     CASE(coalesce_float3, "002_coalescing", "out"),
@@ -2029,9 +2051,9 @@ const course_case course_cases[] = {
     CASE(atomic_reduce_shared, "003_atomics", "total"),
     CASE(atomic_reduce_float_global, "003_atomics", "total"),
     CASE(atomic_reduce_float_shared, "003_atomics", "total"),
-    CASE(atomic_gallery_global, "003_atomics", "o,sum64"),
-    CASE(atomic_gallery_shared, "003_atomics", "o"),
-    CASE(reduce_threadfence, "003_atomics", "partial,count,total"),
+    CASE(atomic_gallery_global, "003_atomics_gallery", "o,sum64"),
+    CASE(atomic_gallery_shared, "003_atomics_gallery", "o"),
+    CASE(reduce_threadfence, "003_atomics_gallery", "partial,count,total"),
     CASE(warp_vote_mostly_true, "003_vote", "all,any,ballot"),
     CASE(warp_vote_mostly_false, "003_vote", "all,any,ballot"),
     CASE(warp_vote_half, "003_vote", "all,any,ballot"),

@@ -1,19 +1,38 @@
 #!/bin/sh
-# Regenerate tests/nvcc/*.ptx from tests/cu/*.cu with nvcc, check each with
-# ptxas, and rebuild tests/nvcc/OPCODES.txt.  Run from anywhere; needs the
-# CUDA toolkit (nvcc, ptxas) on PATH but no GPU.
+# Regenerate tests/nvcc/*.ptx with nvcc, check each with ptxas, and rebuild
+# tests/nvcc/OPCODES.txt.  One source per kernel:
+#   programs/NNN_x/*.cu  -> tests/nvcc/NNN_x.ptx   (the exercises' CUDA twins)
+#   tests/cu/NAME.cu     -> tests/nvcc/NAME.ptx    (course kernels no exercise has)
+# Run from anywhere; needs the CUDA toolkit (nvcc, ptxas) on PATH but no GPU.
+# The flags are those of validate/run-on-gpu's real build (-O3 is nvcc's
+# default), so its PTX is byte for byte the file here.
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
-cu="$root/tests/cu"
 out="$root/tests/nvcc"
 arch=${ARCH:-sm_90}
 mkdir -p "$out"
 nvcc --version | tail -n 2
-for src in "$cu"/*.cu; do
-    name=$(basename "$src" .cu)
-    nvcc -ptx -arch="$arch" -o "$out/$name.ptx" "$src"
-    ptxas -arch="$arch" "$out/$name.ptx" -o /dev/null
-    echo "ok $name"
+rm -f "$out"/*.ptx
+compile() {   # compile SRC NAME
+    if [ -e "$out/$2.ptx" ]; then
+        echo "regen.sh: two sources for tests/nvcc/$2.ptx (the second is $1)" >&2
+        exit 1
+    fi
+    nvcc -ptx -O3 -arch="$arch" -I"$(dirname "$1")" -o "$out/$2.ptx" "$1"
+    ptxas -arch="$arch" "$out/$2.ptx" -o /dev/null
+    echo "ok $2 ($1)"
+}
+for dir in "$root"/programs/*/; do
+    set -- "$dir"*.cu
+    [ -e "$1" ] || continue
+    if [ $# -ne 1 ]; then
+        echo "regen.sh: $dir has $# .cu files; one exercise, one .cu" >&2
+        exit 1
+    fi
+    compile "$1" "$(basename "$dir")"
 done
-sh "$cu/opcodes.sh" "$out"/*.ptx > "$out/OPCODES.txt"
+for src in "$root"/tests/cu/*.cu; do
+    compile "$src" "$(basename "$src" .cu)"
+done
+sh "$root/tests/cu/opcodes.sh" "$out"/*.ptx > "$out/OPCODES.txt"
 echo "wrote $out/OPCODES.txt"

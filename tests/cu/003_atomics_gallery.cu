@@ -1,14 +1,7 @@
-// Seed 003: global and shared memory atomics.
-// Float atomicAdd is order-dependent on hardware (float + is not associative),
-// so the float kernels add integers converted to float: with |in[i]| < 1000
-// and n <= 16000 every partial sum is an integer below 2^24, so every order
-// gives the same, exact, result.
+// Seed 003: the atomics the course's exercise (programs/003_atomics/atomics.cu,
+// the four atomic_reduce_* kernels) does not have: every atomic operator of the
+// slide, on global and on shared memory, and the __threadfence() reduction.
 //
-// atomic_reduce_global        : if (i < n) atomicAdd(total, in[i])       (int)
-// atomic_reduce_shared        : block sum in a __shared__ int with atomicAdd,
-//                               then one atomicAdd(total, blocksum) per block
-// atomic_reduce_float_global  : atomicAdd(total, (float)in[i])           (float)
-// atomic_reduce_float_shared  : same through a __shared__ float
 // atomic_gallery_global       : every atomic operator of the slide on o[0..15]
 // atomic_gallery_shared       : the same operators on a __shared__ copy of
 //                               init[0..15], result per block in o[16*b+k]
@@ -26,48 +19,6 @@
 //   o[11] = max unsigned (v as unsigned)       o[12] = min unsigned
 //   o[13] += 1 returning old; o[14] += old (the sum of the returned tickets)
 //   o[15] += 1 for every thread (i < n)        sum64[0] += (long long)v (64-bit)
-
-extern "C" __global__ void atomic_reduce_global(const int *in, int *total, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        atomicAdd(total, in[i]);
-}
-
-extern "C" __global__ void atomic_reduce_shared(const int *in, int *total, int n)
-{
-    __shared__ int acc;
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (threadIdx.x == 0)
-        acc = 0;
-    __syncthreads();
-    if (i < n)
-        atomicAdd(&acc, in[i]);
-    __syncthreads();
-    if (threadIdx.x == 0)
-        atomicAdd(total, acc);
-}
-
-extern "C" __global__ void atomic_reduce_float_global(const int *in, float *total, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        atomicAdd(total, (float)in[i]);
-}
-
-extern "C" __global__ void atomic_reduce_float_shared(const int *in, float *total, int n)
-{
-    __shared__ float acc;
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (threadIdx.x == 0)
-        acc = 0.0f;
-    __syncthreads();
-    if (i < n)
-        atomicAdd(&acc, (float)in[i]);
-    __syncthreads();
-    if (threadIdx.x == 0)
-        atomicAdd(total, acc);
-}
 
 __device__ __forceinline__ void gallery(int *o, unsigned long long *sum64, int v)
 {
