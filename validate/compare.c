@@ -9,7 +9,8 @@
  *
  * For each launch that validate/run-on-gpu measured in the mode (the rows of
  * DIR/manifest.tsv), it re-simulates the same .launch with `warpsim run X.launch
- * --csv --arch hopper` (plus a --dump of every buffer), joins warpsim's CSV and ncu's raw CSV
+ * --csv --arch hopper` (plus a --dump of every buffer, and --ptx P for the real
+ * build, P the manifest's reference under --root), joins warpsim's CSV and ncu's raw CSV
  * by launch (row order) and metric name, and prints per kernel and metric:
  * warpsim, GPU, delta, the excess of the tolerance metrics, a status.  Its last
  * line is `N of M exact metrics match (GPU NAME)`.
@@ -620,7 +621,7 @@ static void compare_file(const char *warpsim, const char *root, const char *resd
     char *cmd = xasprintf("%s run %s --csv --arch %s", q_ws, q_launch, q_arch);
     free(q_arch);
     if (ptx) {
-        char *ptx_path = xasprintf("%s/%s", resdir, ptx);
+        char *ptx_path = ptx[0] == '/' ? xstrdup(ptx) : xasprintf("%s/%s", root, ptx);   /* a store reference */
         char *q = shell_quote(ptx_path);
         char *c2 = xasprintf("%s --ptx %s", cmd, q);
         free(cmd);
@@ -1141,7 +1142,8 @@ int main(int argc, char **argv)
     else
         printf("warpsim against %s, mode %s (results %s, tolerance +%g%%)\n", gpu, mode, resdir, tolerance);
 
-    /* manifest.tsv: mode, stem, launch, status, seconds, ptx ('-': the .launch's own) */
+    /* manifest.tsv: mode, stem, launch, status, seconds, ptx ('-': the .launch's own, else
+     * relative to --root: validate/store), then rows, sass, ptx_sha256 (not read here) */
     int entries = 0;
     for (char *line = manifest; line && *line;) {
         char *nl = strchr(line, '\n');
