@@ -24,7 +24,7 @@ int cli_run(int argc, char **argv)
         fputs(ws_run_usage, stdout);
         fputs("\nmetrics (--metrics a,b,c; --csv/--json print all of them by default):\n", stdout);
         for (size_t i = 0; i < ws_metric_count(); i++)
-            printf("  %s\n", ws_metric_at(i)->name);
+            printf("  %s\n", ws_metric_at(i)->metric);
         ws_run_options_free(&o);
         return 0;
     }

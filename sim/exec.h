@@ -18,11 +18,12 @@
 #include <string.h>
 
 #include "isa/ptx.h"
+#include "sim/operand.h"
 
 #define WS_WARP_SIZE 32
 #define WS_FULL_MASK 0xffffffffu
 
-typedef struct ws_launch ws_launch;   /* sim/machine.h */
+typedef struct ws_launch ws_launch;   /* sim/state.h */
 typedef struct ws_block ws_block;
 typedef struct ws_warp ws_warp;
 
@@ -51,17 +52,7 @@ typedef void (*ws_exec_fn)(ws_exec *x, const ptx_instr *in, uint32_t mask);
 #undef OP
 #undef ALIAS
 
-extern const ws_exec_fn ws_exec_table[OP_COUNT];
-
-/* A handler specialised to this instruction's opcode and types, or NULL
- * when ws_exec_table's general one serves it (sim/exec_fast.c). Resolved
- * once per launch, so the hot handlers test no type at run time. */
-ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in);
-
 /* ---- Operands ------------------------------------------------------------ */
-
-/* Values of a special register, symbol address or vector element for every lane (sim/operand.c). */
-void ws_read_operand_slow(ws_exec *x, const ptx_operand *op, uint64_t out[WS_WARP_SIZE]);
 
 /* The 32 lane values of a source operand: a register's own array, or `tmp` filled in. */
 static inline const uint64_t *ws_src(ws_exec *x, const ptx_operand *op, uint64_t tmp[WS_WARP_SIZE])
@@ -147,11 +138,6 @@ static inline uint64_t ws_f64_bits(double d)
     memcpy(&u, &d, 8);
     return u;
 }
-
-/* Stop the launch with an error naming the instruction, block and lane
- * (sim/machine.c). Handlers return right after calling it. */
-void ws_fault(ws_exec *x, const ptx_instr *in, int lane, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
 
 /* Lanes in a mask. Written out rather than __builtin_popcount, which is a
  * library call on baseline x86-64 (no popcnt instruction there). */

@@ -7,6 +7,7 @@
  * sources sign-extended (alu_sx). Semantics: PTX ISA 9.7.1 and 9.7.2.
  */
 #include "sim/exec_alu.h"
+#include "sim/fault.h"
 
 #define WIDTH() \
     unsigned bits = ws_type_bits((ptx_type)in->type), sh = 64 - bits; \

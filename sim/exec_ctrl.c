@@ -2,8 +2,11 @@
  * (sim/simt.c); calls push a frame; ret and exit retire lanes. */
 #include <string.h>
 
-#include "sim/machine.h"
+#include "sim/fault.h"
+#include "sim/memory.h"
+#include "sim/sass.h"
 #include "sim/simt.h"
+#include "sim/warp.h"
 
 /* Branch counting, as ncu did on an H100 (validate/probes/branch.ptx, 2026-11-22):
  * every warp-level bra adds 1 to smsp__sass_branch_targets and 1 to either the

@@ -12,6 +12,8 @@
  * one copy. The results are those of the general handlers bit for bit
  * (tests/test_alu.c and the course kernels check both through these).
  */
+#include "sim/exec_fast.h"
+
 #include "sim/exec_alu.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)

@@ -6,7 +6,8 @@
  */
 #include <string.h>
 
-#include "sim/machine.h"
+#include "sim/fault.h"
+#include "sim/memory.h"
 #include "sim/memmodel.h"
 
 /* Lane addresses of an [address] operand, with the space each resolves to. */

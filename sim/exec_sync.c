@@ -3,40 +3,8 @@
  * sequentially consistent, one warp-instruction at a time). */
 #include <string.h>
 
-#include "sim/machine.h"
-
-/* Release the barrier once every thread expected has arrived. */
-void ws_barrier_check(ws_launch *l, ws_block *b, int id)
-{
-    uint32_t expected = b->barrier[id].expected ? b->barrier[id].expected : b->thread_count;
-    if (b->barrier[id].arrived < expected)
-        return;
-    uint32_t popc = b->barrier[id].red_popc, all = b->barrier[id].red_and, any = b->barrier[id].red_or;
-    for (int wi = 0; wi < b->warp_count; wi++) {
-        ws_warp *w = &b->warps[wi];
-        if (w->state != WS_WARP_AT_BARRIER || w->barrier_id != id)
-            continue;
-        const ptx_instr *in = w->barrier_instr;
-        if (in && in->opcode == OP_bar_red) {
-            ws_frame *f = &w->frames[w->frame_depth - 1];
-            const ptx_operand *d = &in->operand[0];
-            if (in->type == PTX_PRED) {
-                uint32_t v = (in->mode == PTX_BARRED_AND ? all : any) ? WS_FULL_MASK : 0;
-                if (d->kind == PTX_OPD_PRED)
-                    f->pred[d->reg] = (f->pred[d->reg] & ~w->barrier_mask) | (v & w->barrier_mask);
-            } else if (d->kind == PTX_OPD_REG) {
-                uint64_t v = in->mode == PTX_BARRED_POPC ? popc : in->mode == PTX_BARRED_AND ? all : any;
-                WS_FOR_LANES(w->barrier_mask, lane)
-                    f->reg[d->reg][lane] = v;
-            }
-        }
-        w->state = WS_WARP_READY;
-        w->simt[w->simt_depth - 1].pc = w->barrier_pc + 1;
-        w->barrier_instr = NULL;
-    }
-    (void)l;
-    memset(&b->barrier[id], 0, sizeof b->barrier[id]);
-}
+#include "sim/fault.h"
+#include "sim/warp.h"
 
 /* The first thread to arrive opens the barrier's round. */
 static void barrier_open(ws_block *b, int id, uint32_t count)

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/machine.h"
+#include "sim/memory.h"
+
+#include "sim/fault.h"
 
 /* ---- Global memory -------------------------------------------------------- */
 

@@ -1,6 +1,9 @@
 /* Source operands that are not plain registers or immediates: special
  * registers and symbol addresses, for all 32 lanes. */
-#include "sim/machine.h"
+#include "sim/operand.h"
+
+#include "sim/memory.h"
+#include "sim/state.h"
 
 void ws_read_operand_slow(ws_exec *x, const ptx_operand *op, uint64_t out[WS_WARP_SIZE])
 {

@@ -10,17 +10,18 @@
 
 enum { DERIVED_SIMT_EFFICIENCY = -2, DERIVED_WAVEFRONTS_PER_REQUEST = -3, DERIVED_SECTORS_PER_REQUEST = -4 };
 
-static const ws_metric metrics[] = {
-#define C(id, metric, unit, description) {metric, unit, WS_CTR_##id},
-#include "sim/counters.def"
-#undef C
-    {"warpsim__simt_efficiency.pct", "%", DERIVED_SIMT_EFFICIENCY},
-    {"warpsim__shared_wavefronts_per_request.ratio", "wavefront", DERIVED_WAVEFRONTS_PER_REQUEST},
-    {"warpsim__global_sectors_per_request.ratio", "sector", DERIVED_SECTORS_PER_REQUEST},
+/* The metrics beyond the counters (sim/counters.c has those). */
+static const ws_metric derived[] = {
+    {"warpsim__simt_efficiency.pct", "%", "active lanes per warp-instruction, in % of 32", DERIVED_SIMT_EFFICIENCY},
+    {"warpsim__shared_wavefronts_per_request.ratio", "wavefront", "shared wavefronts per shared load or store", DERIVED_WAVEFRONTS_PER_REQUEST},
+    {"warpsim__global_sectors_per_request.ratio", "sector", "global sectors per global load or store request", DERIVED_SECTORS_PER_REQUEST},
 };
 
-size_t ws_metric_count(void) { return sizeof metrics / sizeof metrics[0]; }
-const ws_metric *ws_metric_at(size_t i) { return i < ws_metric_count() ? &metrics[i] : NULL; }
+size_t ws_metric_count(void) { return WS_CTR_COUNT + sizeof derived / sizeof derived[0]; }
+const ws_metric *ws_metric_at(size_t i)
+{
+    return i < WS_CTR_COUNT ? &ws_counters[i] : i < ws_metric_count() ? &derived[i - WS_CTR_COUNT] : NULL;
+}
 
 static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
 
@@ -54,7 +55,7 @@ int ws_metrics_select(const char *list, int *selected, char *err, size_t errlen)
         size_t len = end ? (size_t)(end - p) : strlen(p);
         size_t i;
         for (i = 0; i < n; i++)
-            if (strlen(metrics[i].name) == len && !strncmp(metrics[i].name, p, len))
+            if (strlen(ws_metric_at(i)->metric) == len && !strncmp(ws_metric_at(i)->metric, p, len))
                 break;
         if (i == n) {
             snprintf(err, errlen, "warpsim run: --metrics: unknown metric '%.*s' (`warpsim run --help` lists them)",
@@ -94,11 +95,11 @@ void ws_report_csv(const ws_session *s, const int *selected, FILE *f)
     fputs("\"ID\",\"Kernel Name\",\"Grid Size\",\"Block Size\",\"Device\"", f);
     for (size_t i = 0; i < n; i++)
         if (selected[i])
-            fprintf(f, ",\"%s\"", metrics[i].name);
+            fprintf(f, ",\"%s\"", ws_metric_at(i)->metric);
     fputs("\n\"\",\"\",\"\",\"\",\"\"", f);
     for (size_t i = 0; i < n; i++)
         if (selected[i])
-            fprintf(f, ",\"%s\"", metrics[i].unit);
+            fprintf(f, ",\"%s\"", ws_metric_at(i)->unit);
     fputc('\n', f);
     for (int li = 0; li < s->launch_count; li++) {
         const ws_launch *l = &s->launches[li];
@@ -115,7 +116,7 @@ void ws_report_csv(const ws_session *s, const int *selected, FILE *f)
             if (!selected[i])
                 continue;
             fputs(",\"", f);
-            print_value(f, ws_metric_value(l, &metrics[i]));
+            print_value(f, ws_metric_value(l, ws_metric_at(i)));
             fputc('"', f);
         }
         fputc('\n', f);
@@ -203,9 +204,9 @@ void ws_report_json(const ws_session *s, const int *selected, FILE *f)
             if (!selected[i])
                 continue;
             fprintf(f, "%s\n        ", first ? "" : ",");
-            json_string(f, metrics[i].name);
+            json_string(f, ws_metric_at(i)->metric);
             fputs(": ", f);
-            print_value(f, ws_metric_value(l, &metrics[i]));
+            print_value(f, ws_metric_value(l, ws_metric_at(i)));
             first = 0;
         }
         fputs("\n      },\n      \"lines\": [", f);

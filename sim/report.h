@@ -8,11 +8,7 @@
 #include "sim/session.h"
 
 /* A metric warpsim can report: a counter, or a ratio derived from counters. */
-typedef struct {
-    const char *name;     /* "smsp__inst_executed.sum" */
-    const char *unit;
-    int counter;          /* WS_CTR_*, or -1 for a derived metric */
-} ws_metric;
+typedef ws_counter_info ws_metric;
 
 size_t ws_metric_count(void);
 const ws_metric *ws_metric_at(size_t i);

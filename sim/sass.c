@@ -7,7 +7,7 @@
  * ncu on an H100 (2026-11-22). They add to smsp__sass_branch_targets and its
  * uniform/divergent split like any warp-level branch.
  */
-#include "sim/machine.h"
+#include "sim/sass.h"
 
 static void count_branch(ws_exec *x, uint32_t taken, uint32_t mask)
 {

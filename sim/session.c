@@ -1,6 +1,9 @@
 /* One `warpsim run`: module, architecture, buffers, and the launches in order. */
 #include "sim/session.h"
 
+#include "sim/memory.h"
+#include "sim/setup.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,8 @@
 #include "isa/ptx.h"
 #include "sim/arch.h"
 #include "sim/launch.h"
-#include "sim/machine.h"
+#include "sim/grid.h"
+#include "sim/state.h"
 
 typedef struct {
     const ws_run_options *options;

@@ -2,7 +2,7 @@
 #ifndef WARPSIM_SIM_SIMT_H
 #define WARPSIM_SIM_SIMT_H
 
-#include "sim/machine.h"
+#include "sim/state.h"
 
 /* Immediate post-dominator of each instruction of fn (-1: the function's
  * exit), malloc'd; NULL when out of memory. */

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "sim/exec.h"
+#include "sim/exec_fast.h"
+#include "sim/setup.h"
 
 #define NREG 6
 #define NPRED 4

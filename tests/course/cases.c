@@ -1,4 +1,4 @@
-/* Course kernels (the exercises' programs/NNN_x/*.cu and the extra ones in tests/cu, their
+/* Course kernels (the exercises' programs/NNN_x/X.cu and the extra ones in tests/cu, their
  * PTX in tests/nvcc, made by tests/cu/regen.sh) with their launch descriptions and exact
  * C references.
  *

@@ -1,0 +1,257 @@
+/*
+ * The grid: a launch set up once (sim/setup.c), then its blocks in linear
+ * order, one after another on this thread, or taken by --jobs worker threads;
+ * the launch totals summed from the per-instruction counters at the end.
+ */
+#include "sim/grid.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/fault.h"
+#include "sim/machine.h"
+#include "sim/setup.h"
+#include "sim/warp.h"
+
+/* ---- Blocks on several threads (--jobs) -------------------------------------
+ *
+ * Workers take blocks in linear order from a shared counter. Each runs them on
+ * a copy of the launch that owns its block, per-instruction counters, step
+ * count and error; the rest (module, decoded code, global memory) is shared
+ * and read-only, but for the bytes of global memory, which kernels write as
+ * on the GPU: global atomics hold a lock (ws_launch.global_atomics). The
+ * counters are summed afterwards, worker by worker.
+ *
+ * The outcome is the single-threaded one: every block runs, in isolation,
+ * exactly as it would alone, so the counters and the block's writes are the
+ * same; a failure is the one of the lowest block that fails (blocks past a
+ * failure are not started), and the step budget, which counts the launch's
+ * warp-instructions in block order, is applied afterwards from each block's
+ * step count. */
+
+typedef struct {
+    pthread_mutex_t lock;
+    uint64_t next_block, blocks;
+    uint64_t first_failure;            /* the lowest block that failed so far; UINT64_MAX: none */
+    uint64_t **block_steps;            /* steps of each block that ran, in chunks of STEP_CHUNK */
+    uint64_t chunk_count;
+    int out_of_memory;
+} block_queue;
+
+#define STEP_CHUNK 65536
+
+typedef struct {
+    ws_launch launch;                  /* this worker's copy */
+    ws_block block;
+    block_queue *queue;
+    uint64_t failed_block;             /* UINT64_MAX: none */
+    int failure;                       /* WS_BLOCK_FAULT, WS_BLOCK_DEADLOCK or WS_BLOCK_OUT_OF_STEPS */
+    uint64_t failed_after;             /* the block's steps when it stopped */
+    pthread_t thread;
+} worker;
+
+/* The next block to run, and where its step count goes; 0 when none is left. */
+static int take_block(block_queue *q, uint64_t *block, uint64_t **steps_slot)
+{
+    pthread_mutex_lock(&q->lock);
+    uint64_t bi = q->next_block;
+    int ok = bi < q->blocks && bi < q->first_failure && !q->out_of_memory;
+    if (ok && bi / STEP_CHUNK >= q->chunk_count) {
+        uint64_t **table = realloc(q->block_steps, sizeof *table * (size_t)(q->chunk_count + 1));
+        uint64_t *chunk = calloc(STEP_CHUNK, sizeof(uint64_t));
+        if (table)
+            q->block_steps = table;
+        if (!table || !chunk) {
+            free(chunk);
+            q->out_of_memory = 1;
+            ok = 0;
+        } else {
+            q->block_steps[q->chunk_count++] = chunk;
+        }
+    }
+    if (ok) {
+        q->next_block++;
+        *block = bi;
+        *steps_slot = &q->block_steps[bi / STEP_CHUNK][bi % STEP_CHUNK];
+    }
+    pthread_mutex_unlock(&q->lock);
+    return ok;
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    block_queue *q = w->queue;
+    uint64_t bi, *steps;
+    while (take_block(q, &bi, &steps)) {
+        ws_block_reset(&w->launch, &w->block, bi);
+        int how = ws_run_block(&w->launch, &w->block);
+        *steps = w->block.steps;
+        if (how != WS_BLOCK_DONE) {
+            w->failed_block = bi;
+            w->failure = how;
+            w->failed_after = w->block.steps;
+            pthread_mutex_lock(&q->lock);
+            if (bi < q->first_failure)
+                q->first_failure = bi;
+            pthread_mutex_unlock(&q->lock);
+            break;
+        }
+    }
+    return NULL;
+}
+
+static int run_parallel(ws_launch *l, uint64_t blocks, int jobs)
+{
+    block_queue q = {.blocks = blocks, .first_failure = UINT64_MAX};
+    pthread_mutex_t atomics;
+    worker *workers = calloc((size_t)jobs, sizeof *workers);
+    if (!workers || pthread_mutex_init(&q.lock, NULL) != 0) {
+        free(workers);
+        ws_launch_error(l, "error: cannot start %d worker threads", jobs);
+        return 1;
+    }
+    pthread_mutex_init(&atomics, NULL);
+    l->global_atomics = &atomics;
+    int started = 0, failed = 0;
+    for (int i = 0; i < jobs && !failed; i++) {
+        worker *w = &workers[i];
+        w->launch = *l;
+        w->launch.instr_counters = calloc((size_t)l->module->function_count, sizeof(ws_instr_counters *));
+        w->launch.steps = 0;
+        w->launch.failed = 0;
+        w->launch.error[0] = 0;
+        w->launch.last_allocation = NULL;
+        w->queue = &q;
+        w->failed_block = UINT64_MAX;
+        failed = !w->launch.instr_counters;
+        for (int f = 0; !failed && f < l->module->function_count; f++)
+            if (l->instr_counters[f]) {
+                w->launch.instr_counters[f] = calloc((size_t)l->module->functions[f].instr_count + 1,
+                                                     sizeof(ws_instr_counters));
+                failed = !w->launch.instr_counters[f];
+            }
+        w->launch.block = &w->block;
+        failed = failed || ws_block_alloc(&w->launch, &w->block) < 0;
+        if (!failed) {
+            failed = pthread_create(&w->thread, NULL, worker_main, w) != 0;
+            started += !failed;
+        }
+    }
+    if (failed) {   /* let the workers that started stop at the next block */
+        pthread_mutex_lock(&q.lock);
+        q.out_of_memory = 1;
+        pthread_mutex_unlock(&q.lock);
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(workers[i].thread, NULL);
+    l->global_atomics = NULL;
+    pthread_mutex_destroy(&atomics);
+
+    /* Counters, worker by worker. */
+    for (int i = 0; i < jobs; i++) {
+        worker *w = &workers[i];
+        for (int f = 0; w->launch.instr_counters && f < l->module->function_count; f++) {
+            if (!w->launch.instr_counters[f])
+                continue;
+            for (int in = 0; in <= l->module->functions[f].instr_count; in++)
+                for (int c = 0; c < WS_CTR_COUNT; c++)
+                    l->instr_counters[f][in][c] += w->launch.instr_counters[f][in][c];
+            free(w->launch.instr_counters[f]);
+        }
+        free(w->launch.instr_counters);
+        l->steps += w->launch.steps;
+        ws_block_free(&w->block);
+    }
+
+    /* The outcome of a single-threaded run. */
+    if (failed || q.out_of_memory) {
+        ws_launch_error(l, "error: out of host memory for the worker threads");
+    } else if (q.first_failure == UINT64_MAX) {
+        if (l->steps >= l->max_steps)
+            ws_budget_error(l);
+    } else {
+        uint64_t k = q.first_failure, before = 0;
+        for (uint64_t bi = 0; bi < k; bi++)
+            before += q.block_steps[bi / STEP_CHUNK][bi % STEP_CHUNK];
+        worker *w = NULL;
+        for (int i = 0; i < jobs; i++)
+            if (workers[i].failed_block == k)
+                w = &workers[i];
+        /* A fault at step f of block k is seen if the budget had not run out by
+         * step f - 1; a deadlock, found after step f, if it had not by step f. */
+        int fault_seen = w->failure == WS_BLOCK_FAULT ? before < l->max_steps && w->failed_after <= l->max_steps - before
+                       : w->failure == WS_BLOCK_DEADLOCK ? before < l->max_steps && w->failed_after < l->max_steps - before
+                       : 0;
+        if (fault_seen) {
+            l->failed = 1;
+            memcpy(l->error, w->launch.error, sizeof l->error);
+        } else {
+            ws_budget_error(l);
+        }
+    }
+    for (uint64_t c = 0; c < q.chunk_count; c++)
+        free(q.block_steps[c]);
+    free(q.block_steps);
+    pthread_mutex_destroy(&q.lock);
+    free(workers);
+    return l->failed;
+}
+
+int ws_launch_run(ws_launch *l, const ws_launch_config *cfg, ws_global_memory *global)
+{
+    memset(l, 0, sizeof *l);
+    l->global = global;
+    if (ws_launch_setup(l, cfg) < 0)
+        return 1;
+    uint64_t blocks = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
+    int jobs = cfg->jobs < 1 ? 1 : cfg->jobs;
+    if ((uint64_t)jobs > blocks)
+        jobs = (int)blocks;
+    if (jobs > 1) {
+        run_parallel(l, blocks, jobs);
+    } else {
+        ws_block block;
+        if (ws_block_alloc(l, &block) < 0) {
+            ws_launch_error(l, "error: out of host memory for a block of %u threads",
+                            cfg->block[0] * cfg->block[1] * cfg->block[2]);
+        } else {
+            l->block = &block;
+            for (uint64_t bi = 0; bi < blocks; bi++) {
+                ws_block_reset(l, &block, bi);
+                if (ws_run_block(l, &block) != WS_BLOCK_DONE)
+                    break;
+            }
+            l->block = NULL;
+        }
+        ws_block_free(&block);
+    }
+    /* Launch totals from the per-instruction counters. */
+    for (int f = 0; f < l->module->function_count; f++)
+        if (l->instr_counters[f])
+            for (int i = 0; i < l->module->functions[f].instr_count; i++)
+                for (int c = 0; c < WS_CTR_COUNT; c++)
+                    l->counters[c] += l->instr_counters[f][i][c];
+    return l->failed ? 1 : 0;
+}
+
+void ws_launch_free(ws_launch *l)
+{
+    if (l->module) {
+        for (int f = 0; f < l->module->function_count; f++) {
+            if (l->reconverge) free(l->reconverge[f]);
+            if (l->instr_counters) free(l->instr_counters[f]);
+            if (l->decoded) free(l->decoded[f]);
+            if (l->zeroed) free(l->zeroed[f].regs);
+        }
+    }
+    free(l->zeroed);
+    free(l->reconverge);
+    free(l->decoded);
+    free(l->instr_counters);
+    free(l->symbol_address);
+    free(l->params);
+    memset(l, 0, sizeof *l);
+}

@@ -1,0 +1,25 @@
+/*
+ * The address spaces (sim/memory.c): global memory's allocations, and the one
+ * checked access every load, store and atomic goes through.
+ */
+#ifndef WARPSIM_SIM_MEMORY_H
+#define WARPSIM_SIM_MEMORY_H
+
+#include "sim/state.h"
+
+void ws_global_init(ws_global_memory *g, uint64_t limit);
+void ws_global_free(ws_global_memory *g);
+/* Allocate `size` bytes (zeroed) at a 256-byte aligned device-like address; NULL past the limit. */
+ws_allocation *ws_global_alloc(ws_global_memory *g, uint64_t size, const char *name);
+ws_allocation *ws_global_find(ws_global_memory *g, uint64_t addr, uint64_t size);
+const ws_allocation *ws_global_nearest_below(const ws_global_memory *g, uint64_t addr);
+
+/* The address an operand's symbol names: (space, address in that space). */
+ptx_space ws_symbol_location(ws_exec *x, int32_t symbol, uint64_t *addr);
+/* Check one lane's access and return the host bytes, or NULL after a fault.
+ * A generic address is resolved through its window: *space gets the space
+ * used and *addr the address within that space. */
+uint8_t *ws_memory_access(ws_exec *x, const ptx_instr *in, int lane, ptx_space *space, uint64_t *addr,
+                          unsigned size, int is_store);
+
+#endif

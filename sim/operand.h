@@ -1,0 +1,14 @@
+/* Source operands that are not plain registers or immediates (sim/operand.c). */
+#ifndef WARPSIM_SIM_OPERAND_H
+#define WARPSIM_SIM_OPERAND_H
+
+#include <stdint.h>
+
+#include "isa/ptx.h"
+
+typedef struct ws_exec ws_exec;
+
+/* The 32 lane values of a special register, symbol address or vector element. */
+void ws_read_operand_slow(ws_exec *x, const ptx_operand *op, uint64_t out[32]);
+
+#endif

@@ -1,0 +1,393 @@
+/*
+ * A launch's set-up, done once before its first block: which functions the
+ * kernel reaches, their decoded instructions (handler, SIMT behaviour, SASS
+ * extras), the registers a frame must start zeroed, the shared-memory layout,
+ * each thread's local stack, and the module's .global/.const variables.
+ */
+#include "sim/setup.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/exec_fast.h"
+#include "sim/fault.h"
+#include "sim/memory.h"
+#include "sim/sass.h"
+#include "sim/simt.h"
+
+/* The dispatch table: OP_<id> -> exec_<id>; isa/opcodes.def names each handler's file. */
+const ws_exec_fn ws_exec_table[OP_COUNT] = {
+#define OP(id, spelling, cls, shape, types, groups, semantics) [OP_##id] = exec_##id,
+#define ALIAS(spelling, id)
+#include "isa/opcodes.def"
+#undef OP
+#undef ALIAS
+};
+
+/* ---- Layout: functions reached, stack need, module variables ---------------- */
+
+#define WS_MAX_LOCAL_PER_THREAD (512u * 1024)   /* local memory per thread, as on every GPU since Fermi */
+
+static uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
+
+/* Functions reachable from fn by calls; marks[] per function. */
+static void mark_callees(const ptx_module *m, int fn, uint8_t *marks)
+{
+    /* iterative: functions are few, repeat until nothing changes */
+    marks[fn] = 1;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int f = 0; f < m->function_count; f++) {
+            if (!marks[f])
+                continue;
+            const ptx_function *F = &m->functions[f];
+            for (int c = 0; c < F->call_count; c++) {
+                int callee = F->calls[c].function;
+                if (callee >= 0 && !marks[callee]) {
+                    marks[callee] = 1;
+                    changed = 1;
+                }
+            }
+        }
+    }
+}
+
+/* The deepest chain of local frames from fn; -1 when calls recurse (or nest deeper than
+ * WS_MAX_CALL_DEPTH).  need[f] remembers a function's answer (-1 not known yet, -2 on the chain being
+ * explored) and height[f] its deepest chain of calls, so that each function is explored once: without
+ * them, functions that each call the next twice took 2^n steps. */
+static int64_t stack_need(const ptx_module *m, int fn, int depth, int64_t *need, int *height)
+{
+    if (depth > WS_MAX_CALL_DEPTH || need[fn] == -2)
+        return -1;
+    if (need[fn] >= 0)
+        return depth + height[fn] > WS_MAX_CALL_DEPTH + 1 ? -1 : need[fn];
+    const ptx_function *F = &m->functions[fn];
+    uint64_t own = align_up((F->is_entry ? 0 : F->param_size) + F->local_size, 16);
+    int64_t deepest = 0;
+    int tallest = 0;
+    need[fn] = -2;
+    for (int c = 0; c < F->call_count; c++) {
+        int callee = F->calls[c].function;
+        int64_t s = stack_need(m, callee, depth + 1, need, height);
+        if (s < 0)
+            return -1;
+        if (s > deepest)
+            deepest = s;
+        if (height[callee] > tallest)
+            tallest = height[callee];
+    }
+    height[fn] = tallest + 1;
+    return need[fn] = (int64_t)own + deepest;
+}
+
+/* Which symbols this launch's functions use (shared memory is laid out for them only). */
+static void used_symbols(const ptx_module *m, const uint8_t *fn_marks, uint8_t *used)
+{
+    for (int f = 0; f < m->function_count; f++) {
+        if (!fn_marks[f])
+            continue;
+        const ptx_function *F = &m->functions[f];
+        for (int i = 0; i < F->instr_count; i++)
+            for (int k = 0; k < F->instrs[i].operand_count; k++)
+                if (F->instrs[i].operand[k].symbol >= 0)
+                    used[F->instrs[i].operand[k].symbol] = 1;
+    }
+}
+
+int ws_module_globals(const ptx_module *m, ws_global_memory *g, uint64_t *symbol_address, char *err, size_t errlen)
+{
+    for (int s = 0; s < m->symbol_count; s++) {
+        const ptx_symbol *sym = &m->symbols[s];
+        if (sym->function >= 0 || (sym->space != PTX_SPACE_GLOBAL && sym->space != PTX_SPACE_CONST))
+            continue;
+        if (sym->is_extern && sym->size == 0) {
+            snprintf(err, errlen, "%s:%d:%d: error: .extern variable '%s' is not defined in this module",
+                     m->path, sym->line, sym->column, sym->name);
+            return -1;
+        }
+        uint64_t size = sym->size ? sym->size : 1;
+        ws_allocation *a = ws_global_alloc(g, size, sym->name);
+        if (!a) {
+            snprintf(err, errlen, "%s:%d:%d: error: %s variable '%s' (%" PRIu64 " bytes) does not fit in the simulated "
+                     "global memory (%" PRIu64 " of %" PRIu64 " bytes in use by the buffers and earlier variables; "
+                     "raise --mem-limit)", m->path, sym->line, sym->column,
+                     sym->space == PTX_SPACE_CONST ? ".const" : ".global", sym->name, size, g->bytes_in_use, g->limit);
+            return -1;
+        }
+        if (sym->init)
+            memcpy(a->bytes, sym->init, sym->size);
+        a->read_only = sym->space == PTX_SPACE_CONST;
+        symbol_address[s] = a->base;
+    }
+    return 0;
+}
+
+/* ---- Register liveness ------------------------------------------------------- */
+
+/* The value registers instruction `in` writes: operand 0 when the opcode's
+ * shape starts with a destination (d, {d}, D) and it is a register or a
+ * vector of them. */
+static int written_registers(const ptx_instr *in, int32_t out[PTX_MAX_VEC])
+{
+    const char *shape = ptx_opcodes[in->opcode].shape;
+    int destination = shape[0] == 'd' || shape[0] == 'D' || (shape[0] == '{' && shape[1] == 'd');
+    const ptx_operand *d = &in->operand[0];
+    int n = 0;
+    if (!destination || in->operand_count == 0)
+        return 0;
+    if (d->kind == PTX_OPD_REG)
+        out[n++] = d->reg;
+    else if (d->kind == PTX_OPD_VEC)
+        for (int i = 0; i < d->count && i < PTX_MAX_VEC; i++)
+            if (d->regs[i] >= 0)
+                out[n++] = d->regs[i];
+    return n;
+}
+
+static void set_bit(uint64_t *bits, int32_t i) { bits[i / 64] |= UINT64_C(1) << (i % 64); }
+static int has_bit(const uint64_t *bits, int32_t i) { return (int)(bits[i / 64] >> (i % 64) & 1); }
+
+/* Which value registers some path may read before writing: forward
+ * "defined on every path" dataflow over the instructions. A guarded write
+ * may not happen, so it defines nothing; a thread follows one path through
+ * the control-flow graph whatever its warp does, so this holds per thread.
+ * Only these need zeroing when a frame starts (registers start at 0). */
+static int read_before_written(const ptx_function *fn, ws_register_list *out)
+{
+    int n = fn->instr_count, words = (fn->value_reg_count + 63) / 64;
+    out->regs = NULL;
+    out->count = 0;
+    if (n == 0 || words == 0)
+        return 0;
+    uint64_t *defined = malloc(sizeof(uint64_t) * (size_t)words * (size_t)n);   /* defined on entry to i */
+    uint64_t *needed = calloc((size_t)words, sizeof(uint64_t));
+    uint64_t *after = malloc(sizeof(uint64_t) * (size_t)words);
+    uint8_t *reached = calloc((size_t)n, 1);
+    if (!defined || !needed || !after || !reached) {
+        free(defined); free(needed); free(after); free(reached);
+        return -1;
+    }
+    memset(defined, 0xff, sizeof(uint64_t) * (size_t)words * (size_t)n);   /* "everything" until reached */
+    memset(defined, 0, sizeof(uint64_t) * (size_t)words);                  /* nothing on entry */
+    reached[0] = 1;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < n; i++) {
+            if (!reached[i])
+                continue;
+            const ptx_instr *in = &fn->instrs[i];
+            memcpy(after, &defined[(size_t)i * words], sizeof(uint64_t) * (size_t)words);
+            int32_t w[PTX_MAX_VEC];
+            int nw = in->guard >= 0 ? 0 : written_registers(in, w);
+            for (int k = 0; k < nw; k++)
+                set_bit(after, w[k]);
+            /* successors: the branch target, and the next instruction unless control never falls through */
+            int succ[2], ns = 0, uncond = in->guard < 0;
+            if (in->opcode == OP_bra) {
+                if (in->operand[0].imm >= 0 && in->operand[0].imm < n)
+                    succ[ns++] = (int)in->operand[0].imm;
+                if (!uncond && i + 1 < n)
+                    succ[ns++] = i + 1;
+            } else if (in->opcode == OP_ret || in->opcode == OP_exit || in->opcode == OP_trap) {
+                if (!uncond && i + 1 < n)
+                    succ[ns++] = i + 1;
+            } else if (i + 1 < n) {
+                succ[ns++] = i + 1;
+            }
+            for (int k = 0; k < ns; k++) {
+                uint64_t *target = &defined[(size_t)succ[k] * words];
+                int first = !reached[succ[k]];
+                reached[succ[k]] = 1;
+                for (int j = 0; j < words; j++) {
+                    uint64_t v = first ? after[j] : (target[j] & after[j]);
+                    if (v != target[j] || first) {
+                        changed |= v != target[j] || first;
+                        target[j] = v;
+                    }
+                }
+            }
+        }
+    }
+    /* registers read where they may not be defined */
+    for (int i = 0; i < n; i++) {
+        if (!reached[i])
+            continue;
+        const ptx_instr *in = &fn->instrs[i];
+        const char *shape = ptx_opcodes[in->opcode].shape;
+        int first_source = shape[0] == 'd' || shape[0] == 'D' || (shape[0] == '{' && shape[1] == 'd') ? 1 : 0;
+        const uint64_t *def = &defined[(size_t)i * words];
+        for (int k = 0; k < in->operand_count; k++) {
+            const ptx_operand *op = &in->operand[k];
+            int32_t r[PTX_MAX_VEC];
+            int nr = 0;
+            if (k < first_source && op->kind != PTX_OPD_ADDR)
+                continue;   /* the destination */
+            if (op->kind == PTX_OPD_REG || (op->kind == PTX_OPD_ADDR && op->reg >= 0))
+                r[nr++] = op->reg;
+            else if (op->kind == PTX_OPD_VEC)
+                for (int e = 0; e < op->count && e < PTX_MAX_VEC; e++)
+                    if (op->regs[e] >= 0)
+                        r[nr++] = op->regs[e];
+            for (int e = 0; e < nr; e++)
+                if (r[e] >= 0 && r[e] < fn->value_reg_count && !has_bit(def, r[e]))
+                    set_bit(needed, r[e]);
+        }
+    }
+    int count = 0;
+    for (int32_t r = 0; r < fn->value_reg_count; r++)
+        count += has_bit(needed, r);
+    out->regs = malloc(sizeof(int32_t) * (size_t)(count ? count : 1));
+    if (out->regs)
+        for (int32_t r = 0; r < fn->value_reg_count; r++)
+            if (has_bit(needed, r))
+                out->regs[out->count++] = r;
+    free(defined); free(needed); free(after); free(reached);
+    return out->regs ? 0 : -1;
+}
+
+/* ---- Decode and set-up -------------------------------------------------------- */
+
+/* What step() looks up per instruction, once: the handler (specialised where
+ * sim/exec_alu.c has one for the opcode and types), whether it moves the
+ * SIMT stack, whether sim/sass.c has branches to count for it. */
+static ws_decoded *decode(const ptx_function *fn)
+{
+    ws_decoded *d = calloc((size_t)fn->instr_count + 1, sizeof *d);
+    if (!d)
+        return NULL;
+    for (int i = 0; i < fn->instr_count; i++) {
+        const ptx_instr *in = &fn->instrs[i];
+        ptx_class cls = ptx_opcodes[in->opcode].cls;
+        ws_exec_fn special = ws_specialised_handler(fn, in);
+        d[i].run = special ? special : ws_exec_table[in->opcode];
+        d[i].moves_stack = cls == PTX_CLASS_CTRL || cls == PTX_CLASS_SYNC;
+        d[i].sass_branches = (uint8_t)ws_sass_has_branches(in);
+    }
+    return d;
+}
+
+int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
+{
+    const ptx_module *m = cfg->module;
+    l->module = m;
+    l->kernel_index = cfg->kernel_index;
+    l->kernel = &m->functions[cfg->kernel_index];
+    l->arch = cfg->arch;
+    memcpy(l->grid, cfg->grid, sizeof l->grid);
+    memcpy(l->block_dim, cfg->block, sizeof l->block_dim);
+    l->dynamic_shared = cfg->dynamic_shared;
+    l->max_steps = cfg->max_steps ? cfg->max_steps : UINT64_C(10000000000);
+    l->trace_block = cfg->trace_block;
+    l->trace_warp = cfg->trace_warp;
+    l->trace = cfg->trace;
+
+    uint64_t threads = (uint64_t)cfg->block[0] * cfg->block[1] * cfg->block[2];
+    if (threads == 0 || threads > cfg->arch->max_threads_per_block) {
+        ws_launch_error(l, "error: a block of %" PRIu64 " threads does not fit on %s: it allows 1 to %u threads per block",
+                        threads, cfg->arch->name, (unsigned)cfg->arch->max_threads_per_block);
+        return -1;
+    }
+    if (l->kernel->param_size != cfg->params_size) {
+        ws_launch_error(l, "error: kernel '%s' takes %" PRIu64 " bytes of parameters, got %" PRIu64,
+                        l->kernel->name, l->kernel->param_size, cfg->params_size);
+        return -1;
+    }
+    l->params = malloc(cfg->params_size ? cfg->params_size : 1);
+    if (!l->params)
+        return -1;
+    memcpy(l->params, cfg->params, cfg->params_size);
+
+    uint8_t *fn_marks = calloc((size_t)m->function_count, 1);
+    uint8_t *used = calloc((size_t)m->symbol_count + 1, 1);
+    l->symbol_address = calloc((size_t)m->symbol_count + 1, sizeof(uint64_t));
+    l->reconverge = calloc((size_t)m->function_count, sizeof(int32_t *));
+    l->instr_counters = calloc((size_t)m->function_count, sizeof(ws_instr_counters *));
+    l->decoded = calloc((size_t)m->function_count, sizeof(ws_decoded *));
+    l->zeroed = calloc((size_t)m->function_count, sizeof(ws_register_list));
+    if (!fn_marks || !used || !l->symbol_address || !l->reconverge || !l->instr_counters || !l->decoded ||
+        !l->zeroed) {
+        free(fn_marks); free(used);
+        ws_launch_error(l, "error: out of host memory");
+        return -1;
+    }
+    mark_callees(m, cfg->kernel_index, fn_marks);
+    for (int f = 0; f < m->function_count; f++) {
+        if (!fn_marks[f])
+            continue;
+        const ptx_function *F = &m->functions[f];
+        if (!F->defined) {
+            ws_launch_error(l, "%s:%d:%d: error: kernel '%s' calls '%s', which has no body in this module",
+                            m->path, F->line, F->column, l->kernel->name, F->name);
+            free(fn_marks); free(used);
+            return -1;
+        }
+        l->reconverge[f] = ws_postdominators(F);
+        l->instr_counters[f] = calloc((size_t)F->instr_count + 1, sizeof(ws_instr_counters));
+        l->decoded[f] = decode(F);
+        if (!l->reconverge[f] || !l->instr_counters[f] || !l->decoded[f] || read_before_written(F, &l->zeroed[f]) < 0) {
+            free(fn_marks); free(used);
+            ws_launch_error(l, "error: out of host memory");
+            return -1;
+        }
+    }
+    used_symbols(m, fn_marks, used);
+
+    /* Shared memory: the static variables this kernel uses, in declaration
+     * order, each at its alignment; dynamic shared memory after them. */
+    uint64_t offset = 0, dynamic_align = 16;
+    for (int s = 0; s < m->symbol_count; s++) {
+        const ptx_symbol *sym = &m->symbols[s];
+        if (sym->space != PTX_SPACE_SHARED || !used[s])
+            continue;
+        if (sym->function >= 0 && !fn_marks[sym->function])
+            continue;
+        if (sym->is_extern && sym->size == 0) {
+            if (sym->align > dynamic_align)
+                dynamic_align = sym->align;
+            continue;
+        }
+        offset = align_up(offset, sym->align ? sym->align : 1);
+        l->symbol_address[s] = offset;
+        offset += sym->size;
+    }
+    l->static_shared = offset;
+    uint64_t dynamic_base = align_up(offset, dynamic_align);
+    for (int s = 0; s < m->symbol_count; s++) {
+        const ptx_symbol *sym = &m->symbols[s];
+        if (sym->space == PTX_SPACE_SHARED && sym->is_extern && sym->size == 0)
+            l->symbol_address[s] = dynamic_base;
+    }
+    l->shared_size = cfg->dynamic_shared ? dynamic_base + cfg->dynamic_shared : offset;
+    if (l->shared_size > (uint64_t)l->arch->shared_per_block) {
+        ws_launch_error(l, "error: kernel '%s' needs %" PRIu64 " bytes of shared memory per block; %s allows %u",
+                        l->kernel->name, l->shared_size, l->arch->name, (unsigned)l->arch->shared_per_block);
+        free(fn_marks); free(used);
+        return -1;
+    }
+    int64_t *need = malloc(((size_t)m->function_count + 1) * sizeof *need);
+    int *height = calloc((size_t)m->function_count + 1, sizeof *height);
+    for (int f = 0; need && f < m->function_count; f++)
+        need[f] = -1;
+    int64_t stack = need && height ? stack_need(m, cfg->kernel_index, 0, need, height) : -1;
+    free(need);
+    free(height);
+    l->local_stack_size = stack < 0 ? 64 * 1024 : (uint64_t)stack;   /* recursion: a fixed stack, checked on call */
+    if (l->local_stack_size > WS_MAX_LOCAL_PER_THREAD) {
+        ws_launch_error(l, "error: kernel '%s' needs %" PRIu64 " bytes of local memory per thread (.local variables "
+                        "and call frames); the hardware allows %u", l->kernel->name, l->local_stack_size,
+                        (unsigned)WS_MAX_LOCAL_PER_THREAD);
+        free(fn_marks); free(used);
+        return -1;
+    }
+
+    /* Module-scope .global/.const variables live in global memory, allocated once per module. */
+    for (int s = 0; cfg->globals && s < m->symbol_count; s++)
+        if (m->symbols[s].function < 0 &&
+            (m->symbols[s].space == PTX_SPACE_GLOBAL || m->symbols[s].space == PTX_SPACE_CONST))
+            l->symbol_address[s] = cfg->globals[s];
+    free(fn_marks);
+    free(used);
+    return 0;
+}

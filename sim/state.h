@@ -1,0 +1,211 @@
+/*
+ * The machine's state: a launch of a kernel over a grid of blocks, each block
+ * cut into 32-lane warps that run in lockstep under an active mask. Data only,
+ * plus the few one-line helpers every handler uses; any file of sim/ may
+ * include it. Who does what with it:
+ *
+ *   sim/setup.c     a launch's set-up: decode, register liveness, memory layout, stack need
+ *   sim/grid.c      the grid: blocks one after another, or on --jobs threads
+ *   sim/machine.c   the block loop and step(): one warp-instruction at a time
+ *   sim/warp.c      warps: set-up, call frames, thread exit, barrier release
+ *   sim/simt.c      reconvergence: post-dominators and the SIMT stack
+ *   sim/memory.c    the address spaces and every checked access
+ *   sim/exec_*.c    one handler per opcode (isa/opcodes.def names the file of each)
+ */
+#ifndef WARPSIM_SIM_STATE_H
+#define WARPSIM_SIM_STATE_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "isa/ptx.h"
+#include "sim/arch.h"
+#include "sim/counters.h"
+#include "sim/exec.h"
+
+/* ---- Memory --------------------------------------------------------------- */
+
+/* Generic addresses: global allocations look like device pointers; shared
+ * and local memory are windows, as cvta maps them on the hardware. */
+#define WS_GLOBAL_BASE        UINT64_C(0x00007f0000000000)
+#define WS_SHARED_WINDOW      UINT64_C(0x00007e0000000000)
+#define WS_LOCAL_WINDOW       UINT64_C(0x00007d0000000000)
+#define WS_WINDOW_SIZE        UINT64_C(0x0000000100000000)
+
+typedef struct {
+    uint64_t base, size;
+    uint8_t *bytes;
+    const char *name;      /* buffer or variable name, for messages */
+    uint8_t read_only;     /* .const */
+} ws_allocation;
+
+typedef struct {
+    ws_allocation **allocs; int count, capacity;  /* sorted by base; each allocation stays put */
+    uint64_t next_base;
+    uint64_t bytes_in_use, limit;
+} ws_global_memory;
+
+/* ---- Warps ---------------------------------------------------------------- */
+
+/* One SIMT stack entry: lanes `mask` run from `pc` until they reach `rpc`. */
+typedef struct {
+    int32_t pc;
+    int32_t rpc;           /* reconvergence point; -1: only exit/ret ends this path */
+    uint32_t mask;
+    int32_t frame;         /* call frame this entry belongs to */
+} ws_simt_entry;
+
+/* What step() needs to know about an instruction besides the instruction
+ * itself, worked out once per launch (sim/setup.c: decode). */
+typedef struct {
+    ws_exec_fn run;            /* the handler; specialised to the operand types where one is */
+    uint8_t moves_stack;       /* control and synchronisation: the handler moves the SIMT stack itself */
+    uint8_t sass_branches;     /* the SASS holds branches PTX does not show (sim/sass.c) */
+} ws_decoded;
+
+/* Value registers of a function, by index. */
+typedef struct {
+    int32_t *regs;
+    int32_t count;
+} ws_register_list;
+
+/* Per-instruction counters: ws_launch.instr_counters[fn][instr][counter]. */
+typedef uint64_t ws_instr_counters[WS_CTR_COUNT];
+
+/* A .func call in progress. */
+typedef struct {
+    const ptx_function *fn;
+    int32_t fn_index;
+    ws_instr_counters *counters;   /* this function's per-instruction counters */
+    const ws_decoded *decoded;     /* and its decoded instructions */
+    int32_t return_pc;         /* in the caller */
+    int32_t call_pc;           /* the call instruction, in the caller */
+    int32_t simt_base;         /* SIMT stack depth when the call was made */
+    uint32_t returned;         /* lanes that executed ret */
+    uint64_t local_base;       /* this frame's offset in each thread's local memory */
+    uint64_t (*reg)[WS_WARP_SIZE];
+    uint32_t *pred;
+    size_t reg_capacity, pred_capacity;   /* registers allocated at this depth, kept for the next call */
+} ws_frame;
+
+#define WS_MAX_SIMT_DEPTH 256
+#define WS_MAX_CALL_DEPTH 64
+
+typedef enum { WS_WARP_READY, WS_WARP_AT_BARRIER, WS_WARP_DONE } ws_warp_state;
+
+struct ws_warp {
+    int32_t index;               /* within the block */
+    uint32_t lanes;              /* lanes that hold threads (a partial last warp has fewer) */
+    uint32_t exited;             /* lanes that ran exit or returned from the kernel */
+    uint32_t carry;              /* CC.CF per lane */
+    ws_warp_state state;
+    int32_t barrier_pc;          /* where it waits */
+    int32_t barrier_id;
+    uint32_t barrier_mask;       /* lanes that arrived */
+    ws_simt_entry simt[WS_MAX_SIMT_DEPTH];
+    int32_t simt_depth;
+    ws_frame frames[WS_MAX_CALL_DEPTH];
+    int32_t frame_depth;
+    uint8_t *local;              /* [lane][local_stack_size] */
+    const ptx_instr *barrier_instr; /* the bar.red waiting for its result */
+    uint32_t tid[3][WS_WARP_SIZE];
+    ws_exec exec;                /* the handlers' context for the top frame (ws_warp_context keeps it current) */
+};
+
+#define WS_MAX_BARRIERS 16
+
+struct ws_block {
+    uint32_t ctaid[3];
+    uint64_t linear_index;
+    uint64_t steps;              /* warp-instructions this block has executed (%clock) */
+    int32_t smid;
+    ws_warp *warps;
+    int32_t warp_count;
+    uint32_t thread_count;       /* threads not exited */
+    int tids_ready;              /* warps' lanes and thread indices set (the same in every block) */
+    uint8_t *shared;             /* static + dynamic shared memory */
+    uint64_t shared_size;
+    struct {
+        uint32_t arrived;        /* threads arrived */
+        uint32_t expected;       /* 0: all non-exited threads */
+        uint32_t red_popc;       /* bar.red accumulators */
+        uint32_t red_and, red_or;
+        uint8_t red_op;
+    } barrier[WS_MAX_BARRIERS];
+};
+
+struct ws_launch {
+    const ptx_module *module;
+    const ptx_function *kernel;
+    int32_t kernel_index;
+    const ws_arch *arch;
+    uint32_t grid[3], block_dim[3];
+    uint64_t dynamic_shared;
+    uint8_t *params;             /* the kernel parameter buffer */
+    uint64_t *symbol_address;    /* per module symbol: global address, or shared offset */
+    uint64_t static_shared, shared_size;
+    uint64_t local_stack_size;   /* per thread */
+    ws_global_memory *global;
+    ws_block *block;             /* the block being simulated */
+    /* post-dominators per function (sim/simt.c) */
+    int32_t **reconverge;        /* [fn][instr] immediate post-dominator, -1 = exit */
+    ws_decoded **decoded;        /* [fn][instr] */
+    ws_register_list *zeroed;    /* [fn] the value registers a frame of fn must start with zeroed */
+    const ws_allocation *last_allocation;  /* the global allocation the last access hit: the next one likely does too */
+    /* counters */
+    uint64_t counters[WS_CTR_COUNT];
+    ws_instr_counters **instr_counters; /* [fn][instr] */
+    uint64_t steps, max_steps;
+    /* the first fault stops the launch */
+    int failed;
+    char error[1024];
+    /* --trace-warp */
+    int trace_block, trace_warp;
+    FILE *trace;
+    /* --jobs: held around global atomics while blocks run on several threads; NULL otherwise */
+    pthread_mutex_t *global_atomics;
+};
+
+/* What a launch is asked to run (sim/grid.c: ws_launch_run). */
+typedef struct {
+    const ptx_module *module;
+    int32_t kernel_index;
+    const ws_arch *arch;
+    uint32_t grid[3], block[3];
+    uint64_t dynamic_shared;
+    const uint8_t *params; uint64_t params_size;   /* parameter buffer laid out as the kernel's .params */
+    const uint64_t *globals;      /* ws_module_globals' addresses for the module's .global/.const variables */
+    uint64_t max_steps;
+    int trace_block, trace_warp;  /* -1: no trace */
+    FILE *trace;
+    int jobs;                     /* threads simulating blocks (0 or 1: this one) */
+} ws_launch_config;
+
+/* ---- Helpers the handlers share ---------------------------------------------- */
+
+/* Where a function's own .local variables and call-scope .params start in its frame. */
+static inline uint64_t ws_frame_param_offset(const ptx_function *fn)
+{
+    return fn->is_entry ? 0 : fn->param_size;
+}
+/* This instruction's counters. */
+static inline uint64_t *ws_icounters(ws_exec *x)
+{
+    return x->counters;
+}
+/* One warp-level branch into an instruction's counters: lanes `taken` of `mask`
+ * jump; uniform when all or none do (ncu's rule, measured: validate/probes). */
+static inline void ws_count_branch(uint64_t *counters, uint32_t taken, uint32_t mask)
+{
+    taken &= mask;
+    counters[WS_CTR_branch_targets]++;
+    counters[(taken == 0 || taken == mask) ? WS_CTR_branch_targets_uniform : WS_CTR_branch_targets_divergent]++;
+}
+/* The running path moves on to the next instruction. */
+static inline void ws_advance(ws_exec *x)
+{
+    x->warp->simt[x->warp->simt_depth - 1].pc = x->pc + 1;
+}
+
+#endif

@@ -1,0 +1,202 @@
+/*
+ * Warps and their threads: a block's warps set up for each block, call frames
+ * and their registers, and threads leaving (exit, ret from the kernel), which
+ * may release the barriers the others wait at. The handlers of call, ret, exit
+ * and the barriers come here; nothing here calls a handler or the step loop.
+ */
+#include "sim/warp.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sass.h"
+#include "sim/simt.h"
+
+/* ---- Call frames ------------------------------------------------------------- */
+
+int ws_frame_registers(ws_launch *l, ws_frame *f, int32_t fn_index)
+{
+    const ptx_function *fn = &l->module->functions[fn_index];
+    size_t regs = (size_t)fn->value_reg_count, preds = (size_t)fn->pred_reg_count;
+    if (regs > f->reg_capacity) {
+        /* new registers start zeroed, whatever the list says */
+        void *p = calloc(regs, sizeof *f->reg);
+        if (!p)
+            return -1;
+        free(f->reg);
+        f->reg = p;
+        f->reg_capacity = regs;
+    } else {
+        const ws_register_list *zero = &l->zeroed[fn_index];
+        for (int32_t i = 0; i < zero->count; i++)
+            memset(f->reg[zero->regs[i]], 0, sizeof f->reg[0]);
+    }
+    if (preds > f->pred_capacity) {
+        void *p = realloc(f->pred, preds * sizeof *f->pred);
+        if (!p)
+            return -1;
+        f->pred = p;
+        f->pred_capacity = preds;
+    }
+    if (preds)
+        memset(f->pred, 0, preds * sizeof *f->pred);
+    return 0;
+}
+
+/* Pop finished call frames: a frame ends when all of its paths have. */
+void ws_frames_settle(ws_exec *x)
+{
+    ws_warp *w = x->warp;
+    while (w->frame_depth > 1 && w->simt_depth <= w->frames[w->frame_depth - 1].simt_base) {
+        ws_frame *callee = &w->frames[w->frame_depth - 1];
+        ws_frame *caller = &w->frames[w->frame_depth - 2];
+        const ptx_call *call = &caller->fn->calls[caller->fn->instrs[callee->call_pc].call];
+        uint32_t lanes = callee->returned & ~w->exited;
+        /* Copy the return values into the caller's call-scope .param variables. */
+        for (int r = 0; r < call->ret_count && r < callee->fn->return_count; r++) {
+            const ptx_symbol *dst = &x->launch->module->symbols[caller->fn->call_symbols[call->ret_first + r]];
+            const ptx_symbol *src = &x->launch->module->symbols[callee->fn->returns[r]];
+            uint64_t n = dst->size < src->size ? dst->size : src->size;
+            WS_FOR_LANES(lanes, lane) {
+                uint8_t *thread = w->local + (uint64_t)lane * x->launch->local_stack_size;
+                memmove(thread + caller->local_base + ws_frame_param_offset(caller->fn) + dst->offset,
+                        thread + callee->local_base + src->offset, n);
+            }
+        }
+        w->frame_depth--;
+    }
+    if (w->simt_depth == 0 && w->state != WS_WARP_DONE)
+        w->state = WS_WARP_DONE;
+}
+
+/* ---- Blocks ------------------------------------------------------------------ */
+
+void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
+{
+    uint32_t bx = l->block_dim[0], by = l->block_dim[1], bz = l->block_dim[2];
+    uint32_t threads = bx * by * bz;
+    b->linear_index = linear;
+    b->steps = 0;
+    b->ctaid[0] = (uint32_t)(linear % l->grid[0]);
+    b->ctaid[1] = (uint32_t)(linear / l->grid[0] % l->grid[1]);
+    b->ctaid[2] = (uint32_t)(linear / ((uint64_t)l->grid[0] * l->grid[1]));
+    b->smid = (int32_t)(linear % (uint64_t)l->arch->sm_count);
+    b->thread_count = threads;
+    memset(b->barrier, 0, sizeof b->barrier);
+    memset(b->shared, 0, l->shared_size);
+    for (int wi = 0; wi < b->warp_count; wi++) {
+        ws_warp *w = &b->warps[wi];
+        w->index = wi;
+        w->exited = 0;
+        w->carry = 0;
+        w->state = WS_WARP_READY;
+        w->barrier_mask = 0;
+        if (!b->tids_ready) {
+            uint32_t first = (uint32_t)wi * WS_WARP_SIZE;
+            uint32_t n = threads - first < WS_WARP_SIZE ? threads - first : WS_WARP_SIZE;
+            w->lanes = n == 32 ? WS_FULL_MASK : (1u << n) - 1;
+            for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+                uint32_t t = first + (uint32_t)lane;
+                w->tid[0][lane] = t % bx;
+                w->tid[1][lane] = t / bx % by;
+                w->tid[2][lane] = t / (bx * by);
+            }
+        }
+        w->frame_depth = 1;
+        ws_frame *f = &w->frames[0];
+        f->fn = l->kernel;
+        f->fn_index = l->kernel_index;
+        f->counters = l->instr_counters[l->kernel_index];
+        f->decoded = l->decoded[l->kernel_index];
+        f->local_base = 0;
+        f->simt_base = 0;
+        f->returned = 0;
+        ws_frame_registers(l, f, l->kernel_index);
+        w->simt_depth = 0;
+        ws_simt_push(w, 0, -1, w->lanes, 0);
+        ws_count_stack_check(l, l->kernel_index);
+        memset(w->local, 0, l->local_stack_size * WS_WARP_SIZE);
+        ws_warp_context(l, b, w);
+    }
+    b->tids_ready = 1;
+}
+
+/* A block's warps, shared memory and local memory, reused block after block. */
+int ws_block_alloc(ws_launch *l, ws_block *b)
+{
+    uint32_t threads = l->block_dim[0] * l->block_dim[1] * l->block_dim[2];
+    memset(b, 0, sizeof *b);
+    b->warp_count = (int32_t)((threads + WS_WARP_SIZE - 1) / WS_WARP_SIZE);
+    b->warps = calloc((size_t)b->warp_count, sizeof(ws_warp));
+    b->shared = calloc(1, l->shared_size ? l->shared_size : 1);
+    b->shared_size = l->shared_size;
+    if (!b->warps || !b->shared)
+        return -1;
+    for (int wi = 0; wi < b->warp_count; wi++)
+        if (!(b->warps[wi].local = calloc(1, l->local_stack_size * WS_WARP_SIZE + 1)))
+            return -1;
+    return 0;
+}
+
+void ws_block_free(ws_block *b)
+{
+    for (int wi = 0; b->warps && wi < b->warp_count; wi++) {
+        free(b->warps[wi].local);
+        for (int d = 0; d < WS_MAX_CALL_DEPTH; d++) {
+            free(b->warps[wi].frames[d].reg);
+            free(b->warps[wi].frames[d].pred);
+        }
+    }
+    free(b->warps);
+    free(b->shared);
+    memset(b, 0, sizeof *b);
+}
+
+/* ---- Thread exit and barrier release ------------------------------------------- */
+
+/* Release the barrier once every thread expected has arrived. */
+void ws_barrier_check(ws_launch *l, ws_block *b, int id)
+{
+    uint32_t expected = b->barrier[id].expected ? b->barrier[id].expected : b->thread_count;
+    if (b->barrier[id].arrived < expected)
+        return;
+    uint32_t popc = b->barrier[id].red_popc, all = b->barrier[id].red_and, any = b->barrier[id].red_or;
+    for (int wi = 0; wi < b->warp_count; wi++) {
+        ws_warp *w = &b->warps[wi];
+        if (w->state != WS_WARP_AT_BARRIER || w->barrier_id != id)
+            continue;
+        const ptx_instr *in = w->barrier_instr;
+        if (in && in->opcode == OP_bar_red) {
+            ws_frame *f = &w->frames[w->frame_depth - 1];
+            const ptx_operand *d = &in->operand[0];
+            if (in->type == PTX_PRED) {
+                uint32_t v = (in->mode == PTX_BARRED_AND ? all : any) ? WS_FULL_MASK : 0;
+                if (d->kind == PTX_OPD_PRED)
+                    f->pred[d->reg] = (f->pred[d->reg] & ~w->barrier_mask) | (v & w->barrier_mask);
+            } else if (d->kind == PTX_OPD_REG) {
+                uint64_t v = in->mode == PTX_BARRED_POPC ? popc : in->mode == PTX_BARRED_AND ? all : any;
+                WS_FOR_LANES(w->barrier_mask, lane)
+                    f->reg[d->reg][lane] = v;
+            }
+        }
+        w->state = WS_WARP_READY;
+        w->simt[w->simt_depth - 1].pc = w->barrier_pc + 1;
+        w->barrier_instr = NULL;
+    }
+    (void)l;
+    memset(&b->barrier[id], 0, sizeof b->barrier[id]);
+}
+
+/* Threads that exited no longer count toward barriers. */
+void ws_threads_exited(ws_exec *x, uint32_t lanes)
+{
+    ws_warp *w = x->warp;
+    lanes &= w->lanes & ~w->exited;
+    if (!lanes)
+        return;
+    w->exited |= lanes;
+    x->block->thread_count -= (uint32_t)__builtin_popcount(lanes);
+    for (int id = 0; id < WS_MAX_BARRIERS; id++)
+        if (x->block->barrier[id].arrived)
+            ws_barrier_check(x->launch, x->block, id);
+}
