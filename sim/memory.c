@@ -88,40 +88,6 @@ const ws_allocation *ws_global_nearest_below(const ws_global_memory *g, uint64_t
     return best;
 }
 
-/* ---- Symbols -------------------------------------------------------------- */
-
-ptx_space ws_symbol_location(ws_exec *x, int32_t symbol, uint64_t *addr)
-{
-    const ptx_module *m = x->launch->module;
-    const ptx_symbol *s = &m->symbols[symbol];
-    ws_warp *w = x->warp;
-    switch ((ptx_space)s->space) {
-    case PTX_SPACE_PARAM:
-        if (s->kind == PTX_SYM_PARAM && s->function >= 0 && m->functions[s->function].is_entry) {
-            *addr = s->offset;               /* the kernel's parameter buffer */
-            return PTX_SPACE_PARAM;
-        }
-        /* A .func's parameters, and call-scope .params, live in the thread's frame. */
-        {
-            const ws_frame *f = &w->frames[w->frame_depth - 1];
-            uint64_t base = f->local_base + (s->kind == PTX_SYM_VARIABLE ? ws_frame_param_offset(f->fn) : 0);
-            *addr = base + s->offset;
-        }
-        return PTX_SPACE_LOCAL;
-    case PTX_SPACE_LOCAL: {
-        const ws_frame *f = &w->frames[w->frame_depth - 1];
-        *addr = f->local_base + ws_frame_param_offset(f->fn) + s->offset;
-        return PTX_SPACE_LOCAL;
-    }
-    case PTX_SPACE_SHARED:
-        *addr = x->launch->symbol_address[symbol];
-        return PTX_SPACE_SHARED;
-    default:   /* .global and .const variables: global addresses */
-        *addr = x->launch->symbol_address[symbol];
-        return s->space == PTX_SPACE_CONST ? PTX_SPACE_CONST : PTX_SPACE_GLOBAL;
-    }
-}
-
 /* ---- Checked access -------------------------------------------------------- */
 
 static const char *space_label(ptx_space s)

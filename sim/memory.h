@@ -14,8 +14,6 @@ ws_allocation *ws_global_alloc(ws_global_memory *g, uint64_t size, const char *n
 ws_allocation *ws_global_find(ws_global_memory *g, uint64_t addr, uint64_t size);
 const ws_allocation *ws_global_nearest_below(const ws_global_memory *g, uint64_t addr);
 
-/* The address an operand's symbol names: (space, address in that space). */
-ptx_space ws_symbol_location(ws_exec *x, int32_t symbol, uint64_t *addr);
 /* Check one lane's access and return the host bytes, or NULL after a fault.
  * A generic address is resolved through its window: *space gets the space
  * used and *addr the address within that space. */

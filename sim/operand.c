@@ -1,8 +1,7 @@
 /* Source operands that are not plain registers or immediates: special
- * registers and symbol addresses, for all 32 lanes. */
+ * registers and symbol addresses, for all 32 lanes; and where a symbol lives. */
 #include "sim/operand.h"
 
-#include "sim/memory.h"
 #include "sim/state.h"
 
 void ws_read_operand_slow(ws_exec *x, const ptx_operand *op, uint64_t out[WS_WARP_SIZE])
@@ -76,4 +75,38 @@ void ws_read_operand_slow(ws_exec *x, const ptx_operand *op, uint64_t out[WS_WAR
     }
     for (int lane = 0; lane < WS_WARP_SIZE; lane++)
         out[lane] = v;
+}
+
+/* ---- Symbols -------------------------------------------------------------- */
+
+ptx_space ws_symbol_location(ws_exec *x, int32_t symbol, uint64_t *addr)
+{
+    const ptx_module *m = x->launch->module;
+    const ptx_symbol *s = &m->symbols[symbol];
+    ws_warp *w = x->warp;
+    switch ((ptx_space)s->space) {
+    case PTX_SPACE_PARAM:
+        if (s->kind == PTX_SYM_PARAM && s->function >= 0 && m->functions[s->function].is_entry) {
+            *addr = s->offset;               /* the kernel's parameter buffer */
+            return PTX_SPACE_PARAM;
+        }
+        /* A .func's parameters, and call-scope .params, live in the thread's frame. */
+        {
+            const ws_frame *f = &w->frames[w->frame_depth - 1];
+            uint64_t base = f->local_base + (s->kind == PTX_SYM_VARIABLE ? ws_frame_param_offset(f->fn) : 0);
+            *addr = base + s->offset;
+        }
+        return PTX_SPACE_LOCAL;
+    case PTX_SPACE_LOCAL: {
+        const ws_frame *f = &w->frames[w->frame_depth - 1];
+        *addr = f->local_base + ws_frame_param_offset(f->fn) + s->offset;
+        return PTX_SPACE_LOCAL;
+    }
+    case PTX_SPACE_SHARED:
+        *addr = x->launch->symbol_address[symbol];
+        return PTX_SPACE_SHARED;
+    default:   /* .global and .const variables: global addresses */
+        *addr = x->launch->symbol_address[symbol];
+        return s->space == PTX_SPACE_CONST ? PTX_SPACE_CONST : PTX_SPACE_GLOBAL;
+    }
 }

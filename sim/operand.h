@@ -11,4 +11,8 @@ typedef struct ws_exec ws_exec;
 /* The 32 lane values of a special register, symbol address or vector element. */
 void ws_read_operand_slow(ws_exec *x, const ptx_operand *op, uint64_t out[32]);
 
+/* The address a symbol names: its space, and the address within that space
+ * (.param and .local variables: in the current frame of the thread's local memory). */
+ptx_space ws_symbol_location(ws_exec *x, int32_t symbol, uint64_t *addr);
+
 #endif
