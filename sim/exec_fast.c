@@ -316,8 +316,6 @@ ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in)
             return fast_mov_32;
         if (t == PTX_F64)
             return fast_mov_64;
-        if (in->operand[1].kind == PTX_OPD_VEC)
-            return NULL;
         return BY_WIDTH(mov);
     case OP_cvta:
         /* global and const addresses are the same in both forms */

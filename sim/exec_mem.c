@@ -83,9 +83,9 @@ static void count_access(ws_exec *x, ptx_space space, const uint64_t addr[WS_WAR
         ic[is_store ? WS_CTR_global_st_requests : WS_CTR_global_ld_requests] += cost.requests;
         ic[is_store ? WS_CTR_global_st_sectors : WS_CTR_global_ld_sectors] += cost.sectors;
     }
-    ic[WS_CTR_transactions_32b] += cost.transactions_by_size[0];
-    ic[WS_CTR_transactions_64b] += cost.transactions_by_size[1];
-    ic[WS_CTR_transactions_128b] += cost.transactions_by_size[2];
+    ic[WS_CTR_transactions_32b] += cost.transactions_by_size[WS_TRANSACTION_32B];
+    ic[WS_CTR_transactions_64b] += cost.transactions_by_size[WS_TRANSACTION_64B];
+    ic[WS_CTR_transactions_128b] += cost.transactions_by_size[WS_TRANSACTION_128B];
     if (cost.transactions > cost.requests)
         ic[WS_CTR_extra_transaction_cycles] += cost.transactions - cost.requests;
 }
@@ -408,7 +408,7 @@ void exec_red(ws_exec *x, const ptx_instr *in, uint32_t mask) { atomic(x, in, ma
 
 /* ---- cvta ---------------------------------------------------------------- */
 
-/* Generic addresses of shared and local memory are windows (sim/machine.h);
+/* Generic addresses of shared and local memory are windows (sim/state.h);
  * global and const addresses are the same in both forms. */
 void exec_cvta(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
