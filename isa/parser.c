@@ -1964,6 +1964,44 @@ static int label_operand(ictx *C, const rawop *r, ptx_operand *o)
     return 1;
 }
 
+/* Modifier groups whose instructions need one of their modes (a comparison: in->cmp, else in->mode). */
+static const struct { uint32_t group; const char *what; } required_modes[] = {
+    {MG_CMP, "a comparison such as .lt"},
+    {MG_SHFL, "a mode (.up .down .bfly .idx)"},
+    {MG_VOTE, "a mode (.all .any .uni .ballot)"},
+    {MG_ATOM, "an operation such as .add"},
+    {MG_BARRED, "an operation (.popc .and .or)"},
+    {MG_SHF, "a direction (.l or .r)"},
+};
+
+static int is_float(const ptx_instr *in) { return ptx_types[in->type].kind == PTX_KIND_FLOAT; }
+static int lacks_int_mulmode(const ptx_instr *in) { return !is_float(in) && !in->mode; }
+static int lacks_mode(const ptx_instr *in) { return !in->mode; }
+static int lacks_level(const ptx_instr *in) { return !in->scope; }
+static int float_mulmode(const ptx_instr *in) { return in->mode && is_float(in); }
+static int wide_64(const ptx_instr *in) { return in->mode == PTX_MUL_WIDE && ptx_types[in->type].size == 8; }
+static int popc_pred(const ptx_instr *in) { return in->type == PTX_PRED && in->mode == PTX_BARRED_POPC; }
+static int andor_u32(const ptx_instr *in) { return in->type == PTX_U32 && in->mode != PTX_BARRED_POPC; }
+static int ballot_type(const ptx_instr *in) { return (in->mode == PTX_VOTE_BALLOT) != (in->type == PTX_B32); }
+
+/* What the R_* rules of isa/opcodes.def check, in this order: first the modes
+ * an instruction cannot do without ("'%s' needs <missing>"), then the
+ * combinations it refuses (message, given the instruction's text). */
+static const struct {
+    uint32_t rule;
+    int (*broken)(const ptx_instr *in);
+    const char *missing, *message;
+} rule_checks[] = {
+    {R_INT_MULMODE, lacks_int_mulmode, "a mode (.lo .hi .wide)", NULL},
+    {R_HALF_MODE, lacks_mode, "a mode (.lo .hi)", NULL},
+    {R_LEVEL, lacks_level, "a level (.cta .gl .sys)", NULL},
+    {R_INT_MULMODE, float_mulmode, NULL, "unsupported modifier in '%s': .lo/.hi/.wide are for integers"},
+    {R_INT_MULMODE, wide_64, NULL, "'%s': .wide takes a 16- or 32-bit type"},
+    {R_BARRED_TYPE, popc_pred, NULL, "'%s': .popc gives a .u32 count"},
+    {R_BARRED_TYPE, andor_u32, NULL, "'%s': .and and .or give a .pred"},
+    {R_VOTE_TYPE, ballot_type, NULL, "'%s': vote.ballot takes .b32, the others .pred"},
+};
+
 /* Decode the dotted opcode spelling into in->opcode, type, modifiers. */
 static int decode_opcode(parser *P, const ptx_token *t, ptx_instr *in)
 {
@@ -1996,13 +2034,14 @@ static int decode_opcode(parser *P, const ptx_token *t, ptx_instr *in)
         }
     }
     int op = -1, used = 0;
-    int via_alias_barrier = 0;
+    uint32_t rules = 0;
     for (int k = ncomp; k >= 1 && op < 0; k--) {
         size_t plen = (size_t)(starts[k - 1] + lens[k - 1]);
         for (int o = 0; o < OP_COUNT; o++) {
             if (strlen(ptx_opcodes[o].spelling) == plen && memcmp(ptx_opcodes[o].spelling, text, plen) == 0) {
                 op = o;
                 used = k;
+                rules = ptx_opcodes[o].rules;
                 break;
             }
         }
@@ -2012,7 +2051,7 @@ static int decode_opcode(parser *P, const ptx_token *t, ptx_instr *in)
                     memcmp(ptx_opcode_aliases[a].spelling, text, plen) == 0) {
                     op = (int)ptx_opcode_aliases[a].op;
                     used = k;
-                    via_alias_barrier = strncmp(text, "barrier", 7) == 0;
+                    rules = (ptx_opcodes[op].rules & ~(uint32_t)R_IMPLIED_SYNC) | ptx_opcode_aliases[a].rules;
                     break;
                 }
             }
@@ -2025,7 +2064,7 @@ static int decode_opcode(parser *P, const ptx_token *t, ptx_instr *in)
     const ptx_opcode_info *info = &ptx_opcodes[op];
     in->opcode = (uint16_t)op;
     in->vec = 1;
-    if ((op == OP_bar_sync || op == OP_bar_arrive || op == OP_bar_red) && !via_alias_barrier)
+    if (rules & R_IMPLIED_SYNC)
         in->flags |= PTX_FLAG_SYNC;
     int ok = 1;
     int seen_space = 0, seen_vec = 0, seen_cmp = 0, seen_bool = 0, seen_mode = 0, seen_rnd = 0;
@@ -2156,50 +2195,23 @@ static int decode_opcode(parser *P, const ptx_token *t, ptx_instr *in)
             return 0;
         }
     }
-    /* modes some opcodes cannot do without */
+    /* modes some modifier groups and opcodes cannot do without */
     const char *missing = NULL;
-    if ((info->groups & MG_CMP) && !in->cmp)
-        missing = "a comparison such as .lt";
-    else if ((info->groups & MG_SHFL) && !in->mode)
-        missing = "a mode (.up .down .bfly .idx)";
-    else if ((info->groups & MG_VOTE) && !in->mode)
-        missing = "a mode (.all .any .uni .ballot)";
-    else if ((info->groups & MG_ATOM) && !in->mode)
-        missing = "an operation such as .add";
-    else if ((info->groups & MG_BARRED) && !in->mode)
-        missing = "an operation (.popc .and .or)";
-    else if ((info->groups & MG_SHF) && !in->mode)
-        missing = "a direction (.l or .r)";
-    else if ((op == OP_mul || op == OP_mad) && ptx_types[in->type].kind != PTX_KIND_FLOAT && !in->mode)
-        missing = "a mode (.lo .hi .wide)";
-    else if ((op == OP_mul24 || op == OP_mad24 || op == OP_madc) && !in->mode)
-        missing = "a mode (.lo .hi)";
-    else if (op == OP_membar && !in->scope)
-        missing = "a level (.cta .gl .sys)";
+    for (size_t i = 0; i < sizeof required_modes / sizeof required_modes[0] && !missing; i++)
+        if ((info->groups & required_modes[i].group) && !(required_modes[i].group == MG_CMP ? in->cmp : in->mode))
+            missing = required_modes[i].what;
+    for (size_t i = 0; i < sizeof rule_checks / sizeof rule_checks[0] && !missing; i++)
+        if ((rules & rule_checks[i].rule) && rule_checks[i].missing && rule_checks[i].broken(in))
+            missing = rule_checks[i].missing;
     if (missing) {
         perr(P, t->line, t->column, "'%s' needs %s", text, missing);
         return 0;
     }
-    if ((op == OP_mul || op == OP_mad) && in->mode && ptx_types[in->type].kind == PTX_KIND_FLOAT) {
-        perr(P, t->line, t->column, "unsupported modifier in '%s': .lo/.hi/.wide are for integers", text);
-        return 0;
-    }
-    if ((op == OP_mul || op == OP_mad) && in->mode == PTX_MUL_WIDE && ptx_types[in->type].size == 8) {
-        perr(P, t->line, t->column, "'%s': .wide takes a 16- or 32-bit type", text);
-        return 0;
-    }
-    if (op == OP_bar_red && in->type == PTX_PRED && in->mode == PTX_BARRED_POPC) {
-        perr(P, t->line, t->column, "'%s': .popc gives a .u32 count", text);
-        return 0;
-    }
-    if (op == OP_bar_red && in->type == PTX_U32 && in->mode != PTX_BARRED_POPC) {
-        perr(P, t->line, t->column, "'%s': .and and .or give a .pred", text);
-        return 0;
-    }
-    if (op == OP_vote && ((in->mode == PTX_VOTE_BALLOT) != (in->type == PTX_B32))) {
-        perr(P, t->line, t->column, "'%s': vote.ballot takes .b32, the others .pred", text);
-        return 0;
-    }
+    for (size_t i = 0; i < sizeof rule_checks / sizeof rule_checks[0]; i++)
+        if ((rules & rule_checks[i].rule) && !rule_checks[i].missing && rule_checks[i].broken(in)) {
+            perr(P, t->line, t->column, rule_checks[i].message, text);
+            return 0;
+        }
     if (in->vec > 1 && (ptx_types[in->type].size * in->vec > 16)) {
         perr(P, t->line, t->column, "'%s': a vector access is at most 16 bytes", text);
         return 0;

@@ -628,7 +628,7 @@ static void md_cell(FILE *f, const char *s)
 void ptx_print_isa_table(FILE *f, int markdown)
 {
     if (markdown) {
-        fputs("| Instruction | Class | Operands | Types | Modifiers | Semantics |\n", f);
+        fputs("| Instruction | Executed by | Operands | Types | Modifiers | Semantics |\n", f);
         fputs("|---|---|---|---|---|---|\n", f);
     }
     for (int op = 0; op < OP_COUNT; op++) {
@@ -653,14 +653,14 @@ void ptx_print_isa_table(FILE *f, int markdown)
         if (markdown) {
             fputs("|", f);
             md_cell(f, name.buf);
-            md_cell(f, ptx_class_names[o->cls]);
+            md_cell(f, ptx_class_files[o->cls]);
             md_cell(f, shape);
             md_cell(f, types.buf);
             md_cell(f, mods.buf);
             md_cell(f, o->semantics);
             fputc('\n', f);
         } else {
-            fprintf(f, "%-28s %-8s %s\n", name.buf, ptx_class_names[o->cls], shape);
+            fprintf(f, "%-28s %-20s %s\n", name.buf, ptx_class_files[o->cls], shape);
             fprintf(f, "    types:     %s\n", types.buf);
             fprintf(f, "    modifiers: %s\n", mods.buf);
             fprintf(f, "    %s\n\n", o->semantics);

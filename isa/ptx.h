@@ -170,11 +170,21 @@ extern const char *const ptx_sreg_names[PTX_SREG_COUNT]; /* "%tid.x", ... */
 
 /* ---- Opcodes -------------------------------------------------------------- */
 
-typedef enum { PTX_CLASS_ALU, PTX_CLASS_MEM, PTX_CLASS_CTRL, PTX_CLASS_SYNC } ptx_class;
+/* An opcode's class is the file of its handler (ptx_class_files). */
+typedef enum {
+    PTX_CLASS_ALU, PTX_CLASS_ALU_INT, PTX_CLASS_ALU_FLOAT, PTX_CLASS_ALU_BITS, PTX_CLASS_ALU_CVT,
+    PTX_CLASS_MEM, PTX_CLASS_CTRL, PTX_CLASS_SYNC, PTX_CLASS_COUNT
+} ptx_class;
+
+/* Parser rules beyond types and modifier groups (isa/opcodes.def explains each). */
+enum {
+    R_INT_MULMODE = 1 << 0, R_HALF_MODE = 1 << 1, R_LEVEL = 1 << 2,
+    R_IMPLIED_SYNC = 1 << 3, R_BARRED_TYPE = 1 << 4, R_VOTE_TYPE = 1 << 5,
+};
 
 typedef enum {
-#define OP(id, spelling, cls, shape, types, groups, semantics) OP_##id,
-#define ALIAS(spelling, id)
+#define OP(id, spelling, cls, shape, types, groups, rules, semantics) OP_##id,
+#define ALIAS(spelling, id, rules)
 #include "isa/opcodes.def"
 #undef OP
 #undef ALIAS
@@ -187,12 +197,13 @@ typedef struct {
     const char *shape;      /* "d, a, b" (see opcodes.def) */
     uint32_t types;         /* TY_* mask; 0 = the instruction takes no type */
     uint32_t groups;        /* MG_* mask */
+    uint32_t rules;         /* R_* mask */
     const char *semantics;  /* one line */
 } ptx_opcode_info;
 extern const ptx_opcode_info ptx_opcodes[OP_COUNT];
-extern const char *const ptx_class_names[4];
+extern const char *const ptx_class_files[PTX_CLASS_COUNT];
 
-typedef struct { const char *spelling; ptx_opcode op; } ptx_opcode_alias;
+typedef struct { const char *spelling; ptx_opcode op; uint32_t rules; } ptx_opcode_alias;
 extern const ptx_opcode_alias ptx_opcode_aliases[];
 extern const size_t ptx_opcode_alias_count;
 

@@ -37,20 +37,23 @@ const char *const ptx_sreg_names[PTX_SREG_COUNT] = {
     "%lanemask_eq", "%lanemask_lt", "%lanemask_le", "%lanemask_gt", "%lanemask_ge",
 };
 
-const char *const ptx_class_names[4] = {"alu", "memory", "control", "sync"};
+const char *const ptx_class_files[PTX_CLASS_COUNT] = {
+    "sim/exec_alu.c", "sim/exec_alu_int.c", "sim/exec_alu_float.c", "sim/exec_alu_bits.c", "sim/exec_alu_cvt.c",
+    "sim/exec_mem.c", "sim/exec_ctrl.c", "sim/exec_sync.c",
+};
 
 const ptx_opcode_info ptx_opcodes[OP_COUNT] = {
-#define OP(id, spelling, cls, shape, types, groups, semantics) \
-    [OP_##id] = {spelling, PTX_CLASS_##cls, shape, types, groups, semantics},
-#define ALIAS(spelling, id)
+#define OP(id, spelling, cls, shape, types, groups, rules, semantics) \
+    [OP_##id] = {spelling, PTX_CLASS_##cls, shape, types, groups, rules, semantics},
+#define ALIAS(spelling, id, rules)
 #include "isa/opcodes.def"
 #undef OP
 #undef ALIAS
 };
 
 const ptx_opcode_alias ptx_opcode_aliases[] = {
-#define OP(id, spelling, cls, shape, types, groups, semantics)
-#define ALIAS(spelling, id) {spelling, OP_##id},
+#define OP(id, spelling, cls, shape, types, groups, rules, semantics)
+#define ALIAS(spelling, id, rules) {spelling, OP_##id, rules},
 #include "isa/opcodes.def"
 #undef OP
 #undef ALIAS

@@ -45,9 +45,9 @@ typedef struct ws_exec {
 typedef void (*ws_exec_fn)(ws_exec *x, const ptx_instr *in, uint32_t mask);
 
 /* One handler per opcode. */
-#define OP(id, spelling, cls, shape, types, groups, semantics) \
+#define OP(id, spelling, cls, shape, types, groups, rules, semantics) \
     void exec_##id(ws_exec *x, const ptx_instr *in, uint32_t mask);
-#define ALIAS(spelling, id)
+#define ALIAS(spelling, id, rules)
 #include "isa/opcodes.def"
 #undef OP
 #undef ALIAS

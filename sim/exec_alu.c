@@ -5,29 +5,76 @@
  *
  * The rest live by concern: sim/exec_alu_int.c (integer arithmetic),
  * sim/exec_alu_float.c (floating point), sim/exec_alu_bits.c (logic, shifts,
- * bit fields, prmt), sim/exec_alu_cvt.c (cvt). cvta is the machine's
- * (it needs the address windows).
+ * bit fields, prmt), sim/exec_alu_cvt.c (cvt); cvta is sim/exec_mem.c's (it
+ * needs the address windows). isa/opcodes.def names the file of every handler.
  */
 #include "sim/exec_alu.h"
 
 /* ---- integer or float ------------------------------------------------------ */
 
-#define BY_TYPE(op) \
-void exec_##op(ws_exec *x, const ptx_instr *in, uint32_t mask) \
-{ \
-    if (alu_is_float((ptx_type)in->type)) \
-        alu_fp_##op(x, in, mask); \
-    else \
-        alu_int_##op(x, in, mask); \
+void exec_add(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    if (alu_is_float((ptx_type)in->type))
+        alu_fp_add(x, in, mask);
+    else
+        alu_int_add(x, in, mask);
 }
-BY_TYPE(add)
-BY_TYPE(sub)
-BY_TYPE(mul)
-BY_TYPE(div)
-BY_TYPE(abs)
-BY_TYPE(neg)
-BY_TYPE(min)
-BY_TYPE(max)
+
+void exec_sub(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    if (alu_is_float((ptx_type)in->type))
+        alu_fp_sub(x, in, mask);
+    else
+        alu_int_sub(x, in, mask);
+}
+
+void exec_mul(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    if (alu_is_float((ptx_type)in->type))
+        alu_fp_mul(x, in, mask);
+    else
+        alu_int_mul(x, in, mask);
+}
+
+void exec_div(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    if (alu_is_float((ptx_type)in->type))
+        alu_fp_div(x, in, mask);
+    else
+        alu_int_div(x, in, mask);
+}
+
+void exec_abs(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    if (alu_is_float((ptx_type)in->type))
+        alu_fp_abs(x, in, mask);
+    else
+        alu_int_abs(x, in, mask);
+}
+
+void exec_neg(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    if (alu_is_float((ptx_type)in->type))
+        alu_fp_neg(x, in, mask);
+    else
+        alu_int_neg(x, in, mask);
+}
+
+void exec_min(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    if (alu_is_float((ptx_type)in->type))
+        alu_fp_min(x, in, mask);
+    else
+        alu_int_min(x, in, mask);
+}
+
+void exec_max(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    if (alu_is_float((ptx_type)in->type))
+        alu_fp_max(x, in, mask);
+    else
+        alu_int_max(x, in, mask);
+}
 
 /* mad on floats is fma (sm_20 and later) */
 void exec_mad(ws_exec *x, const ptx_instr *in, uint32_t mask)

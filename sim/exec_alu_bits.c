@@ -11,7 +11,7 @@
 /* ---- and / or / xor / not ------------------------------------------------ */
 
 #define LOGIC2(name, op) \
-void exec_##name(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+static inline void logic_##name(ws_exec *x, const ptx_instr *in, uint32_t mask) \
 { \
     if (in->type == PTX_PRED) { \
         uint32_t p = ws_pred_src(x, &in->operand[1]) op ws_pred_src(x, &in->operand[2]); \
@@ -25,6 +25,10 @@ void exec_##name(ws_exec *x, const ptx_instr *in, uint32_t mask) \
 LOGIC2(and, &)
 LOGIC2(or, |)
 LOGIC2(xor, ^)
+
+void exec_and(ws_exec *x, const ptx_instr *in, uint32_t mask) { logic_and(x, in, mask); }
+void exec_or(ws_exec *x, const ptx_instr *in, uint32_t mask) { logic_or(x, in, mask); }
+void exec_xor(ws_exec *x, const ptx_instr *in, uint32_t mask) { logic_xor(x, in, mask); }
 
 void exec_not(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {

@@ -310,7 +310,7 @@ void exec_rsqrt(ws_exec *x, const ptx_instr *in, uint32_t mask)
  * The special values (ex2(-inf) = +0, lg2(+-0) = -inf, lg2(<0) = NaN,
  * sin/cos(+-inf) = NaN, sin(-0) = -0, cos(-0) = 1) are the C library's. */
 #define TRANSCENDENTAL(name, fn) \
-void exec_##name(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+static inline void transcendental_##name(ws_exec *x, const ptx_instr *in, uint32_t mask) \
 { \
     ALU_DST(d, 0); ALU_SRC(a, 1); \
     bool ftz = in->flags & PTX_FLAG_FTZ; \
@@ -320,6 +320,11 @@ TRANSCENDENTAL(ex2, exp2)
 TRANSCENDENTAL(lg2, log2)
 TRANSCENDENTAL(sin, sin)
 TRANSCENDENTAL(cos, cos)
+
+void exec_ex2(ws_exec *x, const ptx_instr *in, uint32_t mask) { transcendental_ex2(x, in, mask); }
+void exec_lg2(ws_exec *x, const ptx_instr *in, uint32_t mask) { transcendental_lg2(x, in, mask); }
+void exec_sin(ws_exec *x, const ptx_instr *in, uint32_t mask) { transcendental_sin(x, in, mask); }
+void exec_cos(ws_exec *x, const ptx_instr *in, uint32_t mask) { transcendental_cos(x, in, mask); }
 
 /* ---- setp on floats: the lane mask of (a CMP b) ------------------------------
  * Ordered eq ne lt le gt ge are false when either input is NaN; the

@@ -18,8 +18,8 @@
 
 /* The dispatch table: OP_<id> -> exec_<id>; isa/opcodes.def names each handler's file. */
 const ws_exec_fn ws_exec_table[OP_COUNT] = {
-#define OP(id, spelling, cls, shape, types, groups, semantics) [OP_##id] = exec_##id,
-#define ALIAS(spelling, id)
+#define OP(id, spelling, cls, shape, types, groups, rules, semantics) [OP_##id] = exec_##id,
+#define ALIAS(spelling, id, rules)
 #include "isa/opcodes.def"
 #undef OP
 #undef ALIAS

@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isa/ptx.h"
+
 #define MAX_FILES 128
 #define NAME_LEN 64
 
@@ -282,6 +284,27 @@ START_TEST(test_headers_name_their_file)
 }
 END_TEST
 
+/* isa/opcodes.def's class column names the file that defines each handler:
+ * `void exec_<id>(` starts a line there (and so can be found by its name). */
+START_TEST(test_handler_files)
+{
+    for (int op = 0; op < OP_COUNT; op++) {
+        const char *file = ptx_class_files[ptx_opcodes[op].cls];
+        char *text = read_text(file);
+        ck_assert_msg(text != NULL, "cannot read %s", file);
+        char opname[NAME_LEN], want[NAME_LEN + 16];
+        snprintf(opname, sizeof opname, "%s", ptx_opcodes[op].spelling);
+        for (char *c = opname; *c; c++)
+            if (*c == '.')
+                *c = '_';   /* bar.sync -> exec_bar_sync */
+        snprintf(want, sizeof want, "\nvoid exec_%s(", opname);
+        ck_assert_msg(strstr(text, want) != NULL, "%s: %s does not define exec_%s", ptx_opcodes[op].spelling, file,
+                      opname);
+        free(text);
+    }
+}
+END_TEST
+
 START_TEST(test_no_cycle)
 {
     tree t;
@@ -321,6 +344,7 @@ int main(int argc, char **argv)
     tcase_add_test(tc, test_function_scanner);
     tcase_add_test(tc, test_headers_name_their_file);
     tcase_add_test(tc, test_no_cycle);
+    tcase_add_test(tc, test_handler_files);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

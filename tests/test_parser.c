@@ -987,11 +987,51 @@ START_TEST(robust_on_truncations_and_noise)
 }
 END_TEST
 
+/* The R_* rules of isa/opcodes.def and the modes each modifier group needs: every message, at the opcode. */
+START_TEST(opcode_rules)
+{
+    static const struct { const char *body, *error; } cases[] = {
+        {" shfl.sync.b32 %r1, %r2, 1, 31, -1;", "'shfl.sync.b32' needs a mode (.up .down .bfly .idx)"},
+        {" vote.sync.pred %p1, %p2, -1;", "'vote.sync.pred' needs a mode (.all .any .uni .ballot)"},
+        {" atom.global.u32 %r1, [%rd1], 1;", "'atom.global.u32' needs an operation such as .add"},
+        {" bar.red.u32 %r1, 0, %p1;", "'bar.red.u32' needs an operation (.popc .and .or)"},
+        {" shf.clamp.b32 %r1, %r2, %r3, %r4;", "'shf.clamp.b32' needs a direction (.l or .r)"},
+        {" mul.s32 %r1, %r2, %r3;", "'mul.s32' needs a mode (.lo .hi .wide)"},
+        {" mad.u32 %r1, %r2, %r3, %r4;", "'mad.u32' needs a mode (.lo .hi .wide)"},
+        {" mul24.s32 %r1, %r2, %r3;", "'mul24.s32' needs a mode (.lo .hi)"},
+        {" madc.u32 %r1, %r2, %r3, %r4;", "'madc.u32' needs a mode (.lo .hi)"},
+        {" membar;", "'membar' needs a level (.cta .gl .sys)"},
+        {" mul.lo.f32 %f1, %f2, %f3;", "unsupported modifier in 'mul.lo.f32': .lo/.hi/.wide are for integers"},
+        {" mul.wide.s64 %rd1, %rd2, %rd3;", "'mul.wide.s64': .wide takes a 16- or 32-bit type"},
+        {" bar.red.popc.pred %p1, 0, %p2;", "'bar.red.popc.pred': .popc gives a .u32 count"},
+        {" barrier.red.or.u32 %r1, 0, %p2;", "'barrier.red.or.u32': .and and .or give a .pred"},
+        {" vote.sync.any.b32 %r1, %p2, -1;", "'vote.sync.any.b32': vote.ballot takes .b32, the others .pred"},
+        {" vote.sync.ballot.pred %p1, %p2, -1;", "'vote.sync.ballot.pred': vote.ballot takes .b32, the others .pred"},
+    };
+    const char *empty = KERNEL("");   /* KERNEL(body) is this with body before its last "\n}\n" */
+    char text[1024], want[256];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(text, sizeof text, "%.*s%s\n}\n", (int)strlen(empty) - 3, empty, cases[i].body);
+        snprintf(want, sizeof want, "x.ptx:7:2: error: %s", cases[i].error);
+        ck_assert_str_eq(parse_err(text), want);
+    }
+    /* R_IMPLIED_SYNC: bar.* is .sync written or not (it is barrier.sync.aligned), barrier.* only when written */
+    ptx_module *m = parse_ok(KERNEL(" bar.sync 0;\n bar 0;\n barrier.sync 0;\n barrier.sync.aligned 0;\n"
+                                    " bar.arrive 0, 64;\n barrier.arrive 0, 64;\n bar.red.and.pred %p1, 0, %p2;\n"
+                                    " barrier.red.and.pred %p1, 0, %p2;"));
+    static const int sync[] = {1, 1, 0, 1, 1, 0, 1, 0};
+    for (int i = 0; i < 8; i++)
+        ck_assert_msg(!!(ins(m, i)->flags & PTX_FLAG_SYNC) == sync[i], "instruction %d", i);
+    ptx_module_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("parser");
     TCase *tc = tcase_create("directives");
     tcase_add_test(tc, header_directives);
+    tcase_add_test(tc, opcode_rules);
     tcase_add_test(tc, kernel_params_layout);
     tcase_add_test(tc, functions_calls_and_prototypes);
     tcase_add_test(tc, registers);
