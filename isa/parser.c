@@ -7,6 +7,7 @@
  * initializers) keep explicit, bounded depth counters, so no input can
  * exhaust the stack. Every token access is bounded by the final TOK_EOF.
  */
+#include "isa/bits.h"
 #include "isa/lexer.h"
 #include "isa/ptx.h"
 
@@ -152,62 +153,12 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 
 /* ---- float conversions ---------------------------------------------------- */
 
-static uint32_t f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-static float bits_f32(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static uint64_t f64_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
-static double bits_f64(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, 8);
-    return d;
-}
-
-/* double -> IEEE half, round to nearest even. */
+/* A literal as f16: rounded to nearest even; a NaN is the canonical quiet one, with its sign. */
 static uint16_t f64_to_f16(double d)
 {
-    uint64_t b = f64_bits(d);
-    uint16_t sign = (uint16_t)((b >> 48) & 0x8000);
     if (isnan(d))
-        return sign | 0x7e00;
-    double a = fabs(d);
-    if (isinf(a) || a >= 65520.0)
-        return sign | 0x7c00;
-    if (a < 0x1p-25)
-        return sign; /* rounds to zero (ties at 2^-25 go to even = 0) */
-    int e;
-    double m = frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
-    if (e < -13) {
-        /* subnormal: units of 2^-24 */
-        double q = a * 0x1p24;
-        double r = nearbyint(q);
-        return sign | (uint16_t)r;
-    }
-    /* normal: 11 significant bits */
-    double q = ldexp(m, 11);
-    double r = nearbyint(q); /* in [1024, 2048] */
-    int exp = e - 1;
-    if (r >= 2048.0) {
-        r /= 2;
-        exp++;
-    }
-    if (exp > 15)
-        return sign | 0x7c00;
-    return sign | (uint16_t)((exp + 15) << 10) | (uint16_t)((int)r - 1024);
+        return (uint16_t)((signbit(d) ? 0x8000 : 0) | 0x7e00);
+    return ptx_f64_to_f16(d, FE_TONEAREST);
 }
 
 /* ---- parser state --------------------------------------------------------- */
@@ -693,9 +644,9 @@ static int literal_bits(parser *P, const numlit *nl, ptx_type type, int64_t *out
             if (t->kind == TOK_INT)
                 f = int_as_float(nl);
             else if (t->kind == TOK_F32)
-                f = bits_f32((uint32_t)t->u);
+                f = ptx_bits_f32((uint32_t)t->u);
             else if (t->kind == TOK_F64)
-                f = (float)bits_f64(t->u);
+                f = (float)ptx_bits_f64(t->u);
             else {
                 char buf[512];
                 size_t n = t->len < sizeof buf - 1 ? t->len : sizeof buf - 1;
@@ -710,22 +661,22 @@ static int literal_bits(parser *P, const numlit *nl, ptx_type type, int64_t *out
                      t->text);
                 return 0;
             }
-            *out = (int64_t)f32_bits(f);
+            *out = (int64_t)ptx_f32_bits(f);
             return 1;
         }
         double d;
         if (t->kind == TOK_INT)
             d = int_as_double(nl);
         else if (t->kind == TOK_F32)
-            d = (double)bits_f32((uint32_t)t->u);
+            d = (double)ptx_bits_f32((uint32_t)t->u);
         else if (t->kind == TOK_F64)
-            d = bits_f64(t->u);
+            d = ptx_bits_f64(t->u);
         else
             d = t->f;
         if (nl->neg && t->kind != TOK_INT)
             d = -d;
         if (type == PTX_F64) {
-            *out = (int64_t)f64_bits(d);
+            *out = (int64_t)ptx_f64_bits(d);
             return 1;
         }
         /* f16 */
@@ -756,7 +707,7 @@ static int literal_bits(parser *P, const numlit *nl, ptx_type type, int64_t *out
             return 1;
         }
         if (t->kind == TOK_FLOAT && size == 8) {
-            *out = (int64_t)f64_bits(nl->neg ? -t->f : t->f);
+            *out = (int64_t)ptx_f64_bits(nl->neg ? -t->f : t->f);
             return 1;
         }
         if (t->kind == TOK_FLOAT && size == 4) {

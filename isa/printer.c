@@ -2,6 +2,7 @@
  * The PTX printer: a ptx_module back to PTX text that parses to an equal
  * module and that ptxas accepts; and the opcode reference table.
  */
+#include "isa/bits.h"
 #include "isa/ptx.h"
 
 #include <inttypes.h>
@@ -162,33 +163,6 @@ static void print_opcode(const ptx_instr *in, FILE *f)
         put_mod(f, NAME_OF(prmt_names, in->mode));
 }
 
-/* IEEE half -> float (exact). */
-static float f16_to_f32(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h & 0x8000) << 16;
-    uint32_t exp = (h >> 10) & 0x1f, man = h & 0x3ff;
-    uint32_t bits;
-    if (exp == 0) {
-        if (man == 0) {
-            bits = sign;
-        } else {
-            int e = -1;
-            do {
-                e++;
-                man <<= 1;
-            } while (!(man & 0x400));
-            bits = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3ff) << 13);
-        }
-    } else if (exp == 31) {
-        bits = sign | 0x7f800000u | (man << 13);
-    } else {
-        bits = sign | ((exp - 15 + 127) << 23) | (man << 13);
-    }
-    float fl;
-    memcpy(&fl, &bits, 4);
-    return fl;
-}
-
 static void print_imm(FILE *f, ptx_type t, int64_t v)
 {
     if (t == PTX_F32) {
@@ -196,10 +170,7 @@ static void print_imm(FILE *f, ptx_type t, int64_t v)
     } else if (t == PTX_F64) {
         fprintf(f, "0d%016" PRIX64, (uint64_t)v);
     } else if (t == PTX_F16) {
-        float x = f16_to_f32((uint16_t)v);
-        uint32_t b;
-        memcpy(&b, &x, 4);
-        fprintf(f, "0f%08" PRIX32, b);
+        fprintf(f, "0f%08" PRIX32, ptx_f32_bits(ptx_f16_to_f32((uint16_t)v)));
     } else {
         fprintf(f, "%" PRId64, v);
     }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "isa/bits.h"
 #include "isa/ptx.h"
 #include "sim/operand.h"
 
@@ -113,31 +114,11 @@ static inline int64_t ws_sext(uint64_t v, unsigned bits)
     return (int64_t)((v ^ sign) - sign);
 }
 
-static inline float ws_f32(uint64_t v)
-{
-    uint32_t u = (uint32_t)v;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static inline uint64_t ws_f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-static inline double ws_f64(uint64_t v)
-{
-    double d;
-    memcpy(&d, &v, 8);
-    return d;
-}
-static inline uint64_t ws_f64_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
+/* A register's f32 (low 32 bits) or f64 value, and back (isa/bits.h). */
+static inline float ws_f32(uint64_t v) { return ptx_bits_f32((uint32_t)v); }
+static inline uint64_t ws_f32_bits(float f) { return ptx_f32_bits(f); }
+static inline double ws_f64(uint64_t v) { return ptx_bits_f64(v); }
+static inline uint64_t ws_f64_bits(double d) { return ptx_f64_bits(d); }
 
 /* Lanes in a mask. Written out rather than __builtin_popcount, which is a
  * library call on baseline x86-64 (no popcnt instruction there). */

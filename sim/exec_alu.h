@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "isa/bits.h"
 #include "sim/exec.h"
 
 __extension__ typedef unsigned __int128 alu_u128;
@@ -91,24 +92,11 @@ static inline uint32_t alu_ftz32(uint32_t u)
     return (u & 0x7f800000u) ? u : (u & 0x80000000u);
 }
 
-static inline float alu_f32_from(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static inline uint32_t alu_f32_to(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 /* An f32 source lane: flushed when ftz. */
 static inline float alu_f32_in(uint64_t v, bool ftz)
 {
     uint32_t u = (uint32_t)v;
-    return alu_f32_from(ftz ? alu_ftz32(u) : u);
+    return ptx_bits_f32(ftz ? alu_ftz32(u) : u);
 }
 
 /* .sat: clamp to [0.0, 1.0]; NaN and -0.0 give +0.0 (-0.0 as on an H100). */
@@ -130,7 +118,7 @@ static inline uint64_t alu_f32_out(float r, bool ftz, bool sat)
 {
     if (sat)
         r = alu_sat32(r);
-    uint32_t u = alu_f32_to(r);
+    uint32_t u = ptx_f32_bits(r);
     if (isnan(r))
         return ALU_F32_QNAN;
     return ftz ? alu_ftz32(u) : u;
@@ -178,8 +166,7 @@ static inline void alu_round_end(int fe)
 }
 
 /* f16 (binary16) <-> wider formats, by hand (sim/exec_alu_cvt.c). */
-uint16_t alu_f16_from_f64(double v, int fe);   /* rounded per the host mode fe */
-float alu_f16_to_f32(uint16_t h);              /* exact */
+float alu_f16_to_f32(uint16_t h);              /* exact; a NaN becomes the canonical one */
 
 /* ---- The handlers' halves -------------------------------------------------
  * exec_<op> in sim/exec_alu.c dispatches on the type to these. */

@@ -21,64 +21,14 @@
 
 /* ---- binary16 ---------------------------------------------------------- */
 
-/* v rounded to binary16 by the host rounding mode fe (FE_TONEAREST: ties to
- * even). Done by hand: scale the magnitude so that the kept bits are the
- * integer part, round that integer, re-encode. NaN -> 0x7fff (what an H100
- * gives from f32; from f64 see exec_cvt). */
-uint16_t alu_f16_from_f64(double v, int fe)
-{
-    uint16_t sign = signbit(v) ? 0x8000 : 0;
-    double a = fabs(v);
-    if (isnan(v))
-        return 0x7fff;
-    if (isinf(a))
-        return sign | 0x7c00;
-    if (a == 0.0)
-        return sign;
-    int e;
-    frexp(a, &e);
-    int exp = e - 1;                       /* 2^exp <= a < 2^(exp+1) */
-    int biased;
-    double q;
-    if (exp < -14) {                       /* subnormal: units of 2^-24 */
-        q = ldexp(a, 24);
-        biased = 0;
-    } else {                               /* 1024 <= q < 2048 */
-        q = ldexp(a, 10 - exp);
-        biased = exp + 15;
-    }
-    switch (fe) {
-    case FE_TOWARDZERO: q = trunc(q); break;
-    case FE_DOWNWARD:   q = sign ? ceil(q) : floor(q); break;
-    case FE_UPWARD:     q = sign ? floor(q) : ceil(q); break;
-    default:            q = nearbyint(q); break;   /* the process runs round-to-nearest-even */
-    }
-    uint32_t mant = (uint32_t)q;
-    if (biased == 0)                       /* 1024 is the smallest normal, 0x0400 */
-        return sign | (uint16_t)mant;
-    if (mant == 2048) {
-        mant = 1024;
-        biased++;
-    }
-    if (biased >= 31) {                    /* overflow: inf, or the largest finite */
-        bool to_max = fe == FE_TOWARDZERO || (fe == FE_DOWNWARD && !sign) || (fe == FE_UPWARD && sign);
-        return sign | (to_max ? 0x7bff : 0x7c00);
-    }
-    return sign | (uint16_t)(biased << 10) | (uint16_t)(mant - 1024);
-}
-
 /* Exact; a NaN becomes the canonical f32 NaN (an H100 gives 0x7fffffff for
- * cvt.f32.f16 and 0x7fffffffe0000000 for cvt.f64.f16 of 0x7e01). */
+ * cvt.f32.f16 and 0x7fffffffe0000000 for cvt.f64.f16 of 0x7e01). f16 from
+ * f64 is isa/bits.h's ptx_f64_to_f16 (its NaN, 0x7fff, is the H100's too). */
 float alu_f16_to_f32(uint16_t h)
 {
-    uint32_t sign = (uint32_t)(h & 0x8000) << 16, e = h >> 10 & 0x1f, mant = h & 0x3ff;
-    if (e == 0) {
-        float f = ldexpf((float)mant, -24);
-        return sign ? -f : f;
-    }
-    if (e == 31)
-        return alu_f32_from(mant ? ALU_F32_QNAN : sign | 0x7f800000u);
-    return alu_f32_from(sign | (e + 112) << 23 | mant << 13);
+    if ((h & 0x7c00) == 0x7c00 && (h & 0x3ff))
+        return ptx_bits_f32(ALU_F32_QNAN);
+    return ptx_f16_to_f32(h);
 }
 
 /* ---- helpers --------------------------------------------------------------- */
@@ -180,7 +130,7 @@ void exec_cvt(ws_exec *x, const ptx_instr *in, uint32_t mask)
             ALU_LANES {
                 uint64_t v = ssgn ? (uint64_t)alu_sx(a[l], ssh) : a[l] & sm;
                 double r = ssgn ? (double)(int64_t)v : (double)v;
-                ALU_PUT(d, mask, alu_f16_from_f64(sat ? alu_sat64(r) : r, fe));
+                ALU_PUT(d, mask, ptx_f64_to_f16(sat ? alu_sat64(r) : r, fe));
             }
         } else if (fe == FE_TONEAREST) {
             I2F();
@@ -228,7 +178,7 @@ void exec_cvt(ws_exec *x, const ptx_instr *in, uint32_t mask)
             if (isnan(v) && st == PTX_F64 && !sat)        /* sign and top payload bits, quiet (H100) */
                 r = (a[l] >> 48 & 0x8000) | 0x7e00 | (a[l] >> 42 & 0x1ff);
             else
-                r = alu_f16_from_f64(sat ? alu_sat64(v) : v, fe);
+                r = ptx_f64_to_f16(sat ? alu_sat64(v) : v, fe);
             ALU_PUT(d, mask, r);
         }
     } else if (dt == PTX_F32 && st == PTX_F64 && !to_int) {  /* narrowing */
@@ -238,7 +188,7 @@ void exec_cvt(ws_exec *x, const ptx_instr *in, uint32_t mask)
         ALU_LANES { \
             VOL double v = ws_f64(a[l]); \
             VOL float r = (float)v; \
-            ALU_PUT(d, mask, isnan(r) && !sat ? alu_f32_to(r) : alu_f32_out(r, ftz, sat)); \
+            ALU_PUT(d, mask, isnan(r) && !sat ? ptx_f32_bits(r) : alu_f32_out(r, ftz, sat)); \
         }
         if (fe == FE_TONEAREST) {
             F64_TO_F32();

@@ -113,7 +113,7 @@ void exec_fma(ws_exec *x, const ptx_instr *in, uint32_t mask) { alu_fp_fma(x, in
  * keeps subnormal results. */
 static inline float rcp_approx_ftz32(float b)
 {
-    return alu_f32_from(alu_ftz32(alu_f32_to(1.0f / b)));
+    return ptx_bits_f32(alu_ftz32(ptx_f32_bits(1.0f / b)));
 }
 
 /* div: .rn/.rz/.rm/.rp IEEE; .full correctly rounded (documented max error
@@ -195,7 +195,7 @@ void alu_fp_##name(ws_exec *x, const ptx_instr *in, uint32_t mask) \
         if (f32) { \
             ua = (uint32_t)ua; ub = (uint32_t)ub; \
             if (ftz) { ua = alu_ftz32((uint32_t)ua); ub = alu_ftz32((uint32_t)ub); } \
-            fa = alu_f32_from((uint32_t)ua); fb = alu_f32_from((uint32_t)ub); \
+            fa = ptx_bits_f32((uint32_t)ua); fb = ptx_bits_f32((uint32_t)ub); \
         } else { \
             fa = ws_f64(ua); fb = ws_f64(ub); \
         } \

@@ -165,7 +165,7 @@ SETP(u64)
 /* An f32 result as its register bits: every NaN is 0x7fffffff (as alu_f32_out). */
 static inline uint64_t f32_bits(float r)
 {
-    return r != r ? ALU_F32_QNAN : alu_f32_to(r);
+    return r != r ? ALU_F32_QNAN : ptx_f32_bits(r);
 }
 
 #define F32_BINARY(name, op) \
@@ -174,7 +174,7 @@ WS_LANE_LOOPS static void fast_##name##_f32(ws_exec *x, const ptx_instr *in, uin
     uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], r[WS_WARP_SIZE]; \
     const uint64_t *a = ws_src(x, &in->operand[1], ta), *b = ws_src(x, &in->operand[2], tb); \
     for (int l = 0; l < WS_WARP_SIZE; l++) \
-        r[l] = f32_bits(alu_f32_from((uint32_t)a[l]) op alu_f32_from((uint32_t)b[l])); \
+        r[l] = f32_bits(ptx_bits_f32((uint32_t)a[l]) op ptx_bits_f32((uint32_t)b[l])); \
     put_lanes(x->reg[in->operand[0].reg], r, mask); \
 }
 F32_BINARY(add, +)
@@ -188,7 +188,7 @@ F32_BINARY(mul, *)
 static void fma_f32_lanes(const uint64_t *a, const uint64_t *b, const uint64_t *c, uint64_t r[WS_WARP_SIZE])
 {
     for (int l = 0; l < WS_WARP_SIZE; l++)
-        r[l] = f32_bits(fmaf(alu_f32_from((uint32_t)a[l]), alu_f32_from((uint32_t)b[l]), alu_f32_from((uint32_t)c[l])));
+        r[l] = f32_bits(fmaf(ptx_bits_f32((uint32_t)a[l]), ptx_bits_f32((uint32_t)b[l]), ptx_bits_f32((uint32_t)c[l])));
 }
 
 static void fast_fma_f32(ws_exec *x, const ptx_instr *in, uint32_t mask)

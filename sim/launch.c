@@ -12,6 +12,8 @@
 
 #include "sim/launch.h"
 
+#include "isa/bits.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -268,20 +270,6 @@ static ptx_type type_lookup(const char *s, size_t n)
     return PTX_TYPE_NONE;
 }
 
-static uint64_t f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-static uint64_t f64_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    return u;
-}
-
 int ws_parse_value(ptx_type t, const char *s, uint64_t *bits)
 {
     if ((unsigned)t >= PTX_TYPE_COUNT || !s || !*s)
@@ -304,9 +292,9 @@ int ws_parse_value(ptx_type t, const char *s, uint64_t *bits)
             float f = (float)d;
             if (isinf(f) && !isinf(d))
                 return -1;
-            *bits = f32_bits(f);
+            *bits = ptx_f32_bits(f);
         } else
-            *bits = f64_bits(d);
+            *bits = ptx_f64_bits(d);
         return 0;
     }
     if (ti->kind == PTX_KIND_PRED || width == 0 || width > 64)
@@ -1458,7 +1446,7 @@ int ws_buffer_fill(const ws_buffer_spec *b, void *bytes, char *err, size_t errle
         return 0;
     case WS_INIT_IOTA:
         for (uint64_t i = 0; i < b->count; i++) {
-            uint64_t v = b->type == PTX_F32 ? f32_bits((float)i) : b->type == PTX_F64 ? f64_bits((double)i) : i;
+            uint64_t v = b->type == PTX_F32 ? ptx_f32_bits((float)i) : b->type == PTX_F64 ? ptx_f64_bits((double)i) : i;
             put_le(p + i * size, v, size);
         }
         return 0;
@@ -1471,9 +1459,9 @@ int ws_buffer_fill(const ws_buffer_spec *b, void *bytes, char *err, size_t errle
         for (uint64_t i = 0; i < b->count; i++) {
             uint64_t z = ws_splitmix64_next(&state), v;
             if (b->type == PTX_F32)
-                v = f32_bits((float)((double)(z >> 40) / 8388608.0 - 1.0));
+                v = ptx_f32_bits((float)((double)(z >> 40) / 8388608.0 - 1.0));
             else if (b->type == PTX_F64)
-                v = f64_bits((double)(z >> 11) / 4503599627370496.0 - 1.0);
+                v = ptx_f64_bits((double)(z >> 11) / 4503599627370496.0 - 1.0);
             else if (ti->kind == PTX_KIND_SIGNED)
                 v = (uint64_t)((int64_t)(z % 2000) - 1000);
             else

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "isa/bits.h"
 #include "sim/exec.h"
 
 /* ---- a machine of our own -------------------------------------------------- */
@@ -163,25 +164,9 @@ static ptx_instr with(ptx_instr in, unsigned flags, unsigned mode, unsigned roun
 #define R3(in, a, b, c) runv((in), 3, U(a), U(b), U(c))
 #define R4(in, a, b, c, e) runv((in), 4, U(a), U(b), U(c), U(e))
 
-static uint64_t f32(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-static uint64_t f64(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
-static float as_f32(uint64_t v)
-{
-    uint32_t u = (uint32_t)v;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
+static uint64_t f32(float f) { return ptx_f32_bits(f); }
+static uint64_t f64(double d) { return ptx_f64_bits(d); }
+static float as_f32(uint64_t v) { return ptx_bits_f32((uint32_t)v); }
 
 #define EQ(got, want) ck_assert_uint_eq((got), U(want))
 

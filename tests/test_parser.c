@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "isa/bits.h"
 #include "isa/lexer.h"
 #include "isa/ptx.h"
 
@@ -96,19 +97,8 @@ static char *print_instr_str(const ptx_module *m, const ptx_function *f, const p
     return buf;
 }
 
-static float as_f32(int64_t v)
-{
-    uint32_t u = (uint32_t)v;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-static double as_f64(int64_t v)
-{
-    double d;
-    memcpy(&d, &v, 8);
-    return d;
-}
+static float as_f32(int64_t v) { return ptx_bits_f32((uint32_t)v); }
+static double as_f64(int64_t v) { return ptx_bits_f64((uint64_t)v); }
 
 /* ---- directives ------------------------------------------------------------ */
 

@@ -45,6 +45,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "isa/bits.h"
 #include "sim/session.h"
 #include "tests/course/cases.h"
 
@@ -255,12 +256,7 @@ static int32_t arg_int(model *m, int k)
 #define BY (m->g->block[1])
 #define NTHREADS_X ((uint64_t)GX * BX)
 
-static float u2f(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
+static float u2f(uint32_t u) { return ptx_bits_f32(u); }
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 

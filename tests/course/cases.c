@@ -25,6 +25,7 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
+#include "isa/bits.h"
 #include "cases.h"
 
 #include <math.h>
@@ -135,12 +136,7 @@ static void *need(ref_buffers *b, const char *name, size_t min_count)
 
 #define ARG(L, k) ((int)(L).arg[(k)])
 
-static float u2f(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
+static float u2f(uint32_t u) { return ptx_bits_f32(u); }
 
 /* Sequential-addressing tree on r[0..bs): for s = bs/2 .. 1: r[t] += r[t+s], t < s. */
 void course_tree_sequential(float *r, unsigned bs)
