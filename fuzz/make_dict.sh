@@ -5,7 +5,7 @@
 set -e
 cd "$(dirname "$0")/.."
 {
-    echo "# made by fuzz/make_dict.sh from isa/opcodes.def, isa/ptx_tables.c, isa/parser.c"
+    echo "# made by fuzz/make_dict.sh from isa/opcodes.def, isa/ptx_tables.c, isa/parse*.c"
     # opcode spellings, and each of their dot-separated pieces
     sed -n 's/^\(OP\|ALIAS\)([^"]*"\([^"]*\)".*/\2/p' isa/opcodes.def | sort -u | while read -r op; do
         echo "\"$op\""
@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 } | sed -n '/^#/p; /^"/p; /^[a-zA-Z0-9_:]*$/s/^\(.*\)$/".\1"/p' > fuzz/ptx.dict.tmp
 {
     cat fuzz/ptx.dict.tmp
-    grep -o '"\.[a-z_0-9]*"' isa/parser.c
+    cat isa/parser.c isa/parse_decl.c isa/parse_instr.c | grep -o '"\.[a-z_0-9]*"'
     grep -o '"%[a-z_0-9.]*"' isa/ptx_tables.c
     for s in '%r' '%rd' '%f' '%fd' '%p' '%rs' '<' '>' '{' '}' '[' ']' '(' ')' ';' ',' '+' '!' '@' '@!' '$L__BB0_1:' \
              '.version 8.0' '.target sm_90' '.address_size 64' '.visible .entry' '.reg .b32 %r<10>;' \
