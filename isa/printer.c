@@ -60,21 +60,11 @@ static const char *symname(const ptx_module *m, int i)
 
 /* ---- instructions --------------------------------------------------------- */
 
-static const char *const sem_names[] = {"", "weak", "relaxed", "acquire", "release", "acq_rel", "sc"};
-static const char *const scope_names[] = {"", "cta", "gpu", "sys", "gl", "cluster"};
-static const char *const cop_names[] = {"", "ca", "cg", "cs", "lu", "cv", "wb", "wt"};
-static const char *const cmp_names[] = {"", "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
-                                        "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
-static const char *const bool_names[] = {"", "and", "or", "xor"};
-static const char *const rnd_names[] = {"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi"};
-static const char *const mul_names[] = {"", "lo", "hi", "wide"};
-static const char *const shfl_names[] = {"", "up", "down", "bfly", "idx"};
-static const char *const vote_names[] = {"", "all", "any", "uni", "ballot"};
-static const char *const atom_names[] = {"", "add", "min", "max", "inc", "dec", "exch", "cas", "and", "or", "xor"};
-static const char *const barred_names[] = {"", "popc", "and", "or"};
-static const char *const prmt_names[] = {"", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
-
-#define NAME_OF(tab, v) ((size_t)(v) < sizeof(tab) / sizeof(tab[0]) ? tab[v] : "?")
+/* A modifier's spelling from the parser's own table (isa/ptx_tables.c): "" when unset. */
+static const char *mod_name(uint32_t groups, uint32_t value)
+{
+    return value ? ptx_modifier_spelling(groups, value) : "";
+}
 
 static void put_mod(FILE *f, const char *s)
 {
@@ -96,63 +86,55 @@ static void print_opcode(const ptx_instr *in, FILE *f)
     } else {
         fputs(ptx_opcodes[op].spelling, f);
         if (in->flags & PTX_FLAG_SYNC)
-            put_mod(f, "sync");
+            put_mod(f, mod_name(MG_SYNC, 1));
     }
     if (in->flags & PTX_FLAG_VOLATILE)
-        put_mod(f, "volatile");
-    put_mod(f, NAME_OF(sem_names, in->sem));
-    put_mod(f, NAME_OF(scope_names, in->scope));
+        put_mod(f, mod_name(MG_CACHE, PTX_QUAL_VOLATILE));
+    put_mod(f, in->sem ? mod_name(MG_CACHE | MG_ORDER, PTX_QUAL_SEM | in->sem) : "");
+    put_mod(f, in->scope ? mod_name(MG_CACHE | MG_ORDER, PTX_QUAL_SCOPE | in->scope) : "");
     if (in->flags & PTX_FLAG_TO)
-        put_mod(f, "to");
+        put_mod(f, mod_name(MG_TO, 1));
     if (in->space)
         put_mod(f, in->space < PTX_SPACE_COUNT ? ptx_space_names[in->space] : "?");
-    put_mod(f, NAME_OF(cop_names, in->cache_op));
+    put_mod(f, in->cache_op ? mod_name(MG_CACHE, PTX_QUAL_COP | in->cache_op) : "");
     if (in->flags & PTX_FLAG_NC)
-        put_mod(f, "nc");
+        put_mod(f, mod_name(MG_CACHE, PTX_QUAL_NC));
     switch (op) {
     case OP_setp:
-        put_mod(f, NAME_OF(cmp_names, in->cmp));
-        put_mod(f, NAME_OF(bool_names, in->boolop));
+        put_mod(f, mod_name(MG_CMP, in->cmp));
+        put_mod(f, mod_name(MG_BOOLOP, in->boolop));
         break;
     case OP_mul: case OP_mad: case OP_mul24: case OP_mad24: case OP_madc:
-        put_mod(f, NAME_OF(mul_names, in->mode));
+        put_mod(f, mod_name(MG_MULMODE, in->mode));
         break;
     case OP_shfl:
-        put_mod(f, NAME_OF(shfl_names, in->mode));
+        put_mod(f, mod_name(MG_SHFL, in->mode));
         break;
     case OP_vote:
-        put_mod(f, NAME_OF(vote_names, in->mode));
+        put_mod(f, mod_name(MG_VOTE, in->mode));
         break;
     case OP_atom: case OP_red:
-        put_mod(f, NAME_OF(atom_names, in->mode));
+        put_mod(f, mod_name(MG_ATOM, in->mode));
         break;
     case OP_bar_red:
-        put_mod(f, NAME_OF(barred_names, in->mode));
+        put_mod(f, mod_name(MG_BARRED, in->mode));
         break;
     case OP_shf:
-        put_mod(f, in->mode == PTX_SHF_L ? "l" : in->mode == PTX_SHF_R ? "r" : "");
-        put_mod(f, (in->flags & PTX_FLAG_CLAMP) ? "clamp" : "wrap");
+        put_mod(f, mod_name(MG_SHF, in->mode));
+        put_mod(f, (in->flags & PTX_FLAG_CLAMP) ? "clamp" : "wrap");   /* both value 0 in the table: told apart by name */
         break;
     default:
         break;
     }
-    put_mod(f, NAME_OF(rnd_names, in->rounding));
-    if (in->flags & PTX_FLAG_APPROX)
-        put_mod(f, "approx");
-    if (in->flags & PTX_FLAG_FULL)
-        put_mod(f, "full");
-    if (in->flags & PTX_FLAG_FTZ)
-        put_mod(f, "ftz");
-    if (in->flags & PTX_FLAG_SAT)
-        put_mod(f, "sat");
-    if (in->flags & PTX_FLAG_NAN)
-        put_mod(f, "NaN");
-    if (in->flags & PTX_FLAG_CC)
-        put_mod(f, "cc");
-    if (in->flags & PTX_FLAG_SHIFTAMT)
-        put_mod(f, "shiftamt");
-    if (in->flags & PTX_FLAG_UNI)
-        put_mod(f, "uni");
+    put_mod(f, mod_name(MG_ROUND, in->rounding));
+    /* the flag modifiers, in the order ptxas accepts them */
+    static const struct { uint32_t flag, group; } flags[] = {
+        {PTX_FLAG_APPROX, MG_APPROX}, {PTX_FLAG_FULL, MG_FULL}, {PTX_FLAG_FTZ, MG_FTZ}, {PTX_FLAG_SAT, MG_SAT},
+        {PTX_FLAG_NAN, MG_NAN}, {PTX_FLAG_CC, MG_CC}, {PTX_FLAG_SHIFTAMT, MG_SHIFTAMT}, {PTX_FLAG_UNI, MG_UNI},
+    };
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (in->flags & flags[i].flag)
+            put_mod(f, mod_name(flags[i].group, 1));
     if (in->vec == 2 || in->vec == 4)
         fprintf(f, ".v%d", in->vec);
     if (in->type && in->type < PTX_TYPE_COUNT)
@@ -160,7 +142,7 @@ static void print_opcode(const ptx_instr *in, FILE *f)
     if (in->type2 && in->type2 < PTX_TYPE_COUNT)
         put_mod(f, ptx_types[in->type2].name);
     if (op == OP_prmt)
-        put_mod(f, NAME_OF(prmt_names, in->mode));
+        put_mod(f, mod_name(MG_PRMT, in->mode));
 }
 
 static void print_imm(FILE *f, ptx_type t, int64_t v)

@@ -416,5 +416,7 @@ ptx_type ptx_slot_type(const ptx_instr *in, char letter);
 typedef struct { const char *name; uint32_t group; uint8_t value; } ptx_modifier;
 extern const ptx_modifier ptx_modifiers[];
 extern const size_t ptx_modifier_count;
+/* The spelling of the first modifier of `groups` whose value is `value` ("?" if none): what the printer writes. */
+const char *ptx_modifier_spelling(uint32_t groups, uint32_t value);
 
 #endif

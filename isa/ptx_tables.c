@@ -110,3 +110,11 @@ const ptx_modifier ptx_modifiers[] = {
     {"l", MG_SHF, PTX_SHF_L}, {"r", MG_SHF, PTX_SHF_R}, {"wrap", MG_SHF, 0}, {"clamp", MG_SHF, 0},
 };
 const size_t ptx_modifier_count = sizeof ptx_modifiers / sizeof ptx_modifiers[0];
+
+const char *ptx_modifier_spelling(uint32_t groups, uint32_t value)
+{
+    for (size_t i = 0; i < ptx_modifier_count; i++)
+        if ((ptx_modifiers[i].group & groups) && ptx_modifiers[i].value == value)
+            return ptx_modifiers[i].name;
+    return "?";
+}
