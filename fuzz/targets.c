@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "isa/ptx.h"
-#include "sim/launch.h"
+#include "sim/options.h"
 #include "sim/session.h"
 
 static int finding(char *why, size_t whylen, const char *fmt, ...)

@@ -8,6 +8,7 @@ int cli_check(int argc, char **argv);   /* sim/cli_check.c */
 int cli_dump(int argc, char **argv);    /* sim/cli_check.c */
 int cli_isa(int argc, char **argv);     /* sim/cli_check.c: the opcode table as text or markdown */
 int cli_run(int argc, char **argv);     /* sim/cli_run.c */
+int cli_flags(int argc, char **argv);   /* sim/cli_run.c: the run flags as text or markdown */
 int cli_arch(int argc, char **argv);    /* sim/cli_arch.c */
 
 #define EXIT_INPUT_ERROR 1

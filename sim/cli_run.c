@@ -1,4 +1,5 @@
-/* `warpsim run`: simulate a launch (or a .launch file's launches) and report. */
+/* `warpsim run`: simulate a launch (or a .launch file's launches) and report;
+ * `warpsim flags`: its flags, as --help shows them or as README.md's table. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,7 @@ int cli_run(int argc, char **argv)
         return (int)st;
     }
     if (o.help) {
-        fputs(ws_run_usage, stdout);
+        ws_run_print_help(stdout);
         fputs("\nmetrics (--metrics a,b,c; --csv/--json print all of them by default):\n", stdout);
         for (size_t i = 0; i < ws_metric_count(); i++)
             printf("  %s\n", ws_metric_at(i)->metric);
@@ -71,4 +72,28 @@ int cli_run(int argc, char **argv)
     free(selected);
     ws_run_options_free(&o);
     return status;
+}
+
+int cli_flags(int argc, char **argv)
+{
+    int markdown = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            puts("usage: warpsim flags [--markdown]\n\n"
+                 "The flags of `warpsim run` (sim/flags.def): as `warpsim run --help` lists them, or with\n"
+                 "--markdown as the table in README.md (a test checks that the two agree).");
+            return 0;
+        }
+        if (!strcmp(argv[i], "--markdown")) {
+            markdown = 1;
+            continue;
+        }
+        fprintf(stderr, "warpsim flags: unknown argument '%s' (try `warpsim flags --help`)\n", argv[i]);
+        return EXIT_USAGE;
+    }
+    if (markdown)
+        ws_run_print_flags_markdown(stdout);
+    else
+        ws_run_print_help(stdout);
+    return 0;
 }

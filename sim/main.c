@@ -14,6 +14,7 @@ static const struct {
     {"dump",  cli_dump,  "print a PTX file back as warpsim parsed it"},
     {"arch",  cli_arch,  "list or show the architecture presets"},
     {"isa",   cli_isa,   "print the supported PTX instructions"},
+    {"flags", cli_flags, "print the flags of `warpsim run` (--markdown: README.md's table)"},
 };
 
 static void usage(FILE *f)

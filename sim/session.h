@@ -8,7 +8,7 @@
 
 #include "isa/ptx.h"
 #include "sim/arch.h"
-#include "sim/launch.h"
+#include "sim/options.h"
 #include "sim/grid.h"
 #include "sim/state.h"
 

@@ -9,7 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim/launch.h"
+#include "sim/options.h"
+#include "sim/values.h"
 
 /* ---- Helpers ---------------------------------------------------------------- */
 
@@ -214,7 +215,13 @@ START_TEST(argv_defaults_and_forms)
     ck_assert_int_eq(parse_line("-h", &o, err, sizeof err), WS_LAUNCH_OK);
     ck_assert_int_eq(o.help, 1);
     ws_run_options_free(&o);
-    ck_assert_ptr_nonnull(strstr(ws_run_usage, "--trace-warp B:W"));
+    char *help = NULL;
+    size_t help_len = 0;
+    FILE *f = open_memstream(&help, &help_len);
+    ws_run_print_help(f);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(help, "--trace-warp B:W"));
+    free(help);
 }
 END_TEST
 

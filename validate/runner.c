@@ -43,7 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/launch.h"
+#include "sim/options.h"
 
 #define LOG_BYTES 65536
 
@@ -259,7 +259,7 @@ int main(int argc, char **argv)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             fputs("\nwarpsim run's flags:\n", stdout);
-            fputs(ws_run_usage, stdout);
+            ws_run_print_help(stdout);
             return 0;
         }
         const char *names[3] = {"--opt", "--out", "--save-cubin"};

@@ -10,9 +10,9 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 
-#include "sim/launch.h"
+#include "sim/options.h"
 
-#include "isa/bits.h"
+#include "sim/values.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -24,93 +24,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
-
-/* ---- The flags ------------------------------------------------------------ */
-
-enum flag_id {
-    F_PTX, F_KERNEL, F_GRID, F_BLOCK, F_SHARED, F_ARG, F_BUF, F_DUMP,
-    F_ARCH, F_ARCH_FILE, F_BANK_MODE, F_METRICS, F_TRACE_WARP, F_MAX_STEPS, F_JOBS, F_MEM_LIMIT,
-    F_SOURCE, F_STATS, F_CSV, F_JSON, F_QUIET, F_HELP,
-    F_COUNT
-};
-
-enum flag_scope {
-    S_ONCE,     /* a global with a value, at most once per source */
-    S_GROUP,    /* applies to the current launch group */
-    S_MANY,     /* a global that may repeat (buf, dump) */
-    S_SWITCH,   /* no value, may repeat */
-    S_CLI,      /* command line only (help) */
-};
-
-static const struct flag_info {
-    const char *name;
-    enum flag_scope scope;
-    const char *expect;   /* what the value looks like, for "missing value" */
-} flag_table[F_COUNT] = {
-    [F_PTX]        = {"ptx", S_ONCE, "FILE.ptx"},
-    [F_KERNEL]     = {"kernel", S_GROUP, "a kernel name"},
-    [F_GRID]       = {"grid", S_GROUP, "X[,Y[,Z]]"},
-    [F_BLOCK]      = {"block", S_GROUP, "X[,Y[,Z]]"},
-    [F_SHARED]     = {"shared", S_GROUP, "BYTES"},
-    [F_ARG]        = {"arg", S_GROUP, "a buffer name or TYPE:VALUE"},
-    [F_BUF]        = {"buf", S_MANY, "NAME=TYPE:COUNT[:INIT]"},
-    [F_DUMP]       = {"dump", S_MANY, "NAME=PATH"},
-    [F_ARCH]       = {"arch", S_ONCE, "an architecture name"},
-    [F_ARCH_FILE]  = {"arch-file", S_ONCE, "FILE"},
-    [F_BANK_MODE]  = {"bank-mode", S_ONCE, "4 or 8"},
-    [F_METRICS]    = {"metrics", S_ONCE, "a comma-separated list of metric names"},
-    [F_TRACE_WARP] = {"trace-warp", S_ONCE, "B:W"},
-    [F_MAX_STEPS]  = {"max-steps", S_ONCE, "a positive integer"},
-    [F_JOBS]       = {"jobs", S_ONCE, "an integer from 1 to 1024"},
-    [F_MEM_LIMIT]  = {"mem-limit", S_ONCE, "SIZE"},
-    [F_SOURCE]     = {"source", S_SWITCH, NULL},
-    [F_STATS]      = {"stats", S_SWITCH, NULL},
-    [F_CSV]        = {"csv", S_SWITCH, NULL},
-    [F_JSON]       = {"json", S_SWITCH, NULL},
-    [F_QUIET]      = {"quiet", S_SWITCH, NULL},
-    [F_HELP]       = {"help", S_CLI, NULL},
-};
-
-const char ws_run_usage[] =
-    "usage: warpsim run FILE.ptx [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES]\n"
-    "                   [--buf NAME=TYPE:COUNT[:INIT]]... [--arg ARG]... [--dump NAME=PATH]...\n"
-    "                   [--arch NAME] [--arch-file F] [--bank-mode 4|8] [--metrics a,b,c]\n"
-    "                   [--source] [--trace-warp B:W] [--max-steps N] [--jobs N]\n"
-    "                   [--mem-limit SIZE] [--stats] [--csv|--json] [--quiet]\n"
-    "       warpsim run FILE.launch [FLAGS]\n"
-    "\n"
-    "  --ptx FILE          the PTX file (instead of the positional FILE.ptx)\n"
-    "  --kernel NAME       the entry to run; may be left out when the module has one.\n"
-    "                      Each further --kernel starts a new launch group; --grid, --block,\n"
-    "                      --shared and --arg apply to the current group; groups run in order\n"
-    "                      over the same buffers\n"
-    "  --grid X[,Y[,Z]]    blocks (X <= 2^31-1, Y, Z <= 65535)\n"
-    "  --block X[,Y[,Z]]   threads per block (X, Y <= 1024, Z <= 64, at most 1024 in all)\n"
-    "  --shared BYTES      dynamic shared memory (K/M suffix allowed; default 0)\n"
-    "  --buf NAME=TYPE:COUNT[:INIT]\n"
-    "                      a global-memory buffer of COUNT elements (K/M/G suffix = 2^10/20/30)\n"
-    "                      TYPE: u8 s8 u16 s16 u32 s32 u64 s64 f32 f64\n"
-    "                      INIT: zero (default) | iota | const=V | random=SEED | file=PATH\n"
-    "                        (file=PATH: raw little-endian bytes, a shorter file is zero-padded)\n"
-    "  --arg ARG           the kernel's parameters in order: a buffer NAME (its address) or\n"
-    "                      TYPE:VALUE (u32:1024, s32:-1, f32:0.5, u64:0x10)\n"
-    "  --dump NAME=PATH    write the buffer's final bytes, raw, to PATH after the run\n"
-    "  --arch NAME         the architecture preset (see `warpsim arch`)\n"
-    "  --arch-file F       an architecture description file\n"
-    "  --bank-mode 4|8     shared-memory bank width in bytes\n"
-    "  --metrics a,b,c     the metrics to report\n"
-    "  --source            annotate the report with the PTX source lines\n"
-    "  --trace-warp B:W    trace warp W of (linear) block B\n"
-    "  --max-steps N       stop after N warp-instructions (default 10000000000)\n"
-    "  --jobs N            simulate with N threads (default 1)\n"
-    "  --mem-limit SIZE    the most global memory the buffers may take (K/M/G; default 1G)\n"
-    "  --stats             print simulator statistics\n"
-    "  --csv, --json       machine-readable output\n"
-    "  --quiet             print nothing but errors and the requested output\n"
-    "\n"
-    "A .launch file holds the same flags one per line without the leading dashes\n"
-    "(`grid 64`, `buf in=f32:4096:random=1`, `csv`), `ptx FILE` for the PTX file, # comments;\n"
-    "paths in it are relative to the file.  Flags after FILE.launch override the file's.\n";
 
 /* ---- Small helpers ---------------------------------------------------------- */
 
@@ -180,162 +93,6 @@ static const char *quote(qbuf *q, const char *v)
     return q->s;
 }
 
-/* ---- Numbers ---------------------------------------------------------------- */
-
-static int digit_value(char c, int base)
-{
-    int d;
-    if (c >= '0' && c <= '9') d = c - '0';
-    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
-    else return -1;
-    return d < base ? d : -1;
-}
-
-/* s[0..n): decimal digits, or 0x hex when allow_hex; no sign, no blanks.
- * 0 ok, -1 not a number, -2 a number above 2^64-1. */
-static int parse_u64n(const char *s, size_t n, int allow_hex, uint64_t *out)
-{
-    int base = 10;
-    if (allow_hex && n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        base = 16;
-        s += 2;
-        n -= 2;
-    }
-    if (n == 0)
-        return -1;
-    uint64_t v = 0;
-    int over = 0;
-    for (size_t i = 0; i < n; i++) {
-        int d = digit_value(s[i], base);
-        if (d < 0)
-            return -1;
-        if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
-            over = 1;
-        else
-            v = v * (uint64_t)base + (uint64_t)d;
-    }
-    if (over)
-        return -2;
-    *out = v;
-    return 0;
-}
-
-/* Digits with an optional K/M/G (or KiB/MiB/GiB, KB/MB/GB, any case) suffix, binary. */
-static int parse_size_n(const char *s, size_t n, uint64_t *out)
-{
-    size_t k = 0;
-    while (k < n && is_digit(s[k]))
-        k++;
-    unsigned shift = 0;
-    if (k < n) {
-        char c = s[k];
-        if (c == 'k' || c == 'K') shift = 10;
-        else if (c == 'm' || c == 'M') shift = 20;
-        else if (c == 'g' || c == 'G') shift = 30;
-        else return -1;
-        size_t rest = n - k - 1;
-        const char *r = s + k + 1;
-        if (!(rest == 0 || (rest == 1 && (r[0] == 'b' || r[0] == 'B')) ||
-              (rest == 2 && (r[0] == 'i' || r[0] == 'I') && (r[1] == 'b' || r[1] == 'B'))))
-            return -1;
-    }
-    uint64_t v;
-    int rc = parse_u64n(s, k, 0, &v);
-    if (rc)
-        return rc;
-    if (shift && v > (UINT64_MAX >> shift))
-        return -2;
-    *out = v << shift;
-    return 0;
-}
-
-static int parse_u64(const char *s, int allow_hex, uint64_t *out)
-{
-    return parse_u64n(s, strlen(s), allow_hex, out);
-}
-
-static const ptx_type value_types[] = {
-    PTX_U8, PTX_S8, PTX_U16, PTX_S16, PTX_U32, PTX_S32, PTX_U64, PTX_S64, PTX_F32, PTX_F64,
-};
-#define TYPE_LIST "u8 s8 u16 s16 u32 s32 u64 s64 f32 f64"
-
-static ptx_type type_lookup(const char *s, size_t n)
-{
-    for (size_t i = 0; i < sizeof value_types / sizeof value_types[0]; i++) {
-        const char *name = ptx_types[value_types[i]].name;
-        if (strlen(name) == n && memcmp(name, s, n) == 0)
-            return value_types[i];
-    }
-    return PTX_TYPE_NONE;
-}
-
-int ws_parse_value(ptx_type t, const char *s, uint64_t *bits)
-{
-    if ((unsigned)t >= PTX_TYPE_COUNT || !s || !*s)
-        return -1;
-    const ptx_type_info *ti = &ptx_types[t];
-    unsigned width = ti->size * 8;
-    if (ti->kind == PTX_KIND_FLOAT) {
-        if (t != PTX_F32 && t != PTX_F64)
-            return -1;
-        if (is_blank(s[0]) || s[0] == '\n')
-            return -1;
-        char *end;
-        errno = 0;
-        double d = strtod(s, &end);
-        if (end == s || *end)
-            return -1;
-        if (errno == ERANGE && isinf(d))
-            return -1;
-        if (t == PTX_F32) {
-            float f = (float)d;
-            if (isinf(f) && !isinf(d))
-                return -1;
-            *bits = ptx_f32_bits(f);
-        } else
-            *bits = ptx_f64_bits(d);
-        return 0;
-    }
-    if (ti->kind == PTX_KIND_PRED || width == 0 || width > 64)
-        return -1;
-    int neg = 0;
-    if (s[0] == '-' || s[0] == '+') {
-        neg = s[0] == '-';
-        s++;
-    }
-    uint64_t mag;
-    if (parse_u64(s, 1, &mag))
-        return -1;
-    uint64_t umax = width == 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
-    if (ti->kind == PTX_KIND_SIGNED) {
-        uint64_t lim = UINT64_C(1) << (width - 1);   /* |min| */
-        if (neg ? mag > lim : mag >= lim)
-            return -1;
-    } else if (neg ? mag != 0 : mag > umax)
-        return -1;
-    uint64_t v = neg ? (uint64_t)0 - mag : mag;
-    *bits = v & umax;
-    return 0;
-}
-
-/* "an integer from 0 to 255, decimal or 0x hex" */
-static const char *value_expect(ptx_type t, char *buf, size_t n)
-{
-    const ptx_type_info *ti = &ptx_types[t];
-    unsigned width = ti->size * 8;
-    if (ti->kind == PTX_KIND_FLOAT)
-        snprintf(buf, n, "a number within the %s range, e.g. 0.5 or -1e3", ti->name);
-    else if (ti->kind == PTX_KIND_SIGNED)
-        snprintf(buf, n, "an integer from %lld to %lld, decimal or 0x hex",
-                 (long long)(width == 64 ? INT64_MIN : -(INT64_C(1) << (width - 1))),
-                 (long long)(width == 64 ? INT64_MAX : (INT64_C(1) << (width - 1)) - 1));
-    else
-        snprintf(buf, n, "an integer from 0 to %llu, decimal or 0x hex",
-                 (unsigned long long)(width == 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1));
-    return buf;
-}
-
 /* ---- Errors ------------------------------------------------------------------ */
 
 /* path && line > 0: "PATH:LINE:COL: error: FLAG: ..."; path && line == 0: "PATH: error: ...";
@@ -386,7 +143,7 @@ typedef struct {
     int line, col;         /* where the current value is (line 0: command line) */
     char *err;
     size_t errlen;
-    int given[F_COUNT];    /* a line (1 on the command line) where each flag was first given */
+    int given[WS_FLAG_COUNT];    /* a line (1 on the command line) where each flag was first given */
     int any_kernel;
     int group_flag;        /* the first grid/block/shared/arg flag given, or -1 */
 } pstate;
@@ -401,7 +158,7 @@ static ws_launch_status failc(pstate *s, ws_launch_status code, int id, const ch
 {
     va_list ap;
     va_start(ap, fmt);
-    vformat(s->err, s->errlen, s->path, s->path ? s->line : 0, s->col, id >= 0 ? flag_table[id].name : NULL, fmt, ap);
+    vformat(s->err, s->errlen, s->path, s->path ? s->line : 0, s->col, id >= 0 ? ws_flags[id].name : NULL, fmt, ap);
     va_end(ap);
     return code;
 }
@@ -555,7 +312,7 @@ static ws_launch_group *cur_group(pstate *s)
 static ws_launch_status no_group(pstate *s)
 {
     if (s->o->group_count >= MAX_GROUPS)
-        return failc(s, SCODE(s), F_KERNEL, "too many launch groups (at most %d)", MAX_GROUPS);
+        return failc(s, SCODE(s), WS_FLAG_KERNEL, "too many launch groups (at most %d)", MAX_GROUPS);
     return failc(s, WS_LAUNCH_INPUT, -1, "out of memory");
 }
 
@@ -579,7 +336,7 @@ static ws_launch_status set_dims(pstate *s, int id, const char *v, uint32_t dims
         size_t len = c ? (size_t)(c - p) : strlen(p);
         if (n == 3)
             goto syntax;
-        int rc = parse_u64n(p, len, 0, &d[n]);
+        int rc = ws_parse_u64n(p, len, 0, &d[n]);
         if (rc == -1 || (rc == 0 && d[n] == 0))
             goto syntax;
         if (rc == -2)
@@ -589,7 +346,7 @@ static ws_launch_status set_dims(pstate *s, int id, const char *v, uint32_t dims
             break;
         p = c + 1;
     }
-    if (id == F_GRID) {
+    if (id == WS_FLAG_GRID) {
         if (big || d[0] > 2147483647u || d[1] > 65535 || d[2] > 65535)
             return fail(s, id, "expected X[,Y[,Z]] with X <= 2147483647 and Y, Z <= 65535, got '%s'", quote(&q, v));
     } else {
@@ -610,14 +367,14 @@ static ws_launch_status check_init_file(pstate *s, const ws_buffer_spec *b, cons
     qbuf q1, q2;
     struct stat st;
     if (stat(b->file, &st) != 0)
-        return failc(s, WS_LAUNCH_INPUT, F_BUF, "buffer '%s': cannot read file=%s: %s", b->name,
+        return failc(s, WS_LAUNCH_INPUT, WS_FLAG_BUF, "buffer '%s': cannot read file=%s: %s", b->name,
                      quote(&q1, written), strerror(errno));
     if (!S_ISREG(st.st_mode))
-        return failc(s, WS_LAUNCH_INPUT, F_BUF, "buffer '%s': file=%s: '%s' is not a regular file", b->name,
+        return failc(s, WS_LAUNCH_INPUT, WS_FLAG_BUF, "buffer '%s': file=%s: '%s' is not a regular file", b->name,
                      quote(&q1, written), quote(&q2, b->file));
     uint64_t bytes = ws_buffer_bytes(b);
     if ((uint64_t)st.st_size > bytes)
-        return failc(s, WS_LAUNCH_INPUT, F_BUF, "buffer '%s': file=%s holds %llu bytes, more than the buffer's %llu (%llu x %s)",
+        return failc(s, WS_LAUNCH_INPUT, WS_FLAG_BUF, "buffer '%s': file=%s holds %llu bytes, more than the buffer's %llu (%llu x %s)",
                      b->name, quote(&q1, written), (unsigned long long)st.st_size, (unsigned long long)bytes,
                      (unsigned long long)b->count, ptx_types[b->type].name);
     return WS_LAUNCH_OK;
@@ -629,16 +386,16 @@ static ws_launch_status add_buffer(pstate *s, const char *v)
     char ebuf[96];
     ws_run_options *o = s->o;
     if (o->buffer_count >= MAX_BUFFERS)
-        return fail(s, F_BUF, "too many buffers (at most %d)", MAX_BUFFERS);
+        return fail(s, WS_FLAG_BUF, "too many buffers (at most %d)", MAX_BUFFERS);
     const char *eq = strchr(v, '=');
     const char *c1 = eq ? strchr(eq + 1, ':') : NULL;
     if (!eq || !c1)
-        return fail(s, F_BUF, "expected NAME=TYPE:COUNT[:INIT], got '%s'", quote(&q1, v));
+        return fail(s, WS_FLAG_BUF, "expected NAME=TYPE:COUNT[:INIT], got '%s'", quote(&q1, v));
     if (!is_ident(v, (size_t)(eq - v))) {
         char *name = xstrndup(v, (size_t)(eq - v));
         if (!name)
             return oom(s);
-        ws_launch_status rc = fail(s, F_BUF, "bad buffer name '%s' (expected letters, digits and _, not starting with a digit)",
+        ws_launch_status rc = fail(s, WS_FLAG_BUF, "bad buffer name '%s' (expected letters, digits and _, not starting with a digit)",
                                    quote(&q1, name));
         free(name);
         return rc;
@@ -652,19 +409,19 @@ static ws_launch_status add_buffer(pstate *s, const char *v)
         return oom(s);
     ws_launch_status rc = WS_LAUNCH_OK;
     const char *ty = eq + 1;
-    b.type = type_lookup(ty, (size_t)(c1 - ty));
+    b.type = ws_value_type(ty, (size_t)(c1 - ty));
     if (b.type == PTX_TYPE_NONE) {
         char *t = xstrndup(ty, (size_t)(c1 - ty));
-        rc = t ? fail(s, F_BUF, "unknown type '%s' (expected " TYPE_LIST ")", quote(&q1, t)) : oom(s);
+        rc = t ? fail(s, WS_FLAG_BUF, "unknown type '%s' (expected " TYPE_LIST ")", quote(&q1, t)) : oom(s);
         free(t);
         goto out;
     }
     const char *cnt = c1 + 1;
     const char *c2 = strchr(cnt, ':');
     size_t cntlen = c2 ? (size_t)(c2 - cnt) : strlen(cnt);
-    if (parse_size_n(cnt, cntlen, &b.count) || b.count == 0 || b.count > WS_MAX_BUFFER_COUNT) {
+    if (ws_parse_size_n(cnt, cntlen, &b.count) || b.count == 0 || b.count > WS_MAX_BUFFER_COUNT) {
         char *t = xstrndup(cnt, cntlen);
-        rc = t ? fail(s, F_BUF, "bad count '%s' for buffer '%s' (expected an integer from 1 to 2^40, optional K/M/G suffix)",
+        rc = t ? fail(s, WS_FLAG_BUF, "bad count '%s' for buffer '%s' (expected an integer from 1 to 2^40, optional K/M/G suffix)",
                       quote(&q1, t), b.name)
                : oom(s);
         free(t);
@@ -680,14 +437,14 @@ static ws_launch_status add_buffer(pstate *s, const char *v)
         else if (!strncmp(init, "const=", 6)) {
             b.init = WS_INIT_CONST;
             if (ws_parse_value(b.type, init + 6, &b.const_bits)) {
-                rc = fail(s, F_BUF, "buffer '%s': const=%s: not a valid %s (expected %s)", b.name, quote(&q1, init + 6),
-                          ptx_types[b.type].name, value_expect(b.type, ebuf, sizeof ebuf));
+                rc = fail(s, WS_FLAG_BUF, "buffer '%s': const=%s: not a valid %s (expected %s)", b.name, quote(&q1, init + 6),
+                          ptx_types[b.type].name, ws_value_expect(b.type, ebuf, sizeof ebuf));
                 goto out;
             }
         } else if (!strncmp(init, "random=", 7)) {
             b.init = WS_INIT_RANDOM;
-            if (parse_u64(init + 7, 1, &b.seed)) {
-                rc = fail(s, F_BUF, "buffer '%s': random=%s: SEED must be an integer from 0 to 2^64-1, decimal or 0x hex",
+            if (ws_parse_u64(init + 7, 1, &b.seed)) {
+                rc = fail(s, WS_FLAG_BUF, "buffer '%s': random=%s: SEED must be an integer from 0 to 2^64-1, decimal or 0x hex",
                           b.name, quote(&q1, init + 7));
                 goto out;
             }
@@ -701,7 +458,7 @@ static ws_launch_status add_buffer(pstate *s, const char *v)
             if ((rc = check_init_file(s, &b, init + 5)) != WS_LAUNCH_OK)
                 goto out;
         } else {
-            rc = fail(s, F_BUF, "bad INIT '%s' for buffer '%s' (expected zero, iota, const=V, random=SEED or file=PATH)",
+            rc = fail(s, WS_FLAG_BUF, "bad INIT '%s' for buffer '%s' (expected zero, iota, const=V, random=SEED or file=PATH)",
                       quote(&q1, init), quote(&q2, b.name));
             goto out;
         }
@@ -709,9 +466,9 @@ static ws_launch_status add_buffer(pstate *s, const char *v)
     int prev = find_buffer(o, b.name);
     if (prev >= 0) {
         if (s->path)
-            rc = fail(s, F_BUF, "duplicate buffer name '%s' (first defined at line %d)", b.name, o->buffers[prev].line);
+            rc = fail(s, WS_FLAG_BUF, "duplicate buffer name '%s' (first defined at line %d)", b.name, o->buffers[prev].line);
         else
-            rc = fail(s, F_BUF, "duplicate buffer name '%s'", b.name);
+            rc = fail(s, WS_FLAG_BUF, "duplicate buffer name '%s'", b.name);
         goto out;
     }
     if (grow((void **)&o->buffers, o->buffer_count, sizeof *o->buffers)) {
@@ -736,28 +493,28 @@ static ws_launch_status add_arg(pstate *s, const char *v)
     a.col = s->col;
     const char *colon = strchr(v, ':');
     if (colon) {
-        a.type = type_lookup(v, (size_t)(colon - v));
+        a.type = ws_value_type(v, (size_t)(colon - v));
         if (a.type == PTX_TYPE_NONE) {
             char *t = xstrndup(v, (size_t)(colon - v));
-            ws_launch_status rc = t ? fail(s, F_ARG, "unknown type '%s' in '%s' (expected " TYPE_LIST ")",
+            ws_launch_status rc = t ? fail(s, WS_FLAG_ARG, "unknown type '%s' in '%s' (expected " TYPE_LIST ")",
                                            quote(&q1, t), quote(&q2, v))
                                     : oom(s);
             free(t);
             return rc;
         }
         if (ws_parse_value(a.type, colon + 1, &a.bits))
-            return fail(s, F_ARG, "'%s' is not a valid %s (expected %s)", quote(&q1, colon + 1), ptx_types[a.type].name,
-                        value_expect(a.type, ebuf, sizeof ebuf));
+            return fail(s, WS_FLAG_ARG, "'%s' is not a valid %s (expected %s)", quote(&q1, colon + 1), ptx_types[a.type].name,
+                        ws_value_expect(a.type, ebuf, sizeof ebuf));
     } else {
         if (!is_ident(v, strlen(v)))
-            return fail(s, F_ARG, "expected a buffer name or TYPE:VALUE (e.g. u32:1024, f32:0.5), got '%s'", quote(&q1, v));
+            return fail(s, WS_FLAG_ARG, "expected a buffer name or TYPE:VALUE (e.g. u32:1024, f32:0.5), got '%s'", quote(&q1, v));
         a.type = ARG_UNRESOLVED;
     }
     ws_launch_group *g = cur_group(s);
     if (!g)
         return no_group(s);
     if (g->arg_count >= MAX_ARGS)
-        return fail(s, F_ARG, "too many arguments in one launch group (at most %d)", MAX_ARGS);
+        return fail(s, WS_FLAG_ARG, "too many arguments in one launch group (at most %d)", MAX_ARGS);
     if (grow((void **)&g->args, g->arg_count, sizeof *g->args) || !(a.text = xstrdup(v)))
         return oom(s);
     g->args[g->arg_count++] = a;
@@ -769,10 +526,10 @@ static ws_launch_status add_dump(pstate *s, const char *v)
     qbuf q;
     ws_run_options *o = s->o;
     if (o->dump_count >= MAX_DUMPS)
-        return fail(s, F_DUMP, "too many dumps (at most %d)", MAX_DUMPS);
+        return fail(s, WS_FLAG_DUMP, "too many dumps (at most %d)", MAX_DUMPS);
     const char *eq = strchr(v, '=');
     if (!eq || !is_ident(v, (size_t)(eq - v)) || !eq[1])
-        return fail(s, F_DUMP, "expected NAME=PATH, got '%s'", quote(&q, v));
+        return fail(s, WS_FLAG_DUMP, "expected NAME=PATH, got '%s'", quote(&q, v));
     ws_dump_spec d;
     memset(&d, 0, sizeof d);
     d.buffer = -1;
@@ -795,24 +552,24 @@ static ws_launch_status apply(pstate *s, int id, const char *v)
     qbuf q;
     ws_run_options *o = s->o;
     uint64_t n;
-    const struct flag_info *fi = &flag_table[id];
+    const ws_flag_info *fi = &ws_flags[id];
 
-    if (fi->scope == S_ONCE && s->given[id]) {
+    if (fi->scope == WS_SCOPE_ONCE && s->given[id]) {
         if (s->path)
             return fail(s, id, "given twice (first at line %d)", s->given[id]);
         return fail(s, id, "given twice");
     }
     if (!s->given[id])
         s->given[id] = s->path ? s->line : 1;
-    if (fi->scope == S_GROUP && id != F_KERNEL && s->group_flag < 0)
+    if (fi->scope == WS_SCOPE_GROUP && id != WS_FLAG_KERNEL && s->group_flag < 0)
         s->group_flag = id;
 
     switch (id) {
-    case F_PTX:
+    case WS_FLAG_PTX:
         if (!*v)
             return fail(s, id, "expected a file name");
         return (o->ptx_path = resolve(s, v)) ? WS_LAUNCH_OK : oom(s);
-    case F_KERNEL: {
+    case WS_FLAG_KERNEL: {
         int ok = *v && !is_digit(v[0]);
         for (const char *p = v; *p && ok; p++)
             ok = is_alpha(*p) || is_digit(*p) || *p == '_' || *p == '$' || *p == '%';
@@ -827,34 +584,34 @@ static ws_launch_status apply(pstate *s, int id, const char *v)
         s->any_kernel = 1;
         return WS_LAUNCH_OK;
     }
-    case F_GRID:
-    case F_BLOCK: {
+    case WS_FLAG_GRID:
+    case WS_FLAG_BLOCK: {
         ws_launch_group *g = cur_group(s);
         if (!g)
             return no_group(s);
-        uint32_t *dims = id == F_GRID ? g->grid : g->block;
+        uint32_t *dims = id == WS_FLAG_GRID ? g->grid : g->block;
         if (dims[0])
             return dup_group_flag(s, id);
         return set_dims(s, id, v, dims);
     }
-    case F_SHARED: {
+    case WS_FLAG_SHARED: {
         ws_launch_group *g = cur_group(s);
         if (!g)
             return no_group(s);
         if (g->shared_bytes != SHARED_UNSET)
             return dup_group_flag(s, id);
-        if (parse_size_n(v, strlen(v), &n) || n > (UINT64_C(1) << 30))
+        if (ws_parse_size_n(v, strlen(v), &n) || n > (UINT64_C(1) << 30))
             return fail(s, id, "expected a byte count (an integer, optional K/M/G suffix) up to 1G, got '%s'", quote(&q, v));
         g->shared_bytes = n;
         return WS_LAUNCH_OK;
     }
-    case F_ARG:
+    case WS_FLAG_ARG:
         return add_arg(s, v);
-    case F_BUF:
+    case WS_FLAG_BUF:
         return add_buffer(s, v);
-    case F_DUMP:
+    case WS_FLAG_DUMP:
         return add_dump(s, v);
-    case F_ARCH: {
+    case WS_FLAG_ARCH: {
         int ok = *v != '\0';
         for (const char *p = v; *p && ok; p++)
             ok = is_alpha(*p) || is_digit(*p) || *p == '_' || *p == '-' || *p == '.';
@@ -863,16 +620,16 @@ static ws_launch_status apply(pstate *s, int id, const char *v)
                         quote(&q, v));
         return (o->arch = xstrdup(v)) ? WS_LAUNCH_OK : oom(s);
     }
-    case F_ARCH_FILE:
+    case WS_FLAG_ARCH_FILE:
         if (!*v)
             return fail(s, id, "expected a file name");
         return (o->arch_file = resolve(s, v)) ? WS_LAUNCH_OK : oom(s);
-    case F_BANK_MODE:
+    case WS_FLAG_BANK_MODE:
         if (strcmp(v, "4") && strcmp(v, "8"))
             return fail(s, id, "expected 4 or 8, got '%s'", quote(&q, v));
         o->bank_mode = v[0] - '0';
         return WS_LAUNCH_OK;
-    case F_METRICS: {
+    case WS_FLAG_METRICS: {
         int ok = *v && *v != ',';
         for (const char *p = v; *p && ok; p++) {
             unsigned char c = (unsigned char)*p;
@@ -882,60 +639,52 @@ static ws_launch_status apply(pstate *s, int id, const char *v)
             return fail(s, id, "expected a comma-separated list of metric names, got '%s'", quote(&q, v));
         return (o->metrics = xstrdup(v)) ? WS_LAUNCH_OK : oom(s);
     }
-    case F_TRACE_WARP: {
+    case WS_FLAG_TRACE_WARP: {
         const char *c = strchr(v, ':');
         uint64_t b, w;
-        if (!c || parse_u64n(v, (size_t)(c - v), 0, &b) || b > (uint64_t)INT32_MAX || parse_u64(c + 1, 0, &w) || w > 31)
+        if (!c || ws_parse_u64n(v, (size_t)(c - v), 0, &b) || b > (uint64_t)INT32_MAX || ws_parse_u64(c + 1, 0, &w) || w > 31)
             return fail(s, id, "expected B:W (a block index, then a warp index within the block from 0 to 31), got '%s'",
                         quote(&q, v));
         o->trace_block = (int64_t)b;
         o->trace_warp = (int)w;
         return WS_LAUNCH_OK;
     }
-    case F_MAX_STEPS:
-        if (parse_u64(v, 0, &n) || n == 0)
+    case WS_FLAG_MAX_STEPS:
+        if (ws_parse_u64(v, 0, &n) || n == 0)
             return fail(s, id, "expected a positive integer, got '%s'", quote(&q, v));
         o->max_steps = n;
         return WS_LAUNCH_OK;
-    case F_JOBS:
-        if (parse_u64(v, 0, &n) || n == 0 || n > 1024)
+    case WS_FLAG_JOBS:
+        if (ws_parse_u64(v, 0, &n) || n == 0 || n > 1024)
             return fail(s, id, "expected an integer from 1 to 1024, got '%s'", quote(&q, v));
         o->jobs = (int)n;
         return WS_LAUNCH_OK;
-    case F_MEM_LIMIT:
-        if (parse_size_n(v, strlen(v), &n) || n == 0)
+    case WS_FLAG_MEM_LIMIT:
+        if (ws_parse_size_n(v, strlen(v), &n) || n == 0)
             return fail(s, id, "expected a positive byte count (an integer, optional K/M/G suffix), got '%s'", quote(&q, v));
         o->mem_limit = n;
         return WS_LAUNCH_OK;
-    case F_SOURCE:
+    case WS_FLAG_SOURCE:
         o->source = 1;
         return WS_LAUNCH_OK;
-    case F_STATS:
+    case WS_FLAG_STATS:
         o->stats = 1;
         return WS_LAUNCH_OK;
-    case F_CSV:
-    case F_JSON:
-        if (s->given[id == F_CSV ? F_JSON : F_CSV])
+    case WS_FLAG_CSV:
+    case WS_FLAG_JSON:
+        if (s->given[id == WS_FLAG_CSV ? WS_FLAG_JSON : WS_FLAG_CSV])
             return fail(s, id, "conflicts with %s%s (choose one output format)", s->path ? "" : "--",
-                        flag_table[id == F_CSV ? F_JSON : F_CSV].name);
-        o->format = id == F_CSV ? WS_OUT_CSV : WS_OUT_JSON;
+                        ws_flags[id == WS_FLAG_CSV ? WS_FLAG_JSON : WS_FLAG_CSV].name);
+        o->format = id == WS_FLAG_CSV ? WS_OUT_CSV : WS_OUT_JSON;
         return WS_LAUNCH_OK;
-    case F_QUIET:
+    case WS_FLAG_QUIET:
         o->quiet = 1;
         return WS_LAUNCH_OK;
-    case F_HELP:
+    case WS_FLAG_HELP:
         o->help = 1;
         return WS_LAUNCH_OK;
     }
     return fail(s, -1, "internal error: flag %d", id);
-}
-
-static int flag_lookup(const char *name, size_t n)
-{
-    for (int i = 0; i < F_COUNT; i++)
-        if (strlen(flag_table[i].name) == n && memcmp(flag_table[i].name, name, n) == 0)
-            return i;
-    return -1;
 }
 
 /* ---- .launch text --------------------------------------------------------------- */
@@ -989,25 +738,25 @@ static ws_launch_status parse_text(pstate *s, const char *text, size_t len)
             return oom(s);
         }
         ws_launch_status rc = WS_LAUNCH_OK;
-        int id = flag_lookup(name, ne - ns);
-        if (id < 0 || flag_table[id].scope == S_CLI) {
+        int id = ws_flag_lookup(name, ne - ns);
+        if (id < 0 || ws_flags[id].scope == WS_SCOPE_CLI) {
             const char *eq = strchr(name, '=');
-            if (name[0] == '-' && name[1] == '-' && flag_lookup(name + 2, strlen(name + 2)) >= 0)
+            if (name[0] == '-' && name[1] == '-' && ws_flag_lookup(name + 2, strlen(name + 2)) >= 0)
                 rc = failc(s, WS_LAUNCH_INPUT, -1, "unknown flag '%s' (in a .launch file, write flags without the leading dashes)",
                            quote(&q, name));
-            else if (eq && flag_lookup(name, (size_t)(eq - name)) >= 0)
+            else if (eq && ws_flag_lookup(name, (size_t)(eq - name)) >= 0)
                 rc = failc(s, WS_LAUNCH_INPUT, -1, "unknown flag '%s' (write the name, a blank, then the value)", quote(&q, name));
             else
                 rc = failc(s, WS_LAUNCH_INPUT, -1, "unknown flag '%s'", quote(&q, name));
         } else {
             s->col = vcol > INT_MAX ? INT_MAX : (int)vcol;
-            if (flag_table[id].scope == S_SWITCH) {
+            if (ws_flags[id].scope == WS_SCOPE_SWITCH) {
                 if (value)
                     rc = fail(s, id, "takes no value, got '%s'", quote(&q, value));
                 else
                     rc = apply(s, id, NULL);
             } else if (!value)
-                rc = fail(s, id, "missing value (expected %s)", flag_table[id].expect);
+                rc = fail(s, id, "missing value (expected %s)", ws_flags[id].expected);
             else
                 rc = apply(s, id, value);
         }
@@ -1223,15 +972,15 @@ static ws_launch_status merge(pstate *f, pstate *c)
     if (co->metrics)
         TAKE(metrics);
 #undef TAKE
-    if (c->given[F_BANK_MODE]) fo->bank_mode = co->bank_mode;
-    if (c->given[F_TRACE_WARP]) {
+    if (c->given[WS_FLAG_BANK_MODE]) fo->bank_mode = co->bank_mode;
+    if (c->given[WS_FLAG_TRACE_WARP]) {
         fo->trace_block = co->trace_block;
         fo->trace_warp = co->trace_warp;
     }
-    if (c->given[F_MAX_STEPS]) fo->max_steps = co->max_steps;
-    if (c->given[F_JOBS]) fo->jobs = co->jobs;
-    if (c->given[F_MEM_LIMIT]) fo->mem_limit = co->mem_limit;
-    if (c->given[F_CSV] || c->given[F_JSON]) fo->format = co->format;
+    if (c->given[WS_FLAG_MAX_STEPS]) fo->max_steps = co->max_steps;
+    if (c->given[WS_FLAG_JOBS]) fo->jobs = co->jobs;
+    if (c->given[WS_FLAG_MEM_LIMIT]) fo->mem_limit = co->mem_limit;
+    if (c->given[WS_FLAG_CSV] || c->given[WS_FLAG_JSON]) fo->format = co->format;
     fo->source |= co->source;
     fo->stats |= co->stats;
     fo->quiet |= co->quiet;
@@ -1266,7 +1015,7 @@ static ws_launch_status merge(pstate *f, pstate *c)
     } else if (co->group_count) {
         if (fo->group_count > 1) {
             c->line = 0;
-            return failc(c, WS_LAUNCH_USAGE, c->group_flag >= 0 ? c->group_flag : F_GRID,
+            return failc(c, WS_LAUNCH_USAGE, c->group_flag >= 0 ? c->group_flag : WS_FLAG_GRID,
                          "'%s' has %d launch groups; give --kernel to replace them all", quote(&q, f->path), fo->group_count);
         }
         ws_launch_group *fg = &fo->groups[0], *cg = &co->groups[0];
@@ -1332,13 +1081,13 @@ ws_launch_status ws_run_options_parse_argv(int argc, char **argv, ws_run_options
         }
         const char *name = a + 2;
         const char *eq = a[1] == '-' ? strchr(name, '=') : NULL;
-        int id = a[1] == '-' ? flag_lookup(name, eq ? (size_t)(eq - name) : strlen(name)) : -1;
+        int id = a[1] == '-' ? ws_flag_lookup(name, eq ? (size_t)(eq - name) : strlen(name)) : -1;
         if (id < 0) {
             rc = failc(&c, WS_LAUNCH_USAGE, -1, "unknown flag '%s' (try `warpsim run --help`)", quote(&q1, a));
             break;
         }
         const char *value = NULL;
-        int switch_like = flag_table[id].scope == S_SWITCH || flag_table[id].scope == S_CLI;
+        int switch_like = ws_flags[id].scope == WS_SCOPE_SWITCH || ws_flags[id].scope == WS_SCOPE_CLI;
         if (eq) {
             if (switch_like) {
                 rc = fail(&c, id, "takes no value, got '%s'", quote(&q1, eq + 1));
@@ -1347,7 +1096,7 @@ ws_launch_status ws_run_options_parse_argv(int argc, char **argv, ws_run_options
             value = eq + 1;
         } else if (!switch_like) {
             if (i + 1 >= argc || !argv[i + 1]) {
-                rc = fail(&c, id, "missing value (expected %s)", flag_table[id].expect);
+                rc = fail(&c, id, "missing value (expected %s)", ws_flags[id].expected);
                 break;
             }
             value = argv[++i];
@@ -1387,7 +1136,7 @@ ws_launch_status ws_run_options_parse_argv(int argc, char **argv, ws_run_options
     } else if (rc == WS_LAUNCH_OK) {
         if (positional && co.ptx_path) {
             c.line = 0;
-            rc = fail(&c, F_PTX, "the PTX file is already given as '%s'", quote(&q1, positional));
+            rc = fail(&c, WS_FLAG_PTX, "the PTX file is already given as '%s'", quote(&q1, positional));
         } else if (positional && !(co.ptx_path = xstrdup(positional)))
             rc = oom(&c);
         if (rc == WS_LAUNCH_OK)
@@ -1405,146 +1154,3 @@ ws_launch_status ws_run_options_parse_argv(int argc, char **argv, ws_run_options
     return rc;
 }
 
-/* ---- Buffers --------------------------------------------------------------------- */
-
-size_t ws_buffer_bytes(const ws_buffer_spec *b)
-{
-    if ((unsigned)b->type >= PTX_TYPE_COUNT)
-        return 0;
-    return (size_t)(b->count * ptx_types[b->type].size);
-}
-
-uint64_t ws_splitmix64_next(uint64_t *state)
-{
-    *state += UINT64_C(0x9E3779B97F4A7C15);
-    uint64_t z = *state;
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-static void put_le(unsigned char *p, uint64_t v, unsigned size)
-{
-    for (unsigned k = 0; k < size; k++)
-        p[k] = (unsigned char)(v >> (8 * k));
-}
-
-int ws_buffer_fill(const ws_buffer_spec *b, void *bytes, char *err, size_t errlen)
-{
-    if ((unsigned)b->type >= PTX_TYPE_COUNT || ptx_types[b->type].size == 0) {
-        if (err && errlen)
-            snprintf(err, errlen, "buffer '%s': bad element type", b->name ? b->name : "?");
-        return -1;
-    }
-    const ptx_type_info *ti = &ptx_types[b->type];
-    unsigned size = ti->size;
-    unsigned char *p = bytes;
-    size_t total = ws_buffer_bytes(b);
-    switch (b->init) {
-    case WS_INIT_ZERO:
-        memset(p, 0, total);
-        return 0;
-    case WS_INIT_IOTA:
-        for (uint64_t i = 0; i < b->count; i++) {
-            uint64_t v = b->type == PTX_F32 ? ptx_f32_bits((float)i) : b->type == PTX_F64 ? ptx_f64_bits((double)i) : i;
-            put_le(p + i * size, v, size);
-        }
-        return 0;
-    case WS_INIT_CONST:
-        for (uint64_t i = 0; i < b->count; i++)
-            put_le(p + i * size, b->const_bits, size);
-        return 0;
-    case WS_INIT_RANDOM: {
-        uint64_t state = b->seed;
-        for (uint64_t i = 0; i < b->count; i++) {
-            uint64_t z = ws_splitmix64_next(&state), v;
-            if (b->type == PTX_F32)
-                v = ptx_f32_bits((float)((double)(z >> 40) / 8388608.0 - 1.0));
-            else if (b->type == PTX_F64)
-                v = ptx_f64_bits((double)(z >> 11) / 4503599627370496.0 - 1.0);
-            else if (ti->kind == PTX_KIND_SIGNED)
-                v = (uint64_t)((int64_t)(z % 2000) - 1000);
-            else
-                v = z % 1000;
-            put_le(p + i * size, v, size);
-        }
-        return 0;
-    }
-    case WS_INIT_FILE: {
-        if (!b->file) {
-            if (err && errlen)
-                snprintf(err, errlen, "buffer '%s': no file", b->name ? b->name : "?");
-            return -1;
-        }
-        FILE *f = fopen(b->file, "rb");
-        if (!f) {
-            if (err && errlen)
-                snprintf(err, errlen, "buffer '%s': cannot read '%s': %s", b->name, b->file, strerror(errno));
-            return -1;
-        }
-        size_t got = total ? fread(p, 1, total, f) : 0;
-        int bad = ferror(f), e = errno;
-        unsigned char extra;
-        int longer = !bad && fread(&extra, 1, 1, f) == 1;
-        fclose(f);
-        if (bad || longer) {
-            if (err && errlen) {
-                if (bad)
-                    snprintf(err, errlen, "buffer '%s': cannot read '%s': %s", b->name, b->file, strerror(e ? e : EIO));
-                else {
-                    struct stat st;
-                    unsigned long long fsz = stat(b->file, &st) == 0 ? (unsigned long long)st.st_size : (unsigned long long)total + 1;
-                    snprintf(err, errlen, "buffer '%s': file '%s' holds %llu bytes, more than the buffer's %llu (%llu x %s)",
-                             b->name, b->file, fsz, (unsigned long long)total, (unsigned long long)b->count, ti->name);
-                }
-            }
-            return -1;
-        }
-        memset(p + got, 0, total - got);
-        return 0;
-    }
-    }
-    if (err && errlen)
-        snprintf(err, errlen, "buffer '%s': bad INIT", b->name ? b->name : "?");
-    return -1;
-}
-
-int ws_write_file_atomic(const char *path, const void *bytes, size_t n, char *err, size_t errlen)
-{
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 32);
-    if (!tmp) {
-        if (err && errlen)
-            snprintf(err, errlen, "cannot write '%s': out of memory", path);
-        return -1;
-    }
-    snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        int e = errno;
-        if (err && errlen)
-            snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
-        free(tmp);
-        return -1;
-    }
-    int e = 0;
-    if (n && fwrite(bytes, 1, n, f) != n)
-        e = errno ? errno : EIO;
-    if (!e && fflush(f))
-        e = errno ? errno : EIO;
-    if (!e && fsync(fileno(f)) && errno != EINVAL && errno != ENOTSUP)
-        e = errno;
-    if (fclose(f) && !e)
-        e = errno ? errno : EIO;
-    if (!e && rename(tmp, path))
-        e = errno;
-    if (e) {
-        remove(tmp);
-        if (err && errlen)
-            snprintf(err, errlen, "cannot write '%s': %s", path, strerror(e));
-        free(tmp);
-        return -1;
-    }
-    free(tmp);
-    return 0;
-}

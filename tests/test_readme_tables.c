@@ -1,8 +1,12 @@
 /*
- * isa/README.md holds the opcode reference table between the markers
- * <!-- opcode-table:begin --> and <!-- opcode-table:end -->. This test
- * regenerates it with ptx_print_isa_table (what `warpsim isa --markdown`
- * prints) and fails when the README's copy differs.
+ * The tables the READMEs copy from the code's own tables:
+ *  - isa/README.md's opcode table, between <!-- opcode-table:begin --> and
+ *    <!-- opcode-table:end -->: ptx_print_isa_table, what `warpsim isa
+ *    --markdown` prints from isa/opcodes.def;
+ *  - README.md's flag table, between <!-- run-flags:begin --> and
+ *    <!-- run-flags:end -->: ws_run_print_flags_markdown, what `warpsim flags
+ *    --markdown` prints from sim/flags.def.
+ * Each is regenerated and must equal the README's copy.
  */
 #include <check.h>
 #include <stdio.h>
@@ -10,13 +14,12 @@
 #include <string.h>
 
 #include "isa/ptx.h"
+#include "sim/flags.h"
 
 #ifndef WARPSIM_SOURCE_DIR
 #define WARPSIM_SOURCE_DIR "."
 #endif
 
-#define BEGIN "<!-- opcode-table:begin -->\n"
-#define END "<!-- opcode-table:end -->"
 
 static char *read_all(const char *path)
 {
@@ -40,25 +43,32 @@ static char *read_all(const char *path)
     return buf;
 }
 
-static char *generated(void)
+static void print_isa_markdown(FILE *f) { ptx_print_isa_table(f, 1); }
+
+static char *generated(void (*print)(FILE *f))
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    ptx_print_isa_table(f, 1);
+    print(f);
     fclose(f);
     return buf;
 }
 
-START_TEST(readme_table_matches_opcode_table)
+/* The README's copy between the markers <!-- NAME:begin --> and <!-- NAME:end --> must equal print's output. */
+static void check_copy(const char *readme_path, const char *name, void (*print)(FILE *f), const char *command)
 {
-    char *readme = read_all(WARPSIM_SOURCE_DIR "/isa/README.md");
-    ck_assert_msg(readme != NULL, "cannot read isa/README.md");
-    char *b = strstr(readme, BEGIN), *e = strstr(readme, END);
-    ck_assert_msg(b && e && e > b, "isa/README.md lacks the markers " BEGIN " and " END);
-    b += strlen(BEGIN);
+    char path[512], begin[64], end[64];
+    snprintf(path, sizeof path, "%s/%s", WARPSIM_SOURCE_DIR, readme_path);
+    snprintf(begin, sizeof begin, "<!-- %s:begin -->\n", name);
+    snprintf(end, sizeof end, "<!-- %s:end -->", name);
+    char *readme = read_all(path);
+    ck_assert_msg(readme != NULL, "cannot read %s", readme_path);
+    char *b = strstr(readme, begin), *e = strstr(readme, end);
+    ck_assert_msg(b && e && e > b, "%s lacks the markers %s and %s", readme_path, begin, end);
+    b += strlen(begin);
     *e = 0;
-    char *want = generated();
+    char *want = generated(print);
     if (strcmp(b, want)) {
         /* point at the first line that differs */
         const char *x = b, *y = want;
@@ -75,15 +85,42 @@ START_TEST(readme_table_matches_opcode_table)
         while (yl > want && yl[-1] != '\n')
             yl--;
         fprintf(stderr,
-                "isa/README.md's opcode table is out of date (line %d of the table):\n"
+                "%s's %s table is out of date (line %d of the table):\n"
                 "  README:    %.*s\n  generated: %.*s\n"
-                "run `build/warpsim isa --markdown` and paste its output between the markers.\n",
-                line, (int)strcspn(xl, "\n"), xl, (int)strcspn(yl, "\n"), yl);
-        ck_abort_msg("isa/README.md differs from `warpsim isa --markdown`: run `build/warpsim isa --markdown` "
-                     "and paste");
+                "run `%s` and paste its output between the markers.\n",
+                readme_path, name, line, (int)strcspn(xl, "\n"), xl, (int)strcspn(yl, "\n"), yl, command);
+        ck_abort_msg("%s differs from `%s`", readme_path, command);
     }
     free(want);
     free(readme);
+}
+
+START_TEST(readme_table_matches_opcode_table)
+{
+    check_copy("isa/README.md", "opcode-table", print_isa_markdown, "build/warpsim isa --markdown");
+}
+END_TEST
+
+START_TEST(readme_table_matches_flag_table)
+{
+    check_copy("README.md", "run-flags", ws_run_print_flags_markdown, "build/warpsim flags --markdown");
+}
+END_TEST
+
+/* Every flag is in README.md's table under its own name; the table has a row per flag. */
+START_TEST(flag_table_is_complete)
+{
+    char *t = generated(ws_run_print_flags_markdown);
+    int lines = 0;
+    for (char *p = t; *p; p++)
+        lines += *p == '\n';
+    ck_assert_int_eq(lines, WS_FLAG_COUNT + 2);
+    for (int i = 0; i < WS_FLAG_COUNT; i++) {
+        char cell[64];
+        snprintf(cell, sizeof cell, "| `--%s", ws_flags[i].name);
+        ck_assert_msg(strstr(t, cell), "the flag table lacks --%s", ws_flags[i].name);
+    }
+    free(t);
 }
 END_TEST
 
@@ -105,7 +142,7 @@ END_TEST
 
 START_TEST(table_is_well_formed)
 {
-    char *t = generated();
+    char *t = generated(print_isa_markdown);
     int lines = 0;
     for (char *p = t; *p; p++)
         lines += *p == '\n';
@@ -131,9 +168,11 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("isa_readme");
-    TCase *tc = tcase_create("isa_readme");
+    Suite *s = suite_create("readme_tables");
+    TCase *tc = tcase_create("readme_tables");
     tcase_add_test(tc, readme_table_matches_opcode_table);
+    tcase_add_test(tc, readme_table_matches_flag_table);
+    tcase_add_test(tc, flag_table_is_complete);
     tcase_add_test(tc, readme_has_the_sections);
     tcase_add_test(tc, table_is_well_formed);
     suite_add_tcase(s, tc);

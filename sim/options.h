@@ -1,19 +1,19 @@
 /*
- * A launch description: what `warpsim run` is told to do, from its flags or
- * from a .launch file, and the buffers it initialises.
+ * The run options: what `warpsim run` is told to do, from its flags or from a
+ * .launch file (sim/options.c parses both; the buffers' specs and fills are
+ * sim/buffers.c's, the flag table sim/flags.def's).
  *
- * Pure C11 + libc (plus POSIX stat/getpid/fsync): this file and launch.c are
- * also compiled into validate/'s CUDA-driver runner, so they use nothing from
- * sim/ or isa/ except isa/ptx.h's ptx_type enum and ptx_types table.
+ * Pure C11 + libc (plus POSIX stat/getpid/fsync): options.c, flags.c,
+ * values.c and buffers.c are also compiled into validate/'s CUDA-driver
+ * runner, so they use nothing from sim/ or isa/ except isa/ptx.h's ptx_type
+ * enum and ptx_types table.
  *
  * ---- The command line ------------------------------------------------------
  *
- *   warpsim run FILE.ptx [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] [--shared BYTES]
- *          [--buf NAME=TYPE:COUNT[:INIT]]... [--arg ARG]... [--dump NAME=PATH]...
- *          [--arch NAME] [--arch-file F] [--bank-mode 4|8] [--metrics a,b,c] [--source]
- *          [--trace-warp B:W] [--max-steps N] [--jobs N] [--mem-limit SIZE]
- *          [--stats] [--csv|--json] [--quiet]
- *   warpsim run FILE.launch [more flags]
+ *   warpsim run FILE.ptx [FLAGS]   or   warpsim run FILE.launch [FLAGS]
+ *
+ *   The flags, where each may appear and what each does: sim/flags.def (the
+ *   one list; --help and README.md are printed from it). Their values:
  *
  *   TYPE   u8 s8 u16 s16 u32 s32 u64 s64 f32 f64
  *   COUNT  elements, 1 to 2^40; a K/M/G suffix multiplies by 2^10/2^20/2^30
@@ -28,25 +28,9 @@
  *          with an optional sign, range-checked against TYPE (u8:300 and
  *          u32:-1 are errors, s32:-1 is fine); f32/f64 as strtod reads them,
  *          f32 rounded with (float) and an error when that overflows.
- *   --kernel  may be left out when the module has one entry.  Every --kernel
- *          after the first that has one starts a new launch group; --grid,
- *          --block, --shared and --arg apply to the current group, every
- *          other flag is global.  Each group states its own grid and block.
- *   --grid   X <= 2^31-1, Y, Z <= 65535;  --block  X, Y <= 1024, Z <= 64, X*Y*Z <= 1024
- *   --shared dynamic shared memory in bytes (K/M/G suffix allowed, up to 1G; default 0)
- *   --ptx FILE      the PTX file (instead of the positional FILE.ptx)
- *   --arch NAME, --arch-file F   an architecture preset / file (both kept; the caller decides)
- *   --bank-mode 4|8 shared-memory bank width; 0 in the struct = the architecture's default
- *   --metrics a,b,c the metrics to report (kept as written)
- *   --source        annotate the report with source lines
- *   --trace-warp B:W trace warp W (0-31) of linear block B (0 to 2^31-1)
- *   --max-steps N   stop after N warp-instructions (default 10^10)
- *   --jobs N        worker threads, 1 to 1024 (default 1)
- *   --mem-limit SIZE bytes, K/M/G suffix = KiB/MiB/GiB (also "KiB" etc.; default 1G);
- *                   the buffers together must fit in it
- *   --dump NAME=PATH write the buffer's final bytes, raw, after the run
- *   --stats, --csv, --json (not both), --quiet, --source: switches
- *   --help, -h      sets help and stops parsing
+ *   Every --kernel after the first that has one starts a new launch group;
+ *   --grid, --block, --shared and --arg apply to the current group, every
+ *   other flag is global. Each group states its own grid and block.
  *   Every flag also takes the form --flag=VALUE; "--" ends the flags.
  *   Limits (far above real launches; they keep hostile input cheap): 4096
  *   buffers, 4096 args per launch group, 65536 launch groups, 4096 dumps.
@@ -80,28 +64,16 @@
  *   flag).  Each parse function returns a ws_launch_status: WS_LAUNCH_USAGE
  *   for a bad command line, WS_LAUNCH_INPUT for an error in a .launch file
  *   or in a file either names (file=PATH, the .launch itself).
- *
- * ---- The random generator (random=SEED) -- a contract shared with validate/ ---
- *
- *   state = SEED; for each element i in order:
- *     state += 0x9E3779B97F4A7C15; z = state;
- *     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9;
- *     z = (z ^ (z >> 27)) * 0x94D049BB133111EB;
- *     z ^= z >> 31;                                  (splitmix64, all uint64_t)
- *   element = unsigned types: z % 1000
- *             signed types:   (int64_t)(z % 2000) - 1000
- *             (both stored in the element's width: the low bytes, two's complement)
- *             f32: (float)((z >> 40) / 8388608.0 - 1.0)        = k/2^23 - 1, exact, in [-1, 1)
- *             f64: (z >> 11) / 4503599627370496.0 - 1.0        = k/2^52 - 1, exact, in [-1, 1)
- *   All buffers are stored little-endian.
  */
-#ifndef WARPSIM_SIM_LAUNCH_H
-#define WARPSIM_SIM_LAUNCH_H
+#ifndef WARPSIM_SIM_OPTIONS_H
+#define WARPSIM_SIM_OPTIONS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "isa/ptx.h"
+#include "sim/buffers.h"
+#include "sim/flags.h"
 
 /* What the parse functions return; the values are warpsim's exit statuses. */
 typedef enum {
@@ -110,21 +82,8 @@ typedef enum {
     WS_LAUNCH_USAGE = 2,   /* a bad command line */
 } ws_launch_status;
 
-typedef enum { WS_INIT_ZERO, WS_INIT_IOTA, WS_INIT_CONST, WS_INIT_RANDOM, WS_INIT_FILE } ws_init_kind;
-
-/* line/col: where the item was written in the .launch file (1-based);
- * line 0 means the command line. */
-typedef struct {
-    char *name;
-    ptx_type type;           /* one of the ten buffer types */
-    uint64_t count;          /* elements, 1 to 2^40 */
-    ws_init_kind init;
-    uint64_t const_bits;     /* WS_INIT_CONST: the value's bit pattern in TYPE */
-    uint64_t seed;           /* WS_INIT_RANDOM */
-    char *file;              /* WS_INIT_FILE: the path, resolved; else NULL */
-    int line, col;
-} ws_buffer_spec;
-
+/* line/col in the specs below: where the item was written in the .launch
+ * file (1-based); line 0 means the command line. */
 typedef struct {
     int buffer;              /* index into buffers, or -1 for a TYPE:VALUE */
     ptx_type type;           /* the value's type; PTX_U64 for a buffer (its device address) */
@@ -179,9 +138,6 @@ typedef struct ws_run_options {
     int help;                /* --help / -h seen: nothing else is filled in */
 } ws_run_options;
 
-/* `warpsim run --help`. */
-extern const char ws_run_usage[];
-
 /* Parse `warpsim run`'s arguments (argv[0] = "run"): one positional FILE.ptx
  * or FILE.launch (by its extension; a .launch is read and parsed, the flags
  * after it override it), then checked as a whole: a PTX file, at least one
@@ -210,24 +166,5 @@ ws_launch_status ws_run_options_error(const ws_run_options *o, int line, int col
     __attribute__((format(printf, 7, 8)))
 #endif
     ;
-
-/* A buffer's size in bytes: count * element size. */
-size_t ws_buffer_bytes(const ws_buffer_spec *b);
-
-/* Fill bytes (ws_buffer_bytes(b) of them) per b's INIT.  0 on success; -1
- * with err set when file=PATH cannot be read or is longer than the buffer. */
-int ws_buffer_fill(const ws_buffer_spec *b, void *bytes, char *err, size_t errlen);
-
-/* Parse a value of type t (u/s/b 8-64 bits, f32, f64; b as unsigned) as const=V
- * and TYPE:VALUE do; *bits gets its bit pattern, zero-extended.  0 or -1. */
-int ws_parse_value(ptx_type t, const char *text, uint64_t *bits);
-
-/* One step of the random generator above: advances *state, returns z. */
-uint64_t ws_splitmix64_next(uint64_t *state);
-
-/* Write n bytes to path through PATH.tmp.PID, fsync'd, then renamed over
- * path: never a half-written file.  0 on success; -1 with err set, the tmp
- * file removed and path untouched on failure. */
-int ws_write_file_atomic(const char *path, const void *bytes, size_t n, char *err, size_t errlen);
 
 #endif

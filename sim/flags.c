@@ -1,0 +1,88 @@
+/* The run flags' table (sim/flags.def), and the help text and README table printed from it. */
+#include "sim/flags.h"
+
+#include <string.h>
+
+const ws_flag_info ws_flags[WS_FLAG_COUNT] = {
+#define FLAG(id, name, scope, argument, expected, help) [WS_FLAG_##id] = {name, WS_SCOPE_##scope, argument, expected, help},
+#include "sim/flags.def"
+#undef FLAG
+};
+
+int ws_flag_lookup(const char *name, size_t n)
+{
+    for (int i = 0; i < WS_FLAG_COUNT; i++)
+        if (strlen(ws_flags[i].name) == n && memcmp(ws_flags[i].name, name, n) == 0)
+            return i;
+    return -1;
+}
+
+/* "--grid X[,Y[,Z]]" */
+static int flag_form(char *buf, size_t n, const ws_flag_info *f)
+{
+    return snprintf(buf, n, "--%s%s%s", f->name, f->argument[0] ? " " : "", f->argument);
+}
+
+void ws_run_print_help(FILE *f)
+{
+    fputs("usage: warpsim run FILE.ptx [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] [FLAGS]\n"
+          "       warpsim run FILE.launch [FLAGS]\n"
+          "\n"
+          "Simulates the kernel's launch on the architecture's model and reports what decides its speed\n"
+          "(bank conflicts, memory sectors, divergent branches) under Nsight Compute's metric names.\n"
+          "\n", f);
+    for (int i = 0; i < WS_FLAG_COUNT; i++) {
+        char form[64];
+        int w = flag_form(form, sizeof form, &ws_flags[i]);
+        const char *line = ws_flags[i].help;
+        /* the help beside the flag when it fits, else on the next line */
+        if (w <= 20)
+            fprintf(f, "  %-20s", form);
+        else
+            fprintf(f, "  %s\n  %-20s", form, "");
+        for (;;) {
+            const char *nl = strchr(line, '\n');
+            fprintf(f, "%.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
+            if (!nl)
+                break;
+            line = nl + 1;
+            fprintf(f, "  %-20s", "");
+        }
+    }
+    fputs("\nEvery flag also takes the form --flag=VALUE; \"--\" ends the flags.\n"
+          "A .launch file holds the same flags one per line without the leading dashes\n"
+          "(`grid 64`, `buf in=f32:4096:random=1`, `csv`), `ptx FILE` for the PTX file, # comments;\n"
+          "paths in it are relative to the file.  Flags after FILE.launch override the file's.\n", f);
+}
+
+static const char *const scope_text[] = {
+    [WS_SCOPE_ONCE] = "once",
+    [WS_SCOPE_GROUP] = "per launch group",
+    [WS_SCOPE_MANY] = "repeatable",
+    [WS_SCOPE_SWITCH] = "switch",
+    [WS_SCOPE_CLI] = "command line only",
+};
+
+void ws_run_print_flags_markdown(FILE *f)
+{
+    fputs("| flag | `.launch` key | given | what it does |\n|---|---|---|---|\n", f);
+    for (int i = 0; i < WS_FLAG_COUNT; i++) {
+        const ws_flag_info *fl = &ws_flags[i];
+        char form[64];
+        flag_form(form, sizeof form, fl);
+        fputs("| `", f);
+        for (const char *p = form; *p; p++)   /* a | inside a cell, even in code, must be escaped */
+            fputs(*p == '|' ? "\\|" : (char[2]){*p, 0}, f);
+        fprintf(f, "` | %s%s%s | %s | ", fl->scope == WS_SCOPE_CLI ? "" : "`",
+                fl->scope == WS_SCOPE_CLI ? "-" : fl->name, fl->scope == WS_SCOPE_CLI ? "" : "`", scope_text[fl->scope]);
+        for (const char *p = fl->help; *p; p++) {
+            if (*p == '\n')   /* wrapped prose joins; an indented or "WORD:" line stays a line of its own */
+                fputs(p[1] == ' ' || (p[1] >= 'A' && p[1] <= 'Z' && memchr(p + 1, ':', 6)) ? "<br>" : " ", f);
+            else if (*p == '|')
+                fputs("\\|", f);
+            else
+                fputc(*p, f);
+        }
+        fputs(" |\n", f);
+    }
+}
