@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 } | sed -n '/^#/p; /^"/p; /^[a-zA-Z0-9_:]*$/s/^\(.*\)$/".\1"/p' > fuzz/ptx.dict.tmp
 {
     cat fuzz/ptx.dict.tmp
-    cat isa/parser.c isa/parse_decl.c isa/parse_instr.c | grep -o '"\.[a-z_0-9]*"'
+    cat isa/parser.c isa/parse_*.c | grep -o '"\.[a-z_0-9]*"'
     grep -o '"%[a-z_0-9.]*"' isa/ptx_tables.c
     for s in '%r' '%rd' '%f' '%fd' '%p' '%rs' '<' '>' '{' '}' '[' ']' '(' ')' ';' ',' '+' '!' '@' '@!' '$L__BB0_1:' \
              '.version 8.0' '.target sm_90' '.address_size 64' '.visible .entry' '.reg .b32 %r<10>;' \

@@ -1,8 +1,9 @@
 /*
- * The PTX parser's private interface, shared by its three files:
+ * The PTX parser's private interface, shared by its four files:
  *   isa/parser.c       state, errors, names and scopes, functions and the module (ptx_parse)
  *   isa/parse_decl.c   header directives, numbers, variable and register declarations
- *   isa/parse_instr.c  instructions: opcode, modifiers, operands, calls, labels
+ *   isa/parse_opcode.c an instruction's dotted opcode: types, modifiers, the table's rules
+ *   isa/parse_instr.c  instructions: operands, calls, labels
  * Not for use outside isa/.
  */
 #ifndef WARPSIM_ISA_PARSER_INTERNAL_H
@@ -205,6 +206,11 @@ void ptxp_parse_var_decl(parser *P, declspec ds);
 int ptxp_parse_var_name(parser *P, const declspec *ds, int kind);
 void ptxp_parse_version(parser *P);
 void ptxp_skip_section(parser *P);
+
+/* ---- isa/parse_opcode.c ----------------------------------------------------- */
+
+/* Decode token t's dotted spelling into in->opcode, type(s), modifiers and flags; 0 after an error. */
+int ptxp_decode_opcode(parser *P, const ptx_token *t, ptx_instr *in);
 
 /* ---- isa/parse_instr.c ------------------------------------------------------ */
 
