@@ -107,14 +107,27 @@ START_TEST(readme_table_matches_flag_table)
 }
 END_TEST
 
+/* A markdown table of `rows` rows under its two header lines, every line with `bars` unescaped separators. */
+static void check_well_formed(const char *t, int rows, int bars_per_line)
+{
+    int lines = 0;
+    for (const char *line = t; *line; lines++) {
+        int bars = 0;
+        const char *p = line;
+        for (; *p && *p != '\n'; p++)
+            if (*p == '|' && (p == line || p[-1] != '\\'))
+                bars++;
+        ck_assert_msg(bars == bars_per_line, "row with %d separators: %.*s", bars, (int)(p - line), line);
+        line = *p ? p + 1 : p;
+    }
+    ck_assert_int_eq(lines, rows + 2);
+}
+
 /* Every flag is in README.md's table under its own name; the table has a row per flag. */
 START_TEST(flag_table_is_complete)
 {
     char *t = generated(ws_run_print_flags_markdown);
-    int lines = 0;
-    for (char *p = t; *p; p++)
-        lines += *p == '\n';
-    ck_assert_int_eq(lines, WS_FLAG_COUNT + 2);
+    check_well_formed(t, WS_FLAG_COUNT, 5);
     for (int i = 0; i < WS_FLAG_COUNT; i++) {
         char cell[64];
         snprintf(cell, sizeof cell, "| `--%s", ws_flags[i].name);
@@ -143,25 +156,7 @@ END_TEST
 START_TEST(table_is_well_formed)
 {
     char *t = generated(print_isa_markdown);
-    int lines = 0;
-    for (char *p = t; *p; p++)
-        lines += *p == '\n';
-    ck_assert_int_eq(lines, OP_COUNT + 2);
-    /* each row has the same number of unescaped cell separators */
-    char *line = t;
-    int want = -1;
-    while (*line) {
-        int bars = 0;
-        char *p = line;
-        for (; *p && *p != '\n'; p++)
-            if (*p == '|' && (p == line || p[-1] != '\\'))
-                bars++;
-        if (want < 0)
-            want = bars;
-        ck_assert_msg(bars == want, "row with %d cells: %.*s", bars, (int)(p - line), line);
-        line = *p ? p + 1 : p;
-    }
-    ck_assert_int_eq(want, 7);
+    check_well_formed(t, OP_COUNT, 7);
     free(t);
 }
 END_TEST
