@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "sim/fault.h"
-#include "sim/memory.h"
 #include "sim/sass.h"
 #include "sim/simt.h"
 #include "sim/warp.h"
