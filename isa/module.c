@@ -217,7 +217,7 @@ int ptx_module_equal(const ptx_module *a, const ptx_module *b, char *why, size_t
         else if (x->kind != y->kind) d = "kind";
         else if (x->space != y->space) d = "state space";
         else if (x->type != y->type) d = "type";
-        else if (x->is_extern != y->is_extern || x->visible != y->visible) d = "linkage";
+        else if (x->is_extern != y->is_extern || x->visible != y->visible || x->is_weak != y->is_weak) d = "linkage";
         else if (x->is_array != y->is_array) d = "array-ness";
         else if (x->managed != y->managed) d = ".managed";
         else if (x->align != y->align) d = "alignment";

@@ -242,11 +242,12 @@ int ptxp_literal_bits(parser *P, const numlit *nl, ptx_type type, int64_t *out, 
     int line = nl->line, col = nl->column;
 
     if (kind == PTX_KIND_PRED) {
-        if (t->kind == TOK_INT && !nl->neg && t->u <= 1) {
-            *out = (int64_t)t->u;
+        /* 0 is false, 1 true, and -1 (all bits set) true as well: nvcc -G writes mov.pred %p, -1 */
+        if (t->kind == TOK_INT && (nl->neg ? t->u == 1 : t->u <= 1)) {
+            *out = (int64_t)(t->u != 0);
             return 1;
         }
-        ptxp_perr(P, line, col, "a predicate immediate must be 0 or 1%s", what);
+        ptxp_perr(P, line, col, "a predicate immediate must be 0, 1 or -1%s", what);
         return 0;
     }
     if (kind == PTX_KIND_FLOAT) {
@@ -674,6 +675,7 @@ int ptxp_parse_var_name(parser *P, const declspec *ds, int kind)
     s->type = (uint8_t)ds->type;
     s->is_extern = (uint8_t)ds->is_extern;
     s->visible = (uint8_t)ds->visible;
+    s->is_weak = (uint8_t)ds->is_weak;
     s->managed = (uint8_t)ds->managed;
     s->is_array = ndims > 0;
     unsigned esize = ptx_types[ds->type].size;

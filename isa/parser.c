@@ -881,13 +881,9 @@ ptx_module *ptx_parse(const char *text, size_t length, const char *path, ptx_dia
             memset(&ds, 0, sizeof ds);
             ds.visible = visible;
             ds.is_extern = is_extern;
-            if (is_weak) {
-                ptxp_perr(P, first->line, first->column, "unsupported: .weak variables");
-                skip_toplevel(P);
-                continue;
-            }
-            if (is_dir(t, ".local") && (visible || is_extern)) {
-                ptxp_perr(P, first->line, first->column, ".local variables cannot be .visible or .extern");
+            ds.is_weak = is_weak;   /* within one module a .weak variable is its definition, as clang's templates use it */
+            if (is_dir(t, ".local") && (visible || is_extern || is_weak)) {
+                ptxp_perr(P, first->line, first->column, ".local variables cannot be .visible, .extern or .weak");
                 skip_toplevel(P);
                 continue;
             }

@@ -325,6 +325,8 @@ static void print_variable(const ptx_symbol *s, const char *indent, FILE *f)
     fputs(indent, f);
     if (s->visible)
         fputs(".visible ", f);
+    if (s->is_weak)
+        fputs(".weak ", f);
     if (s->is_extern)
         fputs(".extern ", f);
     fprintf(f, ".%s ", s->space < PTX_SPACE_COUNT ? ptx_space_names[s->space] : "?");

@@ -287,6 +287,7 @@ typedef struct {
     uint8_t type;          /* element type as declared (.b8 for byte arrays) */
     uint8_t is_extern;     /* .extern (dynamic shared memory when space is shared and size is 0) */
     uint8_t visible;       /* .visible */
+    uint8_t is_weak;       /* .weak: a definition other modules' may replace when linked (one per module) */
     uint8_t is_array;      /* declared with [N] or [] */
     uint8_t managed;       /* .global .attribute(.managed): CUDA managed memory */
     uint32_t align;        /* bytes (default: the element size) */

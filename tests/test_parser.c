@@ -1016,12 +1016,47 @@ START_TEST(opcode_rules)
 }
 END_TEST
 
+/* Predicate immediates: 0 false, 1 and -1 true (nvcc -G writes mov.pred %p, -1); anything else an error. */
+START_TEST(predicate_immediates)
+{
+    ptx_module *m = parse_ok(KERNEL(" mov.pred %p1, -1;\n mov.pred %p2, 1;\n mov.pred %p3, 0;"));
+    ck_assert_int_eq(ins(m, 0)->operand[1].imm, 1);
+    ck_assert_int_eq(ins(m, 1)->operand[1].imm, 1);
+    ck_assert_int_eq(ins(m, 2)->operand[1].imm, 0);
+    ptx_module_free(m);
+    ck_assert_str_eq(parse_err(KERNEL(" mov.pred %p1, 2;")),
+                     "x.ptx:7:16: error: a predicate immediate must be 0, 1 or -1");
+    ck_assert_str_eq(parse_err(KERNEL(" mov.pred %p1, -2;")),
+                     "x.ptx:7:16: error: a predicate immediate must be 0, 1 or -1");
+}
+END_TEST
+
+/* .weak variables (clang's template __shared__ arrays): a definition, kept through dump; never .local. */
+START_TEST(weak_variables)
+{
+    ptx_module *m = parse_ok(HDR ".weak .shared .align 4 .b8 s[256];\n.weak .global .u32 g = 7;\n"
+                             ".visible .entry k()\n{\n.reg .b32 %r<2>;\n ld.shared.u32 %r1, [s+4];\n ret;\n}\n");
+    int si = sym(m, "s"), gi = sym(m, "g");
+    ck_assert_int_eq(m->symbols[si].is_weak, 1);
+    ck_assert_int_eq(m->symbols[si].space, PTX_SPACE_SHARED);
+    ck_assert_uint_eq(m->symbols[si].size, 256);
+    ck_assert_int_eq(m->symbols[gi].is_weak, 1);
+    ck_assert_int_eq(m->symbols[gi].visible, 0);
+    ck_assert_int_eq(ins(m, 0)->operand[1].symbol, si);
+    ptx_module_free(m);
+    ck_assert_str_eq(parse_err(HDR ".weak .local .u32 l;\n"),
+                     "x.ptx:4:1: error: .local variables cannot be .visible, .extern or .weak");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("parser");
     TCase *tc = tcase_create("directives");
     tcase_add_test(tc, header_directives);
     tcase_add_test(tc, opcode_rules);
+    tcase_add_test(tc, predicate_immediates);
+    tcase_add_test(tc, weak_variables);
     tcase_add_test(tc, kernel_params_layout);
     tcase_add_test(tc, functions_calls_and_prototypes);
     tcase_add_test(tc, registers);

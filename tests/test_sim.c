@@ -531,11 +531,62 @@ START_TEST(runs_are_deterministic)
 }
 END_TEST
 
+/* PTX other compilers write (tests/ptx/good_*.ptx, each made by the compiler its first lines name). */
+static char *source_file(const char *rel)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", WARPSIM_SOURCE_DIR, rel);
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    static char text[65536];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    return text;
+}
+
+/* nvcc -G: `if (a <= 0 || b <= 0) return; o[threadIdx.x] = a + b;` through mov.pred %p3, -1 (true). */
+START_TEST(nvcc_debug_predicate_true)
+{
+    const char *ptx = source_file("tests/ptx/good_nvcc_G_pred_true.ptx");
+    static const struct { int a, b; uint32_t want; } cases[] = {{2, 3, 5}, {0, 3, 0}, {2, -1, 0}, {-4, -4, 0}, {7, 1, 8}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char launch[256];
+        snprintf(launch, sizeof launch, "kernel k\ngrid 1\nblock 40\nbuf o=u32:40\narg o\narg s32:%d\narg s32:%d\n",
+                 cases[i].a, cases[i].b);
+        sim_run *r = run(ptx, launch);
+        ck_assert_msg(r->status == 0, "%s", r->err);
+        for (int t = 0; t < 40; t++)
+            ck_assert_msg(u32(r, "o")[t] == cases[i].want, "a=%d b=%d: o[%d] = %u, want %u", cases[i].a, cases[i].b, t,
+                          u32(r, "o")[t], cases[i].want);
+        done(r);
+    }
+}
+END_TEST
+
+/* clang: tsum<64>'s __shared__ float s[64] is a .weak .shared variable; s[t] = t, then thread 0 sums them. */
+START_TEST(clang_weak_shared_array)
+{
+    sim_run *r = run(source_file("tests/ptx/good_clang_weak_shared.ptx"),
+                     "kernel _Z4tsumILi64EEvPf\ngrid 3\nblock 64\nbuf out=f32:3\narg out\n");
+    ck_assert_msg(r->status == 0, "%s", r->err);
+    for (int b = 0; b < 3; b++) {
+        float v;
+        memcpy(&v, &u32(r, "out")[b], 4);
+        ck_assert_msg(v == 2016.0f, "out[%d] = %g, want 0 + 1 + ... + 63 = 2016", b, (double)v);
+    }
+    ck_assert_uint_eq(counter(r, 0, WS_CTR_shared_st_inst), 3 * 2);   /* one store per warp, 2 warps per block */
+    done(r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("sim");
     TCase *tc = tcase_create("simt");
     tcase_add_test(tc, nested_if_reconverges);
+    tcase_add_test(tc, nvcc_debug_predicate_true);
+    tcase_add_test(tc, clang_weak_shared_array);
     tcase_add_test(tc, divergent_trip_counts);
     tcase_add_test(tc, early_exit_then_barrier);
     tcase_add_test(tc, calls_and_recursion);
