@@ -49,7 +49,9 @@ int cli_run(int argc, char **argv)
             fprintf(stderr, "%s\n", err);
         /* Report what ran, also when a later launch failed. */
         if (s.launch_count > (status ? 1 : 0) || !status) {
-            int color = isatty(fileno(stdout)) && getenv("NO_COLOR") == NULL;
+            /* auto: on a terminal, unless NO_COLOR is set (https://no-color.org) */
+            int color = o.color == WS_COLOR_ALWAYS ||
+                        (o.color == WS_COLOR_AUTO && isatty(fileno(stdout)) && getenv("NO_COLOR") == NULL);
             int reported = status ? s.launch_count - 1 : s.launch_count;
             int saved = s.launch_count;
             s.launch_count = reported;

@@ -4,6 +4,10 @@
 
 #include "sim/cli.h"
 
+#ifndef WARPSIM_VERSION
+#define WARPSIM_VERSION "unknown"   /* CMakeLists.txt sets it from project(VERSION) */
+#endif
+
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
@@ -23,7 +27,7 @@ static void usage(FILE *f)
         "warpsim: a GPU-less SIMT simulator. It runs CUDA kernels written in PTX on a model\n"
         "of a GPU and counts bank conflicts, memory transactions and divergent branches\n"
         "under the names Nsight Compute uses.\n\n"
-        "usage: warpsim COMMAND [ARGS]\n\ncommands:\n");
+        "usage: warpsim COMMAND [ARGS]   (warpsim --version: the version)\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-6s  %s\n", commands[i].name, commands[i].summary);
     fprintf(f,
@@ -42,6 +46,10 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+        printf("warpsim %s\n", WARPSIM_VERSION);
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -680,6 +680,16 @@ static ws_launch_status apply(pstate *s, int id, const char *v)
     case WS_FLAG_QUIET:
         o->quiet = 1;
         return WS_LAUNCH_OK;
+    case WS_FLAG_COLOR:
+        if (!strcmp(v, "auto"))
+            o->color = WS_COLOR_AUTO;
+        else if (!strcmp(v, "always"))
+            o->color = WS_COLOR_ALWAYS;
+        else if (!strcmp(v, "never"))
+            o->color = WS_COLOR_NEVER;
+        else
+            return fail(s, id, "expected auto, always or never, got '%s'", quote(&q, v));
+        return WS_LAUNCH_OK;
     case WS_FLAG_HELP:
         o->help = 1;
         return WS_LAUNCH_OK;
@@ -981,6 +991,7 @@ static ws_launch_status merge(pstate *f, pstate *c)
     if (c->given[WS_FLAG_JOBS]) fo->jobs = co->jobs;
     if (c->given[WS_FLAG_MEM_LIMIT]) fo->mem_limit = co->mem_limit;
     if (c->given[WS_FLAG_CSV] || c->given[WS_FLAG_JSON]) fo->format = co->format;
+    if (c->given[WS_FLAG_COLOR]) fo->color = co->color;
     fo->source |= co->source;
     fo->stats |= co->stats;
     fo->quiet |= co->quiet;

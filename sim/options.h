@@ -109,6 +109,7 @@ typedef struct {
 } ws_dump_spec;
 
 typedef enum { WS_OUT_TEXT, WS_OUT_CSV, WS_OUT_JSON } ws_output_format;
+typedef enum { WS_COLOR_AUTO, WS_COLOR_ALWAYS, WS_COLOR_NEVER } ws_color_mode;
 
 #define WS_DEFAULT_MAX_STEPS 10000000000ull    /* warp-instructions */
 #define WS_DEFAULT_MEM_LIMIT (1ull << 30)      /* bytes */
@@ -135,6 +136,7 @@ typedef struct ws_run_options {
     int jobs;
     uint64_t mem_limit;
     int stats, quiet;
+    ws_color_mode color;     /* --color (WS_COLOR_AUTO when not given) */
     int help;                /* --help / -h seen: nothing else is filled in */
 } ws_run_options;
 

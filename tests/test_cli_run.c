@@ -80,6 +80,35 @@ START_TEST(json_holds_metrics_and_lines)
 }
 END_TEST
 
+/* --color: always colours the text report even through a pipe, never and auto (not a terminal) do not;
+ * NO_COLOR does not override an explicit always; a bad value is a usage error. --version / -V. */
+START_TEST(color_and_version)
+{
+    char *out;
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --color=always", &out), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\033["));
+    free(out);
+    ck_assert_int_eq(sh("NO_COLOR=1 " WARPSIM_BINARY " run " TRANSPOSE " --color always", &out), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\033["));
+    free(out);
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --color=never", &out), 0);
+    ck_assert_ptr_null(strstr(out, "\033["));
+    free(out);
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --color=auto", &out), 0);
+    ck_assert_ptr_null(strstr(out, "\033["));
+    free(out);
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --color=sometimes", &out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "warpsim run: --color: expected auto, always or never, got 'sometimes'"));
+    free(out);
+    ck_assert_int_eq(RUN("--version", &out), 0);
+    ck_assert_str_eq(out, "warpsim " WARPSIM_VERSION "\n");
+    free(out);
+    ck_assert_int_eq(RUN("-V", &out), 0);
+    ck_assert_str_eq(out, "warpsim " WARPSIM_VERSION "\n");
+    free(out);
+}
+END_TEST
+
 START_TEST(source_annotates_the_conflicting_line)
 {
     char *out;
@@ -220,6 +249,7 @@ int main(void)
     tcase_add_test(tc, csv_has_the_ncu_raw_layout);
     tcase_add_test(tc, json_holds_metrics_and_lines);
     tcase_add_test(tc, source_annotates_the_conflicting_line);
+    tcase_add_test(tc, color_and_version);
     tcase_add_test(tc, trace_shows_a_warp_split_and_merge);
     tcase_add_test(tc, dump_writes_the_final_bytes);
     tcase_add_test(tc, exit_statuses_and_messages);
