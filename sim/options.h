@@ -20,7 +20,7 @@
  *   INIT   zero (the default) | iota | const=V | random=SEED | file=PATH
  *            iota: element i = i ((float)i, (double)i; integers keep the low bytes)
  *            const=V: V as for TYPE:VALUE below
- *            random=SEED: see "The random generator" below
+ *            random=SEED: see "The random generator" in sim/buffers.h
  *            file=PATH: raw little-endian bytes; a shorter file leaves the rest
  *            zero, a longer one is an error
  *   ARG    (in the order of the kernel's .param list) a buffer NAME, passed as
