@@ -17,6 +17,11 @@ int ws_flag_lookup(const char *name, size_t n)
     return -1;
 }
 
+int ws_flag_help_line_stands_alone(const char *next)
+{
+    return next[0] == ' ' || (next[0] >= 'A' && next[0] <= 'Z' && memchr(next, ':', 6) != NULL);
+}
+
 /* "--grid X[,Y[,Z]]" */
 static int flag_form(char *buf, size_t n, const ws_flag_info *f)
 {
@@ -76,8 +81,8 @@ void ws_run_print_flags_markdown(FILE *f)
         fprintf(f, "` | %s%s%s | %s | ", fl->scope == WS_SCOPE_CLI ? "" : "`",
                 fl->scope == WS_SCOPE_CLI ? "-" : fl->name, fl->scope == WS_SCOPE_CLI ? "" : "`", scope_text[fl->scope]);
         for (const char *p = fl->help; *p; p++) {
-            if (*p == '\n')   /* wrapped prose joins; an indented or "WORD:" line stays a line of its own */
-                fputs(p[1] == ' ' || (p[1] >= 'A' && p[1] <= 'Z' && memchr(p + 1, ':', 6)) ? "<br>" : " ", f);
+            if (*p == '\n')
+                fputs(ws_flag_help_line_stands_alone(p + 1) ? "<br>" : " ", f);
             else if (*p == '|')
                 fputs("\\|", f);
             else

@@ -29,6 +29,11 @@ typedef struct {
 
 extern const ws_flag_info ws_flags[WS_FLAG_COUNT];
 
+/* Whether the help line starting at `next` stands on a line of its own in
+ * prose output (README, man page): an indented line or a "WORD:" line does;
+ * other lines only wrap the sentence before them. */
+int ws_flag_help_line_stands_alone(const char *next);
+
 /* The flag named name[0..n) (no dashes), or -1. */
 int ws_flag_lookup(const char *name, size_t n);
 

@@ -13,12 +13,9 @@ static const struct {
     int (*run)(int argc, char **argv);
     const char *summary;
 } commands[] = {
-    {"run",   cli_run,   "simulate a kernel launch and report what it cost"},
-    {"check", cli_check, "parse and validate a PTX file; list its kernels"},
-    {"dump",  cli_dump,  "print a PTX file back as warpsim parsed it"},
-    {"arch",  cli_arch,  "list or show the architecture presets"},
-    {"isa",   cli_isa,   "print the supported PTX instructions"},
-    {"flags", cli_flags, "print the flags of `warpsim run` (--markdown: README.md's table)"},
+#define CMD(name, entry, summary) {name, entry, summary},
+#include "sim/commands.def"
+#undef CMD
 };
 
 static void usage(FILE *f)
