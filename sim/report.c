@@ -185,9 +185,21 @@ static line_totals *gather_lines(const ws_launch *l, int *count)
     return lines;
 }
 
+/* A metric's value in JSON, of a type that depends on the metric alone: counters are
+ * integers, ratios numbers with a fraction (1.0000, never 1), so a schema can say which. */
+static void json_metric_value(FILE *f, const ws_launch *l, const ws_metric *m)
+{
+    double v = ws_metric_value(l, m);
+    if (m->counter >= 0)
+        fprintf(f, "%" PRIu64, l->counters[m->counter]);
+    else
+        fprintf(f, "%.4f", v);
+}
+
 void ws_report_json(const ws_session *s, const int *selected, FILE *f)
 {
-    fputs("{\n  \"tool\": \"warpsim\",\n  \"arch\": ", f);
+    /* the layout is README.md's "The --json output"; schema_version changes when it does */
+    fprintf(f, "{\n  \"tool\": \"warpsim\",\n  \"schema_version\": %d,\n  \"arch\": ", WS_JSON_SCHEMA_VERSION);
     json_string(f, s->arch.name);
     fputs(",\n  \"ptx\": ", f);
     json_string(f, s->module->path);
@@ -196,8 +208,10 @@ void ws_report_json(const ws_session *s, const int *selected, FILE *f)
         const ws_launch *l = &s->launches[li];
         fprintf(f, "%s\n    {\n      \"id\": %d,\n      \"kernel\": ", li ? "," : "", li);
         json_string(f, l->kernel->name);
-        fprintf(f, ",\n      \"grid\": [%u, %u, %u],\n      \"block\": [%u, %u, %u],\n      \"seconds\": %.6f,\n",
-                l->grid[0], l->grid[1], l->grid[2], l->block_dim[0], l->block_dim[1], l->block_dim[2], s->seconds[li]);
+        fprintf(f, ",\n      \"grid\": [%u, %u, %u],\n      \"block\": [%u, %u, %u],\n",
+                l->grid[0], l->grid[1], l->grid[2], l->block_dim[0], l->block_dim[1], l->block_dim[2]);
+        if (s->options->stats)   /* wall-clock time only when asked: the rest is the same run after run */
+            fprintf(f, "      \"seconds\": %.6f,\n", s->seconds[li]);
         fputs("      \"metrics\": {", f);
         int first = 1;
         for (size_t i = 0; i < ws_metric_count(); i++) {
@@ -206,7 +220,7 @@ void ws_report_json(const ws_session *s, const int *selected, FILE *f)
             fprintf(f, "%s\n        ", first ? "" : ",");
             json_string(f, ws_metric_at(i)->metric);
             fputs(": ", f);
-            print_value(f, ws_metric_value(l, ws_metric_at(i)));
+            json_metric_value(f, l, ws_metric_at(i));
             first = 0;
         }
         fputs("\n      },\n      \"lines\": [", f);

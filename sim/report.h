@@ -20,6 +20,8 @@ int ws_metrics_select(const char *list, int *selected, char *err, size_t errlen)
 
 void ws_report_text(const ws_session *s, FILE *f, int color);
 void ws_report_csv(const ws_session *s, const int *selected, FILE *f);
+/* The version of --json's layout (README.md, "The --json output"): raised when a field changes meaning or type. */
+#define WS_JSON_SCHEMA_VERSION 1
 void ws_report_json(const ws_session *s, const int *selected, FILE *f);
 void ws_report_source(const ws_session *s, FILE *f, int color);
 

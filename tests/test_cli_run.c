@@ -80,6 +80,28 @@ START_TEST(json_holds_metrics_and_lines)
 }
 END_TEST
 
+/* --json's layout is versioned, its types fixed by the metric (counters integers, ratios with a fraction even
+ * when whole), and two runs print the same bytes: wall-clock seconds only under --stats. */
+START_TEST(json_is_versioned_typed_and_repeatable)
+{
+    char *a, *b;
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --json", &a), 0);
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --json", &b), 0);
+    ck_assert_str_eq(a, b);
+    ck_assert_ptr_nonnull(strstr(a, "\"schema_version\": 1,"));
+    ck_assert_ptr_null(strstr(a, "\"seconds\""));
+    /* every lane active: 100 %, written as a number with a fraction; the padded tile: 1 wavefront per request */
+    ck_assert_ptr_nonnull(strstr(a, "\"warpsim__simt_efficiency.pct\": 100.0000"));
+    ck_assert_ptr_nonnull(strstr(a, "\"warpsim__shared_wavefronts_per_request.ratio\": 1.0000"));
+    ck_assert_ptr_nonnull(strstr(a, "\"smsp__sass_inst_executed_op_shared_ld.sum\": 32768,"));
+    free(a);
+    free(b);
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --json --stats", &a), 0);
+    ck_assert_ptr_nonnull(strstr(a, "\"seconds\": "));
+    free(a);
+}
+END_TEST
+
 /* --color: always colours the text report even through a pipe, never and auto (not a terminal) do not;
  * NO_COLOR does not override an explicit always; a bad value is a usage error. --version / -V. */
 START_TEST(color_and_version)
@@ -248,6 +270,7 @@ int main(void)
     tcase_add_test(tc, text_report_shows_the_transpose_figures);
     tcase_add_test(tc, csv_has_the_ncu_raw_layout);
     tcase_add_test(tc, json_holds_metrics_and_lines);
+    tcase_add_test(tc, json_is_versioned_typed_and_repeatable);
     tcase_add_test(tc, source_annotates_the_conflicting_line);
     tcase_add_test(tc, color_and_version);
     tcase_add_test(tc, trace_shows_a_warp_split_and_merge);
