@@ -395,6 +395,20 @@ static void atomic(ws_exec *x, const ptx_instr *in, uint32_t mask, int returns)
             worst = n > worst ? n : worst;
         }
         ic[WS_CTR_shared_wavefronts] += worst;
+        ic[WS_CTR_shared_atom_wavefronts] += worst;
+    } else {
+        /* Lanes on a word an earlier lane of the warp already updated: the memory
+         * system applies them one after another (a histogram with one hot bin). */
+        uint32_t repeats = 0, seen = 0;
+        WS_FOR_LANES(mask, lane) {
+            for (int k = 0; k < lane; k++)
+                if ((seen >> k & 1u) && addr[k] >> 2 == addr[lane] >> 2) {
+                    repeats++;
+                    break;
+                }
+            seen |= 1u << lane;
+        }
+        ic[WS_CTR_global_atom_same_address] += repeats;
     }
     if (returns) {
         uint64_t *d = ws_dst(x, &in->operand[0]);

@@ -261,8 +261,11 @@ static uint64_t line_cost(const uint64_t *c)
     uint64_t req = c[WS_CTR_global_ld_requests] + c[WS_CTR_global_st_requests];
     uint64_t sec = c[WS_CTR_global_ld_sectors] + c[WS_CTR_global_st_sectors];
     uint64_t extra_sectors = sec > 4 * req ? sec - 4 * req : 0;
+    uint64_t atom_passes = c[WS_CTR_shared_atom_wavefronts], atoms = c[WS_CTR_shared_atom_inst];
+    uint64_t extra_atom_passes = atom_passes > atoms ? atom_passes - atoms : 0;
     return c[WS_CTR_shared_ld_bank_conflicts] + c[WS_CTR_shared_st_bank_conflicts] + extra_sectors +
-           c[WS_CTR_local_ld_sectors] + c[WS_CTR_local_st_sectors] + c[WS_CTR_branch_targets_divergent];
+           c[WS_CTR_local_ld_sectors] + c[WS_CTR_local_st_sectors] + c[WS_CTR_branch_targets_divergent] +
+           extra_atom_passes + c[WS_CTR_global_atom_same_address];
 }
 
 static int cost_cmp(const void *a, const void *b)
@@ -288,6 +291,13 @@ static void describe_line(FILE *f, const ws_launch *l, const line_totals *t, int
     if (global_req)
         fprintf(f, "               %.2f sectors per request (%" PRIu64 " requests)\n",
                 ratio(c[WS_CTR_global_ld_sectors] + c[WS_CTR_global_st_sectors], global_req), global_req);
+    if (c[WS_CTR_shared_atom_inst])
+        fprintf(f, "               %s%.2f wavefronts per shared atomic%s (%" PRIu64 " requests; lanes on one bank are "
+                "serialised)\n", RED(color && c[WS_CTR_shared_atom_wavefronts] > c[WS_CTR_shared_atom_inst]),
+                ratio(c[WS_CTR_shared_atom_wavefronts], c[WS_CTR_shared_atom_inst]), RESET(color), c[WS_CTR_shared_atom_inst]);
+    if (c[WS_CTR_global_atom_same_address])
+        fprintf(f, "               %s%" PRIu64 " global atomic updates serialised%s (a lane on a word another lane of its "
+                "warp updates)\n", RED(color), c[WS_CTR_global_atom_same_address], RESET(color));
     if (c[WS_CTR_local_ld_inst] + c[WS_CTR_local_st_inst])
         fprintf(f, "               local memory: %" PRIu64 " sectors\n", c[WS_CTR_local_ld_sectors] + c[WS_CTR_local_st_sectors]);
     if (c[WS_CTR_branch_targets_divergent])
@@ -389,6 +399,10 @@ void ws_report_text(const ws_session *s, FILE *f, int color)
             row(f, "global atomics", c[WS_CTR_global_atom_inst], ws_counters[WS_CTR_global_atom_inst].metric, color);
             row(f, "global reductions", c[WS_CTR_global_red_inst], ws_counters[WS_CTR_global_red_inst].metric, color);
             row(f, "shared atomics", c[WS_CTR_shared_atom_inst], ws_counters[WS_CTR_shared_atom_inst].metric, color);
+            row(f, "shared atomic wavefronts", c[WS_CTR_shared_atom_wavefronts],
+                ws_counters[WS_CTR_shared_atom_wavefronts].metric, color);
+            row(f, "global atomic updates serialised", c[WS_CTR_global_atom_same_address],
+                ws_counters[WS_CTR_global_atom_same_address].metric, color);
         }
         if (c[WS_CTR_transactions_64b] || c[WS_CTR_transactions_128b]) {
             row(f, "32-byte transactions", c[WS_CTR_transactions_32b], ws_counters[WS_CTR_transactions_32b].metric, color);
@@ -409,12 +423,12 @@ void ws_report_text(const ws_session *s, FILE *f, int color)
                 if (!line_cost(lines[k].c))
                     break;
                 if (!shown)
-                    fprintf(f, "  Worst lines (bank conflicts, extra sectors, local memory, divergence)\n");
+                    fprintf(f, "  Worst lines (bank conflicts, extra sectors, local memory, divergence, serialised atomics)\n");
                 describe_line(f, l, &lines[k], color);
                 shown++;
             }
             if (!shown)
-                fprintf(f, "  No line loses time to bank conflicts, uncoalesced accesses or divergence.\n");
+                fprintf(f, "  No line loses time to bank conflicts, uncoalesced accesses, divergence or serialised atomics.\n");
             free(lines);
         }
         if (li + 1 < s->launch_count)

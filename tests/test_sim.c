@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/report.h"
 #include "sim/session.h"
 
 #define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
@@ -580,11 +581,61 @@ START_TEST(clang_weak_shared_array)
 }
 END_TEST
 
+/* Atomics that collide: 64 threads add 1 to one shared bin (32 lanes on one bank: 32 passes per warp) and to
+ * their own bin (one pass), then 1 to one global word (31 lanes per warp wait for another's update) and to their
+ * own word (none). The report ranks the colliding lines first. */
+static const char atomics_collide[] = HEADER
+    ".visible .entry hist(.param .u64 one, .param .u64 each)\n"
+    "{\n"
+    "  .reg .b32 %r<4>; .reg .b64 %rd<6>;\n"
+    "  .shared .align 4 .b8 bins[260];\n"
+    "  ld.param.u64 %rd1, [one];\n"
+    "  ld.param.u64 %rd2, [each];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u64 %rd3, bins;\n"
+    "  atom.shared.add.u32 %r2, [bins], 1;\n"              /* line 12: one bin */
+    "  mul.wide.u32 %rd4, %r1, 4;\n"
+    "  add.u64 %rd5, %rd3, %rd4;\n"
+    "  red.shared.add.u32 [%rd5+4], 1;\n"                  /* line 15: own bin, own bank */
+    "  red.global.add.u32 [%rd1], 1;\n"                    /* line 16: one word */
+    "  add.u64 %rd5, %rd2, %rd4;\n"
+    "  red.global.add.u32 [%rd5], 1;\n"                    /* line 18: own word */
+    "  ret;\n"
+    "}\n";
+
+START_TEST(colliding_atomics_are_counted_and_reported)
+{
+    sim_run *r = run(atomics_collide, "grid 1\nblock 64\nbuf one=u32:1\nbuf each=u32:64\narg one\narg each\n");
+    ck_assert_msg(r->status == 0, "%s", r->err);
+    ck_assert_uint_eq(u32(r, "one")[0], 64);
+    for (int t = 0; t < 64; t++)
+        ck_assert_uint_eq(u32(r, "each")[t], 1);
+    ck_assert_uint_eq(counter(r, 0, WS_CTR_shared_atom_inst), 2 * 2);
+    ck_assert_uint_eq(counter(r, 0, WS_CTR_shared_atom_wavefronts), 2 * (32 + 1));
+    ck_assert_uint_eq(counter(r, 0, WS_CTR_global_red_inst), 2 * 2);
+    ck_assert_uint_eq(counter(r, 0, WS_CTR_global_atom_same_address), 2 * 31);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ws_report_text(&r->session, f, 0);
+    fclose(f);
+    ck_assert_msg(strstr(text, "line 12    atom.shared.add.u32") && strstr(text, "32.00 wavefronts per shared atomic"),
+                  "%s", text);
+    ck_assert_msg(strstr(text, "line 16    red.global.add.u32") && strstr(text, "62 global atomic updates serialised"),
+                  "%s", text);
+    ck_assert_msg(!strstr(text, "line 15 ") && !strstr(text, "line 18 "), "a line without collisions is ranked: %s", text);
+    ck_assert_ptr_null(strstr(text, "No line loses time"));
+    free(text);
+    done(r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("sim");
     TCase *tc = tcase_create("simt");
     tcase_add_test(tc, nested_if_reconverges);
+    tcase_add_test(tc, colliding_atomics_are_counted_and_reported);
     tcase_add_test(tc, nvcc_debug_predicate_true);
     tcase_add_test(tc, clang_weak_shared_array);
     tcase_add_test(tc, divergent_trip_counts);
