@@ -36,6 +36,9 @@ void ptx_module_free(ptx_module *m)
         free(m->strings[i]);
     free(m->strings);
     free(m->items);
+    for (int i = 0; i < m->source_file_count; i++)
+        free(m->source_files[i].path);
+    free(m->source_files);
     free(m->path);
     free(m->target);
     free(m);
@@ -113,6 +116,8 @@ static const char *instr_diff(const ptx_instr *a, const ptx_instr *b)
     if (a->guard != b->guard || a->guard_negated != b->guard_negated) return "guard";
     if (a->flags != b->flags) return "flags";
     if (a->call != b->call) return "call index";
+    if (a->src_file != b->src_file || a->src_line != b->src_line || a->src_column != b->src_column)
+        return "source position (.loc)";
     for (int k = 0; k < a->operand_count && k < PTX_MAX_OPERANDS; k++)
         if (!operand_equal(&a->operand[k], &b->operand[k]))
             return "an operand";
@@ -245,7 +250,20 @@ int ptx_module_equal(const ptx_module *a, const ptx_module *b, char *why, size_t
     int at;
     if (!items_equal(a->items, b->items, a->item_count, &at))
         return differ(why, whylen, "module-scope item %d differs", at);
+    if (a->source_file_count != b->source_file_count)
+        return differ(why, whylen, "%d vs %d .file entries", a->source_file_count, b->source_file_count);
+    for (int i = 0; i < a->source_file_count; i++)
+        if (a->source_files[i].id != b->source_files[i].id || !str_eq(a->source_files[i].path, b->source_files[i].path))
+            return differ(why, whylen, ".file entry %d differs", i);
     return 1;
+}
+
+const char *ptx_source_path(const ptx_module *m, int32_t file)
+{
+    for (int i = 0; i < m->source_file_count; i++)
+        if (m->source_files[i].id == file)
+            return m->source_files[i].path;
+    return NULL;
 }
 
 /* ---- operand slots -------------------------------------------------------- */

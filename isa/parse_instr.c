@@ -791,6 +791,9 @@ void ptxp_parse_instruction(parser *P)
     }
     advance(P);
     in.line = opt->line;
+    in.src_file = P->F.loc_file;
+    in.src_line = P->F.loc_line;
+    in.src_column = P->F.loc_column;
     in.column = opt->column;
     char spelling[128];
     snprintf(spelling, sizeof spelling, "%.*s", (int)(opt->len > 100 ? 100 : opt->len), opt->text);

@@ -178,6 +178,55 @@ void ptxp_skip_line(parser *P)
         advance(P);
 }
 
+/* Skip what is left of source line `line` (the directive's own; the next line's tokens stay). */
+static void skip_rest_of(parser *P, int line)
+{
+    while (!at(P, TOK_EOF) && cur(P)->line == line)
+        advance(P);
+}
+
+/* A non-negative integer token on the current line, or -1 (left unconsumed). */
+static int line_int(parser *P, int line)
+{
+    ptx_token *t = cur(P);
+    if (t->kind != TOK_INT || t->line != line || t->u > INT32_MAX)
+        return -1;
+    advance(P);
+    return (int)t->u;
+}
+
+/* `.loc FILE LINE COLUMN` (and nvcc -G's `, function_name ..., inlined_at ...`, not kept): the
+ * source position of the instructions that follow. A form warpsim does not read is skipped, as
+ * before line information was kept. */
+static void parse_loc(parser *P)
+{
+    int line = advance(P)->line;
+    int file = line_int(P, line), src_line = file >= 0 ? line_int(P, line) : -1;
+    int column = src_line >= 0 ? line_int(P, line) : -1;
+    if (src_line >= 0) {
+        P->F.loc_file = file;
+        P->F.loc_line = src_line;
+        P->F.loc_column = column > 0 ? column : 0;
+    }
+    skip_rest_of(P, line);
+}
+
+/* `.file N "path"[, timestamp, size]`: the path behind .loc's file number N. */
+static void parse_file(parser *P)
+{
+    int line = advance(P)->line;
+    int id = line_int(P, line);
+    ptx_token *s = cur(P);
+    if (id >= 0 && s->kind == TOK_STRING && s->line == line) {
+        ptx_module *m = P->m;
+        GROW(m->source_files, m->source_file_count, P->file_cap);
+        m->source_files[m->source_file_count].id = id;
+        m->source_files[m->source_file_count].path = xstrndup(s->text, s->len);
+        m->source_file_count++;
+    }
+    skip_rest_of(P, line);
+}
+
 /* ---- module building helpers ---------------------------------------------- */
 
 static int add_string(parser *P, const char *s, size_t n)
@@ -669,8 +718,10 @@ static void parse_body(parser *P)
                 ptxp_add_fn_item(P, PTX_ITEM_PRAGMA, si, 0);
                 if (!ptxp_expect(P, TOK_SEMI, "';'"))
                     ptxp_skip_statement(P);
-            } else if (is_dir(t, ".loc") || is_dir(t, ".file")) {
-                ptxp_skip_line(P);
+            } else if (is_dir(t, ".loc")) {
+                parse_loc(P);
+            } else if (is_dir(t, ".file")) {
+                parse_file(P);
             } else if (is_dir(t, ".extern") || is_dir(t, ".visible") || is_dir(t, ".weak")) {
                 ptx_token *n = peek_tok(P, 1);
                 if (is_dir(n, ".shared") || is_dir(n, ".global") || is_dir(n, ".const")) {
@@ -830,7 +881,11 @@ ptx_module *ptx_parse(const char *text, size_t length, const char *path, ptx_dia
             ptxp_parse_address_size(P);
             continue;
         }
-        if (is_dir(t, ".file") || is_dir(t, ".loc")) {
+        if (is_dir(t, ".file")) {
+            parse_file(P);
+            continue;
+        }
+        if (is_dir(t, ".loc")) {   /* outside a function: positions nothing */
             ptxp_skip_line(P);
             continue;
         }

@@ -65,6 +65,7 @@ typedef struct {
     int32_t *label_use_line, *label_use_col;
     int scope_stack[MAX_SCOPE_DEPTH + 1];
     int depth, next_scope;
+    int loc_file, loc_line, loc_column;   /* the last .loc: what the next instructions came from */
     int reg_cap, instr_cap, label_cap, call_cap, csym_cap, item_cap, luse_cap;
 } fstate;
 
@@ -82,7 +83,7 @@ typedef struct {
     ptx_module *m;
     int errors;
     int stop;
-    int sym_cap, fn_cap, str_cap, item_cap;
+    int sym_cap, fn_cap, str_cap, item_cap, file_cap;
     strmap modsyms, modfuncs;
     pending_call *pcalls;
     int npcalls, pcalls_cap;

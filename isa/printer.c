@@ -418,6 +418,7 @@ static void print_body(const ptx_module *m, const ptx_function *fn, FILE *f)
     regnames rn;
     regnames_init(&rn, fn);
     int it = 0;
+    int32_t loc_file = 0, loc_line = 0, loc_column = 0;   /* the .loc in force, as the parser keeps it */
     for (int i = 0; i <= fn->instr_count; i++) {
         /* scope closes first, then labels, then the other declarations */
         while (it < fn->item_count && fn->items[it].instr == i && fn->items[it].kind == PTX_ITEM_SCOPE_CLOSE)
@@ -431,8 +432,15 @@ static void print_body(const ptx_module *m, const ptx_function *fn, FILE *f)
         if (i == 0 && it > before && fn->instr_count > 0)
             fputc('\n', f); /* a blank line after the declarations */
         if (i < fn->instr_count) {
+            const ptx_instr *in = &fn->instrs[i];
+            if (in->src_file != loc_file || in->src_line != loc_line || in->src_column != loc_column) {
+                fprintf(f, "\t.loc\t%d %d %d\n", in->src_file, in->src_line, in->src_column);
+                loc_file = in->src_file;
+                loc_line = in->src_line;
+                loc_column = in->src_column;
+            }
             fputc('\t', f);
-            print_instr_names(m, fn, &rn, &fn->instrs[i], f);
+            print_instr_names(m, fn, &rn, in, f);
             fputc('\n', f);
         }
     }
@@ -471,6 +479,13 @@ void ptx_print_module(const ptx_module *m, FILE *f)
             print_body(m, fn, f);
             fputs("}\n", f);
         }
+    }
+    if (m->source_file_count)
+        fputc('\n', f);
+    for (int i = 0; i < m->source_file_count; i++) {
+        fprintf(f, "\t.file\t%d ", m->source_files[i].id);
+        print_string(f, m->source_files[i].path);
+        fputc('\n', f);
     }
 }
 

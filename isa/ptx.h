@@ -261,6 +261,8 @@ typedef struct {
     uint16_t flags;         /* PTX_FLAG_* */
     int32_t call;           /* OP_call: index into the function's call table; -1 otherwise */
     int32_t line, column;   /* position of the opcode in the source */
+    int32_t src_file, src_line, src_column;   /* the last .loc before it (nvcc -lineinfo, -G; clang -g):
+                                                 a .file number and its line; src_file 0: none */
     ptx_operand operand[PTX_MAX_OPERANDS];
 } ptx_instr;
 
@@ -348,6 +350,12 @@ typedef struct {
     uint64_t local_size;   /* this function's own .local bytes and call-scope .param bytes per thread */
 } ptx_function;
 
+/* `.file 1 "reduce.cu"`: the source files .loc directives name by number. */
+typedef struct {
+    int32_t id;
+    char *path;
+} ptx_source_file;
+
 typedef struct {
     char *path;            /* file name used in messages */
     uint32_t version_major, version_minor;
@@ -357,7 +365,11 @@ typedef struct {
     ptx_symbol *symbols;     int32_t symbol_count;
     char **strings;          int32_t string_count;   /* pragma texts (without the quotes) */
     ptx_item *items;         int32_t item_count;     /* module-scope order: symbols, functions, pragmas for dump */
+    ptx_source_file *source_files; int32_t source_file_count;   /* the .file table, as written */
 } ptx_module;
+
+/* The path a .file number names ("reduce.cu"), or NULL. */
+const char *ptx_source_path(const ptx_module *m, int32_t file);
 
 /* ---- Diagnostics ---------------------------------------------------------- */
 

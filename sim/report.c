@@ -76,6 +76,20 @@ static void print_value(FILE *f, double v)
         fprintf(f, "%.4f", v);
 }
 
+/* "reduce.cu:16" for an instruction of a module built with line information (.loc/.file), else "".
+ * The directories are dropped unless full is set. */
+static const char *source_position(const ptx_module *m, const ptx_instr *in, int full, char *buf, size_t n)
+{
+    const char *path = in->src_file ? ptx_source_path(m, in->src_file) : NULL;
+    if (!path) {
+        buf[0] = 0;
+        return buf;
+    }
+    const char *base = strrchr(path, '/');
+    snprintf(buf, n, "%s:%d", full || !base ? path : base + 1, in->src_line);
+    return buf;
+}
+
 /* ---- CSV and JSON ------------------------------------------------------------ */
 
 static void csv_field(FILE *f, const char *s, int last)
@@ -228,11 +242,20 @@ void ws_report_json(const ws_session *s, const int *selected, FILE *f)
         line_totals *lines = gather_lines(l, &n);
         for (int k = 0; k < n; k++) {
             const uint64_t *c = lines[k].c;
-            fprintf(f, "%s\n        {\"line\": %d, \"inst_executed\": %" PRIu64 ", \"thread_inst_executed\": %" PRIu64
+            char pos[512];
+            const ptx_function *F = &l->module->functions[lines[k].function];
+            source_position(l->module, &F->instrs[lines[k].first_instr], 1, pos, sizeof pos);
+            fprintf(f, "%s\n        {\"line\": %d, ", k ? "," : "", lines[k].line);
+            if (pos[0]) {
+                fputs("\"source\": ", f);
+                json_string(f, pos);
+                fputs(", ", f);
+            }
+            fprintf(f, "\"inst_executed\": %" PRIu64 ", \"thread_inst_executed\": %" PRIu64
                     ", \"shared_wavefronts\": %" PRIu64 ", \"shared_bank_conflicts\": %" PRIu64
                     ", \"global_requests\": %" PRIu64 ", \"global_sectors\": %" PRIu64
                     ", \"divergent_branch_targets\": %" PRIu64 "}",
-                    k ? "," : "", lines[k].line, c[WS_CTR_inst_executed], c[WS_CTR_thread_inst_executed],
+                    c[WS_CTR_inst_executed], c[WS_CTR_thread_inst_executed],
                     c[WS_CTR_shared_wavefronts], c[WS_CTR_shared_ld_bank_conflicts] + c[WS_CTR_shared_st_bank_conflicts],
                     c[WS_CTR_global_ld_requests] + c[WS_CTR_global_st_requests],
                     c[WS_CTR_global_ld_sectors] + c[WS_CTR_global_st_sectors], c[WS_CTR_branch_targets_divergent]);
@@ -278,8 +301,11 @@ static void describe_line(FILE *f, const ws_launch *l, const line_totals *t, int
 {
     const ptx_function *F = &l->module->functions[t->function];
     const uint64_t *c = t->c;
+    char pos[512];
     fprintf(f, "    %sline %-5d%s ", BOLD(color), t->line, RESET(color));
     ptx_print_instr(l->module, F, &F->instrs[t->first_instr], f);
+    if (source_position(l->module, &F->instrs[t->first_instr], 0, pos, sizeof pos)[0])
+        fprintf(f, "   %s// %s%s", DIM(color), pos, RESET(color));   /* the CUDA line it came from */
     fputc('\n', f);
     uint64_t shared_req = c[WS_CTR_shared_ld_inst] + c[WS_CTR_shared_st_inst];
     uint64_t global_req = c[WS_CTR_global_ld_requests] + c[WS_CTR_global_st_requests];
@@ -480,9 +506,15 @@ void ws_report_source(const ws_session *s, FILE *f, int color)
                 if (c[WS_CTR_branch_targets_divergent])
                     snprintf(div, sizeof div, "%" PRIu64, c[WS_CTR_branch_targets_divergent]);
                 int hot = conflicts || c[WS_CTR_branch_targets_divergent];
-                fprintf(f, "%6d %10" PRIu64 " %6.1f %s%14s%s %12s %s%5s%s  %s\n", lineno, c[WS_CTR_inst_executed],
+                char pos[512];
+                const ptx_function *F = &l->module->functions[t->function];
+                source_position(l->module, &F->instrs[t->first_instr], 0, pos, sizeof pos);
+                fprintf(f, "%6d %10" PRIu64 " %6.1f %s%14s%s %12s %s%5s%s  %s%s%s%s%s\n", lineno, c[WS_CTR_inst_executed],
                         ratio(c[WS_CTR_thread_inst_executed], c[WS_CTR_inst_executed]), RED(color && conflicts), wf,
-                        RESET(color && conflicts), sec, RED(color && hot), div, RESET(color && hot), buf);
+                        RESET(color && conflicts), sec, RED(color && hot), div, RESET(color && hot), buf,
+                        pos[0] ? "   " : "", DIM(color && pos[0]), pos[0] ? "// " : "", pos);
+                if (pos[0] && color)
+                    fputs(RESET(color), f);
             } else {
                 fprintf(f, "%6d %10s %6s %14s %12s %5s  %s%s%s\n", lineno, "", "", "", "", "", DIM(color), buf, RESET(color));
             }

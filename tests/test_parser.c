@@ -1049,6 +1049,48 @@ START_TEST(weak_variables)
 }
 END_TEST
 
+/* Line information (nvcc -lineinfo, -G; clang -g): each instruction keeps the last .loc before it, the
+ * .file table names the files; nothing else changes (every instruction is still there), and dump prints both
+ * back so that the module re-parses equal. */
+START_TEST(line_information)
+{
+    const char *text = HDR ".visible .entry k()\n{\n.reg .b32 %r<4>;\n"
+                       " mov.u32 %r1, 1;\n"                                        /* before any .loc */
+                       " .loc 1 12 5\n"
+                       " mov.u32 %r2, 2;\n add.u32 %r3, %r1, %r2;\n"
+                       " .loc 2 40 0, function_name $L__info_string0, inlined_at 1 13 9\n"   /* nvcc -G's form */
+                       " ret;\n}\n"
+                       ".file 1 \"src/k.cu\"\n.file 2 \"src/util.cuh\", 1700000000, 512\n";
+    ptx_module *m = parse_ok(text);
+    const ptx_function *k = fn(m, "k");
+    ck_assert_int_eq(k->instr_count, 4);
+    ck_assert_int_eq(ins(m, 0)->src_file, 0);
+    ck_assert_int_eq(ins(m, 1)->src_file, 1);
+    ck_assert_int_eq(ins(m, 1)->src_line, 12);
+    ck_assert_int_eq(ins(m, 1)->src_column, 5);
+    ck_assert_int_eq(ins(m, 2)->src_line, 12);
+    ck_assert_int_eq(ins(m, 3)->src_file, 2);
+    ck_assert_int_eq(ins(m, 3)->src_line, 40);
+    ck_assert_int_eq(ins(m, 3)->opcode, OP_ret);
+    ck_assert_str_eq(ptx_source_path(m, 1), "src/k.cu");
+    ck_assert_str_eq(ptx_source_path(m, 2), "src/util.cuh");
+    ck_assert_ptr_null(ptx_source_path(m, 3));
+    char *printed = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&printed, &len);
+    ptx_print_module(m, f);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(printed, "\t.loc\t1 12 5\n\tmov.u32\t%r2, 2;"));
+    ck_assert_ptr_nonnull(strstr(printed, "\t.file\t2 \"src/util.cuh\"\n"));
+    ptx_module *again = parse_ok(printed);
+    char why[256];
+    ck_assert_msg(ptx_module_equal(m, again, why, sizeof why), "%s", why);
+    ptx_module_free(again);
+    free(printed);
+    ptx_module_free(m);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("parser");
@@ -1057,6 +1099,7 @@ int main(void)
     tcase_add_test(tc, opcode_rules);
     tcase_add_test(tc, predicate_immediates);
     tcase_add_test(tc, weak_variables);
+    tcase_add_test(tc, line_information);
     tcase_add_test(tc, kernel_params_layout);
     tcase_add_test(tc, functions_calls_and_prototypes);
     tcase_add_test(tc, registers);

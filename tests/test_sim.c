@@ -630,11 +630,55 @@ START_TEST(colliding_atomics_are_counted_and_reported)
 }
 END_TEST
 
+/* With line information, the report names the CUDA line beside the PTX line: the worst lines, --source and
+ * --json. A column-wise shared store (32 lanes, stride 128 bytes: one bank) at "bank.cu:7". */
+static const char lineinfo_conflict[] = HEADER
+    ".visible .entry k()\n"
+    "{\n"
+    "  .reg .b32 %r<4>;\n"
+    "  .shared .align 4 .b8 tile[4096];\n"
+    "  .loc 1 6 3\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  shl.b32 %r2, %r1, 7;\n"
+    "  mov.u32 %r3, tile;\n"
+    "  add.u32 %r2, %r2, %r3;\n"
+    "  .loc 1 7 14\n"
+    "  st.shared.u32 [%r2], %r1;\n"                      /* line 14 */
+    "  ret;\n"
+    "}\n"
+    ".file 1 \"course/bank.cu\"\n";
+
+START_TEST(reports_name_the_cuda_line)
+{
+    sim_run *r = run(lineinfo_conflict, "grid 1\nblock 32\n");
+    ck_assert_msg(r->status == 0, "%s", r->err);
+    ck_assert_uint_eq(counter(r, 0, WS_CTR_shared_st_bank_conflicts), 31);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ws_report_text(&r->session, f, 0);
+    fclose(f);
+    ck_assert_msg(strstr(text, "line 14    st.shared.u32\t[%r2], %r1;   // bank.cu:7\n"), "%s", text);
+    free(text);
+    f = open_memstream(&text, &len);
+    int all[256];
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        all[i] = 1;
+    ws_report_json(&r->session, all, f);
+    fclose(f);
+    ck_assert_msg(strstr(text, "{\"line\": 14, \"source\": \"course/bank.cu:7\", \"inst_executed\": 1,"), "%s", text);
+    ck_assert_msg(strstr(text, "{\"line\": 9, \"source\": \"course/bank.cu:6\","), "%s", text);
+    free(text);
+    done(r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("sim");
     TCase *tc = tcase_create("simt");
     tcase_add_test(tc, nested_if_reconverges);
+    tcase_add_test(tc, reports_name_the_cuda_line);
     tcase_add_test(tc, colliding_atomics_are_counted_and_reported);
     tcase_add_test(tc, nvcc_debug_predicate_true);
     tcase_add_test(tc, clang_weak_shared_array);
