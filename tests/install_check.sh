@@ -22,6 +22,8 @@ int main(void)
     ptx_module *m = ptx_parse(text, strlen(text), "k.ptx", &d);
     int ok = m && m->function_count == 1 && !strcmp(m->functions[0].name, "k");
     printf("%s\n", ok ? "parsed k" : "failed");
+    ptx_module_free(m);
+    ptx_diag_free(&d);
     return ok ? 0 : 1;
 }
 C
