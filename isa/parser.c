@@ -170,19 +170,17 @@ void ptxp_skip_statement(parser *P)
     }
 }
 
-/* Skip all tokens on the current token's line (.loc and .file have no ';'). */
-void ptxp_skip_line(parser *P)
-{
-    int line = cur(P)->line;
-    while (!at(P, TOK_EOF) && cur(P)->line == line)
-        advance(P);
-}
-
-/* Skip what is left of source line `line` (the directive's own; the next line's tokens stay). */
+/* Skip what is left of source line `line` (a directive's own; the next line's tokens stay). */
 static void skip_rest_of(parser *P, int line)
 {
     while (!at(P, TOK_EOF) && cur(P)->line == line)
         advance(P);
+}
+
+/* Skip all tokens on the current token's line (.loc and .file have no ';'). */
+void ptxp_skip_line(parser *P)
+{
+    skip_rest_of(P, cur(P)->line);
 }
 
 /* A non-negative integer token on the current line, or -1 (left unconsumed). */

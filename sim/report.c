@@ -203,11 +203,10 @@ static line_totals *gather_lines(const ws_launch *l, int *count)
  * integers, ratios numbers with a fraction (1.0000, never 1), so a schema can say which. */
 static void json_metric_value(FILE *f, const ws_launch *l, const ws_metric *m)
 {
-    double v = ws_metric_value(l, m);
     if (m->counter >= 0)
         fprintf(f, "%" PRIu64, l->counters[m->counter]);
     else
-        fprintf(f, "%.4f", v);
+        fprintf(f, "%.4f", ws_metric_value(l, m));
 }
 
 void ws_report_json(const ws_session *s, const int *selected, FILE *f)

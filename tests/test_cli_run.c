@@ -128,6 +128,13 @@ START_TEST(color_and_version)
     ck_assert_int_eq(RUN("-V", &out), 0);
     ck_assert_str_eq(out, "warpsim " WARPSIM_VERSION "\n");
     free(out);
+    /* `warpsim flags`: the run help's flag list; a stray argument is a usage error */
+    ck_assert_int_eq(RUN("flags", &out), 0);
+    ck_assert_ptr_nonnull(strstr(out, "  --trace-warp B:W    trace warp W of (linear) block B\n"));
+    free(out);
+    ck_assert_int_eq(RUN("flags --bogus", &out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "warpsim flags: unknown argument '--bogus'"));
+    free(out);
 }
 END_TEST
 
