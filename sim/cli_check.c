@@ -1,5 +1,6 @@
 /* `warpsim check`, `warpsim dump` and `warpsim isa`: the PTX front end's commands. */
 #include "isa/ptx.h"
+#include "sim/builtins.h"
 #include "sim/cli.h"
 
 #include <errno.h>
@@ -43,10 +44,12 @@ static void dump_help(FILE *f)
 
 static void isa_help(FILE *f)
 {
-    fputs("usage: warpsim isa [--markdown]\n\n"
+    fputs("usage: warpsim isa [--markdown | --builtins]\n\n"
           "Print the PTX instructions warpsim accepts: each opcode with its class, the\n"
           "operands it takes, the types and modifiers allowed and what it does. With\n"
-          "--markdown the same table prints as the markdown table in isa/README.md.\n\n"
+          "--markdown the same table prints as the markdown table in isa/README.md.\n"
+          "With --builtins: the functions a kernel may call without a body, which\n"
+          "warpsim runs natively (the math library's __nv_* names, vprintf).\n\n"
           "example:\n"
           "  warpsim isa | grep -A3 '^shfl'\n\n"
           "exit status: 0 ok, 2 usage error\n",
@@ -281,6 +284,11 @@ int cli_isa(int argc, char **argv)
         if (!strcmp(argv[i], "--markdown")) {
             markdown = 1;
             continue;
+        }
+        if (!strcmp(argv[i], "--builtins")) {
+            for (size_t b = 0; b < ws_builtin_count(); b++)
+                printf("%s\n", ws_builtin_name((int)b));
+            return 0;
         }
         fprintf(stderr, "warpsim isa: unknown argument '%s' (try `warpsim isa --help`)\n", argv[i]);
         return EXIT_USAGE;

@@ -2,6 +2,7 @@
  * (sim/simt.c); calls push a frame; ret and exit retire lanes. */
 #include <string.h>
 
+#include "sim/builtins.h"
 #include "sim/fault.h"
 #include "sim/sass.h"
 #include "sim/simt.h"
@@ -37,6 +38,10 @@ void exec_call(ws_exec *x, const ptx_instr *in, uint32_t mask)
     ws_frame *caller = &w->frames[w->frame_depth - 1];
     const ptx_call *call = &caller->fn->calls[in->call];
     const ptx_function *callee = &l->module->functions[call->function];
+    if (!callee->defined) {   /* a builtin (sim/builtins.def): run natively, no frame */
+        ws_builtin_call(x, in, mask, l->builtin[call->function], call);
+        return;
+    }
     if (w->frame_depth >= WS_MAX_CALL_DEPTH) {
         ws_fault(x, in, -1, "calls nested deeper than %d frames", WS_MAX_CALL_DEPTH);
         return;

@@ -248,6 +248,7 @@ void ws_launch_free(ws_launch *l)
         }
     }
     free(l->zeroed);
+    free(l->builtin);
     free(l->reconverge);
     free(l->decoded);
     free(l->instr_counters);

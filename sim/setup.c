@@ -6,6 +6,8 @@
  */
 #include "sim/setup.h"
 
+#include "sim/builtins.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,8 +308,10 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
     l->instr_counters = calloc((size_t)m->function_count, sizeof(ws_instr_counters *));
     l->decoded = calloc((size_t)m->function_count, sizeof(ws_decoded *));
     l->zeroed = calloc((size_t)m->function_count, sizeof(ws_register_list));
+    l->builtin = calloc((size_t)m->function_count + 1, sizeof(int32_t));
+    l->printf_out = cfg->printf_out;
     if (!fn_marks || !used || !l->symbol_address || !l->reconverge || !l->instr_counters || !l->decoded ||
-        !l->zeroed) {
+        !l->zeroed || !l->builtin) {
         free(fn_marks); free(used);
         ws_launch_error(l, "error: out of host memory");
         return -1;
@@ -318,10 +322,20 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
             continue;
         const ptx_function *F = &m->functions[f];
         if (!F->defined) {
-            ws_launch_error(l, "%s:%d:%d: error: kernel '%s' calls '%s', which has no body in this module",
-                            m->path, F->line, F->column, l->kernel->name, F->name);
-            free(fn_marks); free(used);
-            return -1;
+            char why[512];
+            int b = ws_builtin_find(F->name);
+            if (b < 0)
+                ws_launch_error(l, "%s:%d:%d: error: kernel '%s' calls '%s', which has no body in this module "
+                                "and is not one of warpsim's built-in functions (`warpsim isa --builtins`)",
+                                m->path, F->line, F->column, l->kernel->name, F->name);
+            else if (!ws_builtin_matches(m, F, b, why, sizeof why))
+                ws_launch_error(l, "%s:%d:%d: error: %s", m->path, F->line, F->column, why);
+            if (b < 0 || l->failed) {
+                free(fn_marks); free(used);
+                return -1;
+            }
+            l->builtin[f] = b;
+            continue;
         }
         l->reconverge[f] = ws_postdominators(F);
         l->instr_counters[f] = calloc((size_t)F->instr_count + 1, sizeof(ws_instr_counters));

@@ -152,6 +152,8 @@ struct ws_launch {
     int32_t **reconverge;        /* [fn][instr] immediate post-dominator, -1 = exit */
     ws_decoded **decoded;        /* [fn][instr] */
     ws_register_list *zeroed;    /* [fn] the value registers a frame of fn must start with zeroed */
+    int32_t *builtin;            /* [fn] for a function without a body: its sim/builtins.def index */
+    FILE *printf_out;            /* where device printf writes (stdout when NULL) */
     const ws_allocation *last_allocation;  /* the global allocation the last access hit: the next one likely does too */
     /* counters */
     uint64_t counters[WS_CTR_COUNT];
@@ -180,6 +182,7 @@ typedef struct {
     int trace_block, trace_warp;  /* -1: no trace */
     FILE *trace;
     int jobs;                     /* threads simulating blocks (0 or 1: this one) */
+    FILE *printf_out;             /* device printf's output; NULL: stdout */
 } ws_launch_config;
 
 /* ---- Helpers the handlers share ---------------------------------------------- */
