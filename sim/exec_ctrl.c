@@ -50,8 +50,8 @@ void exec_call(ws_exec *x, const ptx_instr *in, uint32_t mask)
     uint64_t base = caller->local_base + caller_size;
     uint64_t need = ws_frame_param_offset(callee) + callee->local_size;
     if (base + need > l->local_stack_size) {
-        ws_fault(x, in, -1, "call stack overflow calling '%s' (each thread has %llu bytes of local memory)",
-                 callee->name, (unsigned long long)l->local_stack_size);
+        ws_fault_of(x, in, -1, WS_FAULT_STACK, "call stack overflow calling '%s' (each thread has %llu bytes of local memory)",
+                    callee->name, (unsigned long long)l->local_stack_size);
         return;
     }
     /* Arguments: the caller's .param variables, copied into the callee's parameters. */
@@ -115,5 +115,5 @@ void exec_trap(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     ws_advance(x);
     if (mask)
-        ws_fault(x, in, __builtin_ctz(mask), "trap instruction executed");
+        ws_fault_of(x, in, __builtin_ctz(mask), WS_FAULT_TRAP, "trap instruction executed");
 }

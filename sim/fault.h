@@ -12,6 +12,9 @@
  * after calling it. */
 void ws_fault(ws_exec *x, const ptx_instr *in, int lane, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The same, saying what kind of fault it is (the CUDA runtime maps the kind to its error code). */
+void ws_fault_of(ws_exec *x, const ptx_instr *in, int lane, ws_fault_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* Stop the launch with a message of its own (set-up, budget, host memory). */
 void ws_launch_error(ws_launch *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

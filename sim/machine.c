@@ -111,6 +111,7 @@ static void report_deadlock(ws_launch *l, ws_block *b)
                      w->simt_depth > 1 ? ", the others are on a divergent path" : "");
     }
     l->failed = 1;
+    l->fault_kind = WS_FAULT_DEADLOCK;
 }
 
 void ws_budget_error(ws_launch *l)
@@ -118,6 +119,7 @@ void ws_budget_error(ws_launch *l)
     ws_launch_error(l, "%s: error: kernel '%s' stopped after %" PRIu64 " warp-instructions (the step budget): "
                     "an endless loop? raise it with --max-steps N",
                     l->module->path, l->kernel->name, l->max_steps);
+    l->fault_kind = WS_FAULT_BUDGET;
 }
 
 int ws_run_block(ws_launch *l, ws_block *b)

@@ -25,25 +25,32 @@ void ws_global_init(ws_global_memory *g, uint64_t limit)
 void ws_global_free(ws_global_memory *g)
 {
     for (int i = 0; i < g->count; i++) {
-        free(g->allocs[i]->bytes);
+        if (!g->allocs[i]->host_owned)
+            free(g->allocs[i]->bytes);
         free(g->allocs[i]);
     }
     free(g->allocs);
     memset(g, 0, sizeof *g);
 }
 
-ws_allocation *ws_global_alloc(ws_global_memory *g, uint64_t size, const char *name)
+static int make_room(ws_global_memory *g)
 {
-    if (size == 0 || size > g->limit || g->bytes_in_use > g->limit - size)
-        return NULL;
     if (g->count == g->capacity) {
         int cap = g->capacity ? g->capacity * 2 : 16;
         ws_allocation **p = realloc(g->allocs, sizeof *p * (size_t)cap);
         if (!p)
-            return NULL;
+            return -1;
         g->allocs = p;
         g->capacity = cap;
     }
+    return 0;
+}
+
+ws_allocation *ws_global_alloc(ws_global_memory *g, uint64_t size, const char *name)
+{
+    if (size == 0 || size > g->limit || g->bytes_in_use > g->limit - size || make_room(g) < 0)
+        return NULL;
+
     uint8_t *bytes = calloc(1, size);
     ws_allocation *a = calloc(1, sizeof *a);
     if (!bytes || !a) {
@@ -51,7 +58,17 @@ ws_allocation *ws_global_alloc(ws_global_memory *g, uint64_t size, const char *n
         free(a);
         return NULL;
     }
-    g->allocs[g->count++] = a;
+    /* sorted by base: an adopted host range (ws_global_adopt) may lie above next_base */
+    int at = g->count;
+    while (at > 0 && g->allocs[at - 1]->base > g->next_base)
+        at--;
+    while (at < g->count && g->allocs[at]->base < g->next_base + size + 256) {   /* step over adopted ranges */
+        g->next_base = (g->allocs[at]->base + g->allocs[at]->size + 256 + 255) / 256 * 256;
+        at++;
+    }
+    memmove(&g->allocs[at + 1], &g->allocs[at], sizeof *g->allocs * (size_t)(g->count - at));
+    g->allocs[at] = a;
+    g->count++;
     a->base = g->next_base;
     a->size = size;
     a->bytes = bytes;
@@ -63,9 +80,57 @@ ws_allocation *ws_global_alloc(ws_global_memory *g, uint64_t size, const char *n
     return a;
 }
 
+static int overlaps(uint64_t base, uint64_t size, uint64_t start, uint64_t len)
+{
+    return base < start + len && start < base + size;
+}
+
+ws_allocation *ws_global_adopt(ws_global_memory *g, uint8_t *bytes, uint64_t size, const char *name)
+{
+    uint64_t base = (uint64_t)(uintptr_t)bytes;
+    if (size == 0 || size > g->limit || g->bytes_in_use > g->limit - size || base + size < base ||
+        overlaps(base, size, WS_SHARED_WINDOW, WS_WINDOW_SIZE) || overlaps(base, size, WS_LOCAL_WINDOW, WS_WINDOW_SIZE) ||
+        overlaps(base, size, WS_GLOBAL_BASE, g->next_base - WS_GLOBAL_BASE + g->limit) || make_room(g) < 0)
+        return NULL;
+    int at = g->count;
+    while (at > 0 && g->allocs[at - 1]->base > base)
+        at--;
+    if ((at > 0 && g->allocs[at - 1]->base + g->allocs[at - 1]->size > base) ||
+        (at < g->count && base + size > g->allocs[at]->base))
+        return NULL;
+    ws_allocation *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    memmove(&g->allocs[at + 1], &g->allocs[at], sizeof *g->allocs * (size_t)(g->count - at));
+    g->allocs[at] = a;
+    g->count++;
+    a->base = base;
+    a->size = size;
+    a->bytes = bytes;
+    a->name = name;
+    a->host_owned = 1;
+    g->bytes_in_use += size;
+    return a;
+}
+
+void ws_global_release(ws_global_memory *g, ws_allocation *a)
+{
+    for (int i = 0; i < g->count; i++) {
+        if (g->allocs[i] != a)
+            continue;
+        memmove(&g->allocs[i], &g->allocs[i + 1], sizeof *g->allocs * (size_t)(g->count - i - 1));
+        g->count--;
+        g->bytes_in_use -= a->size;
+        if (!a->host_owned)
+            free(a->bytes);
+        free(a);
+        return;
+    }
+}
+
 ws_allocation *ws_global_find(ws_global_memory *g, uint64_t addr, uint64_t size)
 {
-    int lo = 0, hi = g->count - 1;   /* allocations are made in increasing address order */
+    int lo = 0, hi = g->count - 1;   /* sorted by base */
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
         ws_allocation *a = g->allocs[mid];
@@ -116,31 +181,31 @@ uint8_t *ws_memory_access(ws_exec *x, const ptx_instr *in, int lane, ptx_space *
         *address = addr;
     }
     if (size > 1 && addr % size != 0) {
-        ws_fault(x, in, lane, "misaligned %u-byte %s of %s address 0x%" PRIx64, size, verb, space_label(sp), addr);
+        ws_fault_of(x, in, lane, WS_FAULT_MISALIGNED, "misaligned %u-byte %s of %s address 0x%" PRIx64, size, verb, space_label(sp), addr);
         return NULL;
     }
     switch (sp) {
     case PTX_SPACE_SHARED:
         if (addr >= l->shared_size || l->shared_size - addr < size) {
-            ws_fault(x, in, lane, "out-of-bounds %u-byte %s of shared address 0x%" PRIx64
+            ws_fault_of(x, in, lane, WS_FAULT_ADDRESS, "out-of-bounds %u-byte %s of shared address 0x%" PRIx64
                      " (the block has %" PRIu64 " bytes of shared memory)", size, verb, addr, l->shared_size);
             return NULL;
         }
         return x->block->shared + addr;
     case PTX_SPACE_LOCAL:
         if (addr >= l->local_stack_size || l->local_stack_size - addr < size) {
-            ws_fault(x, in, lane, "out-of-bounds %u-byte %s of local address 0x%" PRIx64
+            ws_fault_of(x, in, lane, WS_FAULT_ADDRESS, "out-of-bounds %u-byte %s of local address 0x%" PRIx64
                      " (each thread has %" PRIu64 " bytes of local memory)", size, verb, addr, l->local_stack_size);
             return NULL;
         }
         return x->warp->local + (uint64_t)lane * l->local_stack_size + addr;
     case PTX_SPACE_PARAM:
         if (is_store) {
-            ws_fault(x, in, lane, "write to the kernel's parameters at 0x%" PRIx64 " (they are read-only)", addr);
+            ws_fault_of(x, in, lane, WS_FAULT_ADDRESS, "write to the kernel's parameters at 0x%" PRIx64 " (they are read-only)", addr);
             return NULL;
         }
         if (addr >= l->kernel->param_size || l->kernel->param_size - addr < size) {
-            ws_fault(x, in, lane, "out-of-bounds %u-byte read of parameter offset %" PRIu64
+            ws_fault_of(x, in, lane, WS_FAULT_ADDRESS, "out-of-bounds %u-byte read of parameter offset %" PRIu64
                      " (the kernel has %" PRIu64 " bytes of parameters)", size, addr, l->kernel->param_size);
             return NULL;
         }
@@ -150,16 +215,16 @@ uint8_t *ws_memory_access(ws_exec *x, const ptx_instr *in, int lane, ptx_space *
         if (!a) {
             const ws_allocation *near = ws_global_nearest_below(l->global, addr);
             if (near && addr - near->base < near->size + 256)
-                ws_fault(x, in, lane, "invalid %u-byte %s of %s address 0x%" PRIx64 " (byte %" PRIu64
+                ws_fault_of(x, in, lane, WS_FAULT_ADDRESS, "invalid %u-byte %s of %s address 0x%" PRIx64 " (byte %" PRIu64
                          " of buffer '%s', which has %" PRIu64 ")", size, verb, space_label(sp), addr,
                          addr - near->base, near->name, near->size);
             else
-                ws_fault(x, in, lane, "invalid %u-byte %s of %s address 0x%" PRIx64 " (no buffer holds it)", size,
+                ws_fault_of(x, in, lane, WS_FAULT_ADDRESS, "invalid %u-byte %s of %s address 0x%" PRIx64 " (no buffer holds it)", size,
                          verb, space_label(sp), addr);
             return NULL;
         }
         if (is_store && a->read_only) {
-            ws_fault(x, in, lane, "write to .const variable '%s' at 0x%" PRIx64, a->name, addr);
+            ws_fault_of(x, in, lane, WS_FAULT_ADDRESS, "write to .const variable '%s' at 0x%" PRIx64, a->name, addr);
             return NULL;
         }
         return a->bytes + (addr - a->base);

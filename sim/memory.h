@@ -11,6 +11,12 @@ void ws_global_init(ws_global_memory *g, uint64_t limit);
 void ws_global_free(ws_global_memory *g);
 /* Allocate `size` bytes (zeroed) at a 256-byte aligned device-like address; NULL past the limit. */
 ws_allocation *ws_global_alloc(ws_global_memory *g, uint64_t size, const char *name);
+/* Make the host's `bytes` (size bytes) an allocation at the same address, as
+ * managed and mapped memory are on a GPU; NULL when the range overlaps an
+ * allocation or a window, or past the limit. The bytes stay the caller's. */
+ws_allocation *ws_global_adopt(ws_global_memory *g, uint8_t *bytes, uint64_t size, const char *name);
+/* Free an allocation (cudaFree); its address is not reused. */
+void ws_global_release(ws_global_memory *g, ws_allocation *a);
 ws_allocation *ws_global_find(ws_global_memory *g, uint64_t addr, uint64_t size);
 const ws_allocation *ws_global_nearest_below(const ws_global_memory *g, uint64_t addr);
 

@@ -38,6 +38,7 @@ typedef struct {
     uint8_t *bytes;
     const char *name;      /* buffer or variable name, for messages */
     uint8_t read_only;     /* .const */
+    uint8_t host_owned;    /* bytes belong to the host program (managed and mapped memory: base == bytes) */
 } ws_allocation;
 
 typedef struct {
@@ -45,6 +46,12 @@ typedef struct {
     uint64_t next_base;
     uint64_t bytes_in_use, limit;
 } ws_global_memory;
+
+/* What stopped a launch: the CUDA runtime maps each to its error code. */
+typedef enum {
+    WS_FAULT_NONE, WS_FAULT_OTHER, WS_FAULT_SETUP,    /* set-up: the launch could not start */
+    WS_FAULT_ADDRESS, WS_FAULT_MISALIGNED, WS_FAULT_TRAP, WS_FAULT_BUDGET, WS_FAULT_DEADLOCK, WS_FAULT_STACK,
+} ws_fault_kind;
 
 /* ---- Warps ---------------------------------------------------------------- */
 
@@ -161,7 +168,8 @@ struct ws_launch {
     uint64_t steps, max_steps;
     /* the first fault stops the launch */
     int failed;
-    char error[1024];
+    uint8_t fault_kind;          /* ws_fault_kind of that fault */
+    char error[2048];
     /* --trace-warp */
     int trace_block, trace_warp;
     FILE *trace;
