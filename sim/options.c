@@ -189,6 +189,7 @@ static void options_init(ws_run_options *o)
     o->max_steps = WS_DEFAULT_MAX_STEPS;
     o->jobs = 1;
     o->mem_limit = WS_DEFAULT_MEM_LIMIT;
+    o->launch_count = UINT64_MAX;
 }
 
 static void pstate_init(pstate *s, ws_run_options *o, const char *path, char *err, size_t errlen)
@@ -237,6 +238,14 @@ void ws_run_options_free(ws_run_options *o)
     free(o->arch);
     free(o->arch_file);
     free(o->metrics);
+    free(o->cu_path);
+    for (int i = 0; i < o->program_argc; i++)
+        free(o->program_argv[i]);
+    free(o->program_argv);
+    free(o->kernel_filter);
+    free(o->cc);
+    free(o->cflags);
+    free(o->log_file);
     memset(o, 0, sizeof *o);
 }
 
@@ -572,9 +581,9 @@ static ws_launch_status apply(pstate *s, int id, const char *v)
     case WS_FLAG_KERNEL: {
         int ok = *v && !is_digit(v[0]);
         for (const char *p = v; *p && ok; p++)
-            ok = is_alpha(*p) || is_digit(*p) || *p == '_' || *p == '$' || *p == '%';
+            ok = is_alpha(*p) || is_digit(*p) || *p == '_' || *p == '$' || *p == '%' || (*p == ':' && p[1] == ':' && p++);
         if (!ok)
-            return fail(s, id, "expected a kernel name (letters, digits, _ $ %%), got '%s'", quote(&q, v));
+            return fail(s, id, "expected a kernel name (letters, digits, _ $ %% and ::), got '%s'", quote(&q, v));
         ws_launch_group *g = o->group_count && !o->groups[o->group_count - 1].kernel ? cur_group(s) : new_group(s);
         if (!g)
             return no_group(s);
@@ -664,6 +673,26 @@ static ws_launch_status apply(pstate *s, int id, const char *v)
             return fail(s, id, "expected a positive byte count (an integer, optional K/M/G suffix), got '%s'", quote(&q, v));
         o->mem_limit = n;
         return WS_LAUNCH_OK;
+    case WS_FLAG_LAUNCH_SKIP:
+        if (ws_parse_u64(v, 0, &n))
+            return fail(s, id, "expected a non-negative integer, got '%s'", quote(&q, v));
+        o->launch_skip = n;
+        return WS_LAUNCH_OK;
+    case WS_FLAG_LAUNCH_COUNT:
+        if (ws_parse_u64(v, 0, &n) || n == 0)
+            return fail(s, id, "expected a positive integer, got '%s'", quote(&q, v));
+        o->launch_count = n;
+        return WS_LAUNCH_OK;
+    case WS_FLAG_CC:
+        if (strcmp(v, "clang") && strcmp(v, "nvcc"))
+            return fail(s, id, "expected clang or nvcc, got '%s'", quote(&q, v));
+        return (o->cc = xstrdup(v)) ? WS_LAUNCH_OK : oom(s);
+    case WS_FLAG_CFLAGS:
+        return (o->cflags = xstrdup(v)) ? WS_LAUNCH_OK : oom(s);
+    case WS_FLAG_LOG_FILE:
+        if (!*v)
+            return fail(s, id, "expected a file name");
+        return (o->log_file = resolve(s, v)) ? WS_LAUNCH_OK : oom(s);
     case WS_FLAG_SOURCE:
         o->source = 1;
         return WS_LAUNCH_OK;
@@ -801,10 +830,44 @@ static const char *buffer_list(const ws_run_options *o, char *buf, size_t n)
 static ws_launch_status resolve_all(pstate *s, const name_index *ix);
 
 /* Check the merged description; resolve args and dumps; settle defaults. */
+/* A .cu file with no grid anywhere is a whole program: --kernel becomes the
+ * report's filter, and the flags that describe a launch have no place. */
+static ws_launch_status finish_program(pstate *s)
+{
+    ws_run_options *o = s->o;
+    static const int launch_only[] = {WS_FLAG_GRID, WS_FLAG_BLOCK, WS_FLAG_SHARED, WS_FLAG_ARG, WS_FLAG_BUF,
+                                      WS_FLAG_DUMP, WS_FLAG_PTX};
+    for (size_t i = 0; i < sizeof launch_only / sizeof launch_only[0]; i++)
+        if (s->given[launch_only[i]])
+            return failc(s, WS_LAUNCH_USAGE, launch_only[i], "describes a launch from the command line, but %s "
+                         "runs as a program (its main() launches the kernels); give --grid and --block to run a "
+                         "kernel of it without main()", o->cu_path ? o->cu_path : "the program");
+    if (o->group_count > 1)
+        return failc(s, WS_LAUNCH_USAGE, WS_FLAG_KERNEL, "given twice: a program's report takes one kernel name");
+    if (o->group_count == 1) {
+        o->kernel_filter = o->groups[0].kernel;
+        o->groups[0].kernel = NULL;
+        free_group(&o->groups[0]);
+        o->group_count = 0;
+    }
+    o->program = 1;
+    return WS_LAUNCH_OK;
+}
+
 static ws_launch_status finish(pstate *s)
 {
     ws_run_options *o = s->o;
-    if (!o->ptx_path) {
+    if (o->cu_path && !s->given[WS_FLAG_GRID] && !s->given[WS_FLAG_BLOCK])
+        return finish_program(s);
+    if (o->program_argc && !o->cu_path)
+        return failc(s, WS_LAUNCH_USAGE, -1, "arguments after -- are for a .cu program, but there is none "
+                     "(got '%s')", o->program_argv[0]);
+    if (o->program_argc)
+        return failc(s, WS_LAUNCH_USAGE, -1, "arguments after -- go to a .cu program's main(), but --grid makes "
+                     "this a kernel launch");
+    if (!o->ptx_path && o->cu_path) {
+        /* the kernels of a .cu: sim/cu_build.c compiles it into ptx_path before the session opens */
+    } else if (!o->ptx_path) {
         if (s->path)
             return failc(s, WS_LAUNCH_INPUT, -1, "no PTX file: add a `ptx FILE` line (or give --ptx)");
         return failc(s, WS_LAUNCH_USAGE, -1, "missing FILE.ptx or FILE.launch (try `warpsim run --help`)");
@@ -1079,9 +1142,22 @@ ws_launch_status ws_run_options_parse_argv(int argc, char **argv, ws_run_options
             flags_done = 1;
             continue;
         }
-        if (flags_done || a[0] != '-' || a[1] == '\0') {
+        if (flags_done) {   /* after "--": the program's own arguments */
+            char **p = realloc(co.program_argv, sizeof *p * (size_t)(co.program_argc + 1));
+            if (!p || !(p[co.program_argc] = xstrdup(a))) {
+                if (p)
+                    co.program_argv = p;
+                rc = oom(&c);
+                break;
+            }
+            co.program_argv = p;
+            co.program_argc++;
+            continue;
+        }
+        if (a[0] != '-' || a[1] == '\0') {
             if (positional)
-                rc = failc(&c, WS_LAUNCH_USAGE, -1, "unexpected argument '%s' (already given '%s'; one FILE.ptx or FILE.launch)",
+                rc = failc(&c, WS_LAUNCH_USAGE, -1, "unexpected argument '%s' (already given '%s'; one FILE.ptx, FILE.launch or FILE.cu; "
+                           "a program's arguments go after --)",
                            quote(&q1, a), quote(&q2, positional));
             positional = a;
             continue;
@@ -1144,6 +1220,15 @@ ws_launch_status ws_run_options_parse_argv(int argc, char **argv, ws_run_options
             *o = fo;
             memset(&fo, 0, sizeof fo);
         }
+    } else if (rc == WS_LAUNCH_OK && positional && ends_with(positional, ".cu")) {
+        if (!(co.cu_path = xstrdup(positional)))
+            rc = oom(&c);
+        if (rc == WS_LAUNCH_OK)
+            rc = finish(&c);
+        if (rc == WS_LAUNCH_OK) {
+            *o = co;
+            memset(&co, 0, sizeof co);
+        }
     } else if (rc == WS_LAUNCH_OK) {
         if (positional && co.ptx_path) {
             c.line = 0;
@@ -1165,3 +1250,135 @@ ws_launch_status ws_run_options_parse_argv(int argc, char **argv, ws_run_options
     return rc;
 }
 
+
+/* ---- WARPSIM_FLAGS ------------------------------------------------------------------ */
+
+/* Split text into words at blanks, with '...' and "..." quoting and \ escaping
+ * the next character (outside single quotes). Returns the count, or -1. */
+static int split_words(const char *text, char ***words_out)
+{
+    size_t len = strlen(text);
+    char **words = NULL;
+    int n = 0;
+    char *buf = malloc(len + 1);
+    if (!buf)
+        return -1;
+    const char *p = text;
+    for (;;) {
+        while (*p && is_blank(*p)) p++;
+        if (*p == '\n') { p++; continue; }
+        if (!*p)
+            break;
+        size_t k = 0;
+        char quote_char = 0;
+        for (; *p && (quote_char || (!is_blank(*p) && *p != '\n')); p++) {
+            if (quote_char) {
+                if (*p == quote_char) quote_char = 0;
+                else if (*p == '\\' && quote_char == '"' && p[1]) buf[k++] = *++p;
+                else buf[k++] = *p;
+            } else if (*p == '\'' || *p == '"') {
+                quote_char = *p;
+            } else if (*p == '\\' && p[1]) {
+                buf[k++] = *++p;
+            } else {
+                buf[k++] = *p;
+            }
+        }
+        if (quote_char) {   /* unterminated quote */
+            for (int i = 0; i < n; i++) free(words[i]);
+            free(words);
+            free(buf);
+            return -2;
+        }
+        char **w = realloc(words, sizeof *w * (size_t)(n + 2));
+        if (!w || !(w[n] = xstrndup(buf, k))) {
+            if (w) words = w;
+            for (int i = 0; i < n; i++) free(words[i]);
+            free(words);
+            free(buf);
+            return -1;
+        }
+        words = w;
+        n++;
+    }
+    free(buf);
+    *words_out = words;
+    return n;
+}
+
+ws_launch_status ws_run_options_parse_program_flags(const char *text, ws_run_options *o, char *err, size_t errlen)
+{
+    options_init(o);
+    if (err && errlen)
+        err[0] = 0;
+    char **words = NULL;
+    int n = split_words(text ? text : "", &words);
+    if (n < 0) {
+        snprintf(err, errlen, "WARPSIM_FLAGS: %s", n == -2 ? "a quote is not closed" : "out of memory");
+        return WS_LAUNCH_USAGE;
+    }
+    char **argv = calloc((size_t)n + 2, sizeof *argv);
+    if (!argv) {
+        for (int i = 0; i < n; i++) free(words[i]);
+        free(words);
+        snprintf(err, errlen, "WARPSIM_FLAGS: out of memory");
+        return WS_LAUNCH_USAGE;
+    }
+    argv[0] = "run";
+    for (int i = 0; i < n; i++)
+        argv[i + 1] = words[i];
+    ws_run_options co;
+    options_init(&co);
+    pstate c;
+    pstate_init(&c, &co, NULL, err, errlen);
+    ws_launch_status rc = WS_LAUNCH_OK;
+    qbuf q1;
+    for (int i = 1; i <= n && rc == WS_LAUNCH_OK; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || a[1] != '-') {
+            rc = failc(&c, WS_LAUNCH_USAGE, -1, "unexpected '%s' (only flags: `warpsim run --help` lists them)",
+                       quote(&q1, a));
+            break;
+        }
+        const char *name = a + 2;
+        const char *eq = strchr(name, '=');
+        int id = ws_flag_lookup(name, eq ? (size_t)(eq - name) : strlen(name));
+        if (id < 0) {
+            rc = failc(&c, WS_LAUNCH_USAGE, -1, "unknown flag '%s' (try `warpsim run --help`)", quote(&q1, a));
+            break;
+        }
+        int switch_like = ws_flags[id].scope == WS_SCOPE_SWITCH || ws_flags[id].scope == WS_SCOPE_CLI;
+        const char *value = NULL;
+        if (eq && switch_like) {
+            rc = fail(&c, id, "takes no value, got '%s'", quote(&q1, eq + 1));
+            break;
+        }
+        if (eq)
+            value = eq + 1;
+        else if (!switch_like) {
+            if (i + 1 > n) {
+                rc = fail(&c, id, "missing value (expected %s)", ws_flags[id].expected);
+                break;
+            }
+            value = argv[++i];
+        }
+        rc = apply(&c, id, value);
+    }
+    if (rc == WS_LAUNCH_OK)
+        rc = finish_program(&c);
+    if (rc == WS_LAUNCH_OK) {
+        *o = co;
+        memset(&co, 0, sizeof co);
+    } else if (err && errlen) {
+        /* say where the flags came from */
+        char tmp[2048];
+        snprintf(tmp, sizeof tmp, "%s", err);
+        const char *msg = !strncmp(tmp, "warpsim run: ", 13) ? tmp + 13 : tmp;
+        snprintf(err, errlen, "WARPSIM_FLAGS: %s", msg);
+    }
+    ws_run_options_free(&co);
+    for (int i = 0; i < n; i++) free(words[i]);
+    free(words);
+    free(argv);
+    return rc;
+}

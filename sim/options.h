@@ -137,6 +137,15 @@ typedef struct ws_run_options {
     uint64_t mem_limit;
     int stats, quiet;
     ws_color_mode color;     /* --color (WS_COLOR_AUTO when not given) */
+    /* A .cu file (sim/cu_build.c compiles it): a whole program when no launch
+     * group gives a grid (program set), else kernels run as from a .ptx. */
+    char *cu_path;           /* as given */
+    int program;             /* run the .cu's main(); the groups are gone, --kernel became kernel_filter */
+    char **program_argv;     /* what followed "--" */
+    int program_argc;
+    char *kernel_filter;     /* a program's --kernel */
+    uint64_t launch_skip, launch_count;   /* UINT64_MAX: no limit */
+    char *cc, *cflags, *log_file;
     int help;                /* --help / -h seen: nothing else is filled in */
 } ws_run_options;
 
@@ -154,6 +163,11 @@ ws_launch_status ws_run_options_parse_argv(int argc, char **argv, ws_run_options
  * checks as above.  Never crashes, whatever the text. */
 ws_launch_status ws_run_options_parse_launch_text(const char *text, size_t len, const char *path,
                                                   ws_run_options *o, char *err, size_t errlen);
+
+/* Parse WARPSIM_FLAGS: the report flags a program built by `warpsim cc`
+ * (or run by `warpsim run FILE.cu`) reads, words split at blanks with '...'
+ * and "..." quoting. Only flags that make sense for a program are taken. */
+ws_launch_status ws_run_options_parse_program_flags(const char *text, ws_run_options *o, char *err, size_t errlen);
 
 /* Free what a parse allocated and zero *o; safe on a zeroed or freed struct. */
 void ws_run_options_free(ws_run_options *o);

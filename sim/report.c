@@ -122,7 +122,7 @@ void ws_report_csv(const ws_session *s, const int *selected, FILE *f)
         snprintf(grid, sizeof grid, "(%u, %u, %u)", l->grid[0], l->grid[1], l->grid[2]);
         snprintf(block, sizeof block, "(%u, %u, %u)", l->block_dim[0], l->block_dim[1], l->block_dim[2]);
         csv_field(f, id, 0);
-        csv_field(f, l->kernel->name, 0);
+        csv_field(f, ws_launch_name(l), 0);
         csv_field(f, grid, 0);
         csv_field(f, block, 0);
         fprintf(f, "\"warpsim %s\"", s->arch.name);
@@ -220,7 +220,11 @@ void ws_report_json(const ws_session *s, const int *selected, FILE *f)
     for (int li = 0; li < s->launch_count; li++) {
         const ws_launch *l = &s->launches[li];
         fprintf(f, "%s\n    {\n      \"id\": %d,\n      \"kernel\": ", li ? "," : "", li);
-        json_string(f, l->kernel->name);
+        json_string(f, ws_launch_name(l));
+        if (l->display_name) {
+            fputs(", \"mangled_name\": ", f);
+            json_string(f, l->kernel->name);
+        }
         fprintf(f, ",\n      \"grid\": [%u, %u, %u],\n      \"block\": [%u, %u, %u],\n",
                 l->grid[0], l->grid[1], l->grid[2], l->block_dim[0], l->block_dim[1], l->block_dim[2]);
         if (s->options->stats)   /* wall-clock time only when asked: the rest is the same run after run */
@@ -335,8 +339,8 @@ static void summary_table(const ws_session *s, FILE *f, int color)
 {
     size_t width = 6;
     for (int li = 0; li < s->launch_count; li++)
-        if (strlen(s->launches[li].kernel->name) > width)
-            width = strlen(s->launches[li].kernel->name);
+        if (strlen(ws_launch_name(&s->launches[li])) > width)
+            width = strlen(ws_launch_name(&s->launches[li]));
     fprintf(f, "\n%sSide by side%s\n  %-*s %12s %9s %9s %12s %9s %9s %8s\n", BOLD(color), RESET(color), (int)width, "kernel",
             "warp-inst", "SIMT eff", "sh ld wf", "bank confl", "sh st wf", "sectors", "diverg");
     fprintf(f, "  %-*s %12s %9s %9s %12s %9s %9s %8s\n", (int)width, "", "", "", "/request", "", "/request", "/request",
@@ -352,7 +356,7 @@ static void summary_table(const ws_session *s, FILE *f, int color)
             snprintf(sec, sizeof sec, "%.2f", counters_value(c, DERIVED_SECTORS_PER_REQUEST));
         uint64_t conflicts = c[WS_CTR_shared_ld_bank_conflicts] + c[WS_CTR_shared_st_bank_conflicts];
         fprintf(f, "  %-*s %12" PRIu64 " %8.1f%% %s%9s%s %12" PRIu64 " %9s %9s %8" PRIu64 "\n", (int)width,
-                s->launches[li].kernel->name, c[WS_CTR_inst_executed], counters_value(c, DERIVED_SIMT_EFFICIENCY),
+                ws_launch_name(&s->launches[li]), c[WS_CTR_inst_executed], counters_value(c, DERIVED_SIMT_EFFICIENCY),
                 RED(color && conflicts), ld, RESET(color && conflicts), conflicts, st, sec,
                 c[WS_CTR_branch_targets_divergent]);
     }
@@ -364,9 +368,11 @@ void ws_report_text(const ws_session *s, FILE *f, int color)
         const ws_launch *l = &s->launches[li];
         const uint64_t *c = l->counters;
         uint32_t threads = l->block_dim[0] * l->block_dim[1] * l->block_dim[2];
-        fprintf(f, "%s%s%s  grid (%u,%u,%u)  block (%u,%u,%u)  on %s (%s)", BOLD(color), l->kernel->name, RESET(color),
+        fprintf(f, "%s%s%s  grid (%u,%u,%u)  block (%u,%u,%u)  on %s (%s)", BOLD(color), ws_launch_name(l), RESET(color),
                 l->grid[0], l->grid[1], l->grid[2], l->block_dim[0], l->block_dim[1], l->block_dim[2],
                 s->arch.name, s->arch.display_name);
+        if (l->display_name)
+            fprintf(f, "\n  PTX name %s", l->kernel->name);
         if (s->launch_count > 1)
             fprintf(f, "  [launch %d of %d]", li + 1, s->launch_count);
         fputc('\n', f);
@@ -476,7 +482,7 @@ void ws_report_source(const ws_session *s, FILE *f, int color)
         const ws_launch *l = &s->launches[li];
         int n;
         line_totals *lines = gather_lines(l, &n);
-        fprintf(f, "\n%s%s: %s annotated%s\n", BOLD(color), l->kernel->name, s->module->path, RESET(color));
+        fprintf(f, "\n%s%s: %s annotated%s\n", BOLD(color), ws_launch_name(l), s->module->path, RESET(color));
         fprintf(f, "%6s %10s %6s %14s %12s %5s  %s\n", "line", "warp-inst", "lanes", "wavefronts/req", "sectors/req",
                 "div", "source");
         rewind(src);

@@ -108,6 +108,51 @@ int ws_session_open(ws_session *s, const ws_run_options *o, ptx_diag *diag, char
     return ws_session_open_module(s, o, m, err, errlen);
 }
 
+/* The plain name inside an Itanium-mangled one: _Z10vector_addPKfS0_Pfi is
+ * vector_add, _ZN2ns4scanEPi is ns::scan (template arguments left out). */
+static size_t plain_name(const char *mangled, char *out, size_t n)
+{
+    const char *p = mangled + 2;
+    size_t k = 0;
+    int nested = *p == 'N';
+    if (strncmp(mangled, "_Z", 2))
+        return 0;
+    if (nested)
+        p++;
+    for (;;) {
+        while (*p == 'K' || *p == 'V' || *p == 'r')   /* cv-qualifiers of a nested name */
+            p++;
+        if (*p < '0' || *p > '9')
+            break;
+        size_t len = 0;
+        while (*p >= '0' && *p <= '9' && len < 4096)
+            len = len * 10 + (size_t)(*p++ - '0');
+        if (strlen(p) < len)
+            return 0;
+        if (k && k + 2 < n) { out[k++] = ':'; out[k++] = ':'; }
+        for (size_t i = 0; i < len && k + 1 < n; i++)
+            out[k++] = p[i];
+        p += len;
+        if (*p == 'I') {   /* template arguments: skip to the matching E */
+            int depth = 0;
+            for (; *p; p++) {
+                if (*p == 'I') depth++;
+                else if (*p == 'E' && --depth == 0) { p++; break; }
+            }
+        }
+        if (!nested || *p == 'E')
+            break;
+    }
+    out[k < n ? k : n - 1] = 0;
+    return k;
+}
+
+int ws_kernel_name_matches(const char *mangled, const char *name)
+{
+    char plain[512];
+    return plain_name(mangled, plain, sizeof plain) && !strcmp(plain, name);
+}
+
 ws_allocation *ws_session_buffer(ws_session *s, const char *name)
 {
     for (int b = 0; b < s->options->buffer_count; b++)
@@ -116,16 +161,28 @@ ws_allocation *ws_session_buffer(ws_session *s, const char *name)
     return NULL;
 }
 
-/* The kernel a group names, or the module's only entry. */
+/* The kernel a group names, or the module's only entry. A C++ kernel's
+ * mangled name also answers to its plain one (ws_kernel_name_matches). */
 static int find_kernel(const ptx_module *m, const ws_launch_group *g, const char *where, char *err, size_t errlen)
 {
-    int found = -1, entries = 0;
+    int found = -1, entries = 0, plain = 0;
     for (int f = 0; f < m->function_count; f++) {
         if (!m->functions[f].is_entry)
             continue;
         entries++;
         if (g->kernel ? !strcmp(m->functions[f].name, g->kernel) : found < 0)
             found = f;
+    }
+    for (int f = 0; g->kernel && found < 0 && f < m->function_count; f++)
+        if (m->functions[f].is_entry && ws_kernel_name_matches(m->functions[f].name, g->kernel) && plain++ == 0)
+            found = f;
+    if (plain > 1) {
+        int n = snprintf(err, errlen, "%s: error: '%s' names %d kernels in %s; give the full name of one:", where,
+                         g->kernel, plain, m->path);
+        for (int f = 0; f < m->function_count && n > 0 && (size_t)n < errlen; f++)
+            if (m->functions[f].is_entry && ws_kernel_name_matches(m->functions[f].name, g->kernel))
+                n += snprintf(err + n, errlen - (size_t)n, " %s", m->functions[f].name);
+        return -1;
     }
     if (g->kernel && found < 0) {
         int n = snprintf(err, errlen, "%s: error: no kernel '%s' in %s (kernels:", where, g->kernel, m->path);

@@ -43,6 +43,10 @@ void ws_session_close(ws_session *s);
  * --mem-limit (buffers and .global/.const variables apart), threads. */
 void ws_session_print_stats(const ws_session *s, FILE *out);
 
+/* Whether `name` is the plain C++ name of the mangled kernel name
+ * (vector_add for _Z10vector_addPKfS0_Pfi; ns::scan for _ZN2ns4scanEPi). */
+int ws_kernel_name_matches(const char *mangled, const char *name);
+
 /* The buffer named `name` (NULL if none). */
 ws_allocation *ws_session_buffer(ws_session *s, const char *name);
 

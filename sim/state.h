@@ -145,6 +145,7 @@ struct ws_block {
 struct ws_launch {
     const ptx_module *module;
     const ptx_function *kernel;
+    const char *display_name;    /* the kernel's C++ name (the CUDA runtime sets it; NULL: its PTX name) */
     int32_t kernel_index;
     const ws_arch *arch;
     uint32_t grid[3], block_dim[3];
@@ -192,6 +193,12 @@ typedef struct {
     int jobs;                     /* threads simulating blocks (0 or 1: this one) */
     FILE *printf_out;             /* device printf's output; NULL: stdout */
 } ws_launch_config;
+
+/* The name reports give a launch's kernel. */
+static inline const char *ws_launch_name(const ws_launch *l)
+{
+    return l->display_name ? l->display_name : l->kernel->name;
+}
 
 /* ---- Helpers the handlers share ---------------------------------------------- */
 

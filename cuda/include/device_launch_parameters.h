@@ -1,0 +1,2 @@
+/* warpsim: the built-in variables come with cuda_runtime.h. */
+#include "cuda_runtime.h"

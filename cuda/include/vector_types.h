@@ -1,0 +1,2 @@
+/* warpsim: the vector types come with cuda_runtime_api.h. */
+#include "cuda_runtime_api.h"
