@@ -45,6 +45,7 @@ static const ws_arch presets[] = {
         .reg_alloc_unit = 256, .reg_alloc_per_block = 0, .warp_alloc_granularity = 4,
         .shared_per_sm = 228 * 1024, .shared_per_block = 227 * 1024, .shared_alloc_unit = 128,
         .shared_reserved_per_block = 1024,
+        .clock_mhz = 1980, .memory_mib = 81920, .memory_clock_mhz = 2619, .memory_bus_bits = 5120, .l2_kib = 51200,
         .latency_shared = 30, .latency_global = 480, .latency_alu = 4,
     },
     {
@@ -59,6 +60,7 @@ static const ws_arch presets[] = {
         .reg_alloc_unit = 256, .reg_alloc_per_block = 0, .warp_alloc_granularity = 4,
         .shared_per_sm = 164 * 1024, .shared_per_block = 163 * 1024, .shared_alloc_unit = 128,
         .shared_reserved_per_block = 1024,
+        .clock_mhz = 1410, .memory_mib = 40960, .memory_clock_mhz = 1215, .memory_bus_bits = 5120, .l2_kib = 40960,
         .latency_shared = 30, .latency_global = 470, .latency_alu = 4,
     },
     {
@@ -73,6 +75,7 @@ static const ws_arch presets[] = {
         .reg_alloc_unit = 256, .reg_alloc_per_block = 0, .warp_alloc_granularity = 4,
         .shared_per_sm = 96 * 1024, .shared_per_block = 96 * 1024, .shared_alloc_unit = 256,
         .shared_reserved_per_block = 0,
+        .clock_mhz = 1530, .memory_mib = 16384, .memory_clock_mhz = 877, .memory_bus_bits = 4096, .l2_kib = 6144,
         .latency_shared = 19, .latency_global = 400, .latency_alu = 4,
     },
     {
@@ -88,6 +91,7 @@ static const ws_arch presets[] = {
         .reg_alloc_unit = 256, .reg_alloc_per_block = 0, .warp_alloc_granularity = 2,
         .shared_per_sm = 64 * 1024, .shared_per_block = 48 * 1024, .shared_alloc_unit = 256,
         .shared_reserved_per_block = 0,
+        .clock_mhz = 1480, .memory_mib = 16384, .memory_clock_mhz = 715, .memory_bus_bits = 4096, .l2_kib = 4096,
         .latency_shared = 24, .latency_global = 400, .latency_alu = 6,
     },
     {
@@ -106,6 +110,7 @@ static const ws_arch presets[] = {
         .reg_alloc_unit = 256, .reg_alloc_per_block = 0, .warp_alloc_granularity = 4,
         .shared_per_sm = 64 * 1024, .shared_per_block = 48 * 1024, .shared_alloc_unit = 256,
         .shared_reserved_per_block = 0,
+        .clock_mhz = 1085, .memory_mib = 2048, .memory_clock_mhz = 2700, .memory_bus_bits = 128, .l2_kib = 2048,
         .latency_shared = 23, .latency_global = 350, .latency_alu = 6,
     },
     {
@@ -122,6 +127,7 @@ static const ws_arch presets[] = {
         .reg_alloc_unit = 256, .reg_alloc_per_block = 0, .warp_alloc_granularity = 4,
         .shared_per_sm = 48 * 1024, .shared_per_block = 48 * 1024, .shared_alloc_unit = 256,
         .shared_reserved_per_block = 0,
+        .clock_mhz = 745, .memory_mib = 12288, .memory_clock_mhz = 3004, .memory_bus_bits = 384, .l2_kib = 1536,
         .latency_shared = 26, .latency_global = 300, .latency_alu = 11,
     },
     {
@@ -136,6 +142,7 @@ static const ws_arch presets[] = {
         .reg_alloc_unit = 64, .reg_alloc_per_block = 0, .warp_alloc_granularity = 2,
         .shared_per_sm = 48 * 1024, .shared_per_block = 48 * 1024, .shared_alloc_unit = 128,
         .shared_reserved_per_block = 0,
+        .clock_mhz = 1401, .memory_mib = 1536, .memory_clock_mhz = 1848, .memory_bus_bits = 384, .l2_kib = 768,
         .latency_shared = 50, .latency_global = 600, .latency_alu = 22,
     },
     {
@@ -152,6 +159,7 @@ static const ws_arch presets[] = {
         .reg_alloc_unit = 512, .reg_alloc_per_block = 1, .warp_alloc_granularity = 2,
         .shared_per_sm = 16 * 1024, .shared_per_block = 16 * 1024, .shared_alloc_unit = 512,
         .shared_reserved_per_block = 0,
+        .clock_mhz = 1296, .memory_mib = 1024, .memory_clock_mhz = 1107, .memory_bus_bits = 512, .l2_kib = 0,
         .latency_shared = 38, .latency_global = 440, .latency_alu = 24,
     },
     {
@@ -167,6 +175,7 @@ static const ws_arch presets[] = {
         .reg_alloc_unit = 256, .reg_alloc_per_block = 1, .warp_alloc_granularity = 2,
         .shared_per_sm = 16 * 1024, .shared_per_block = 16 * 1024, .shared_alloc_unit = 512,
         .shared_reserved_per_block = 0,
+        .clock_mhz = 1350, .memory_mib = 768, .memory_clock_mhz = 900, .memory_bus_bits = 384, .l2_kib = 0,
         .latency_shared = 38, .latency_global = 500, .latency_alu = 24,
     },
 };
@@ -297,6 +306,11 @@ static const arch_key arch_keys[] = {
     KEY("shared_per_block", KEY_UINT, shared_per_block, 0, 1u << 30, NULL, "bytes"),
     KEY("shared_alloc_unit", KEY_UINT, shared_alloc_unit, 1, 65536, NULL, "bytes"),
     KEY("shared_reserved_per_block", KEY_UINT, shared_reserved_per_block, 0, 1u << 20, NULL, "bytes"),
+    KEY("clock_mhz", KEY_UINT, clock_mhz, 1, 100000, "the card (vendor specifications)", "SM boost clock"),
+    KEY("memory_mib", KEY_UINT, memory_mib, 1, 1u << 30, NULL, "device memory"),
+    KEY("memory_clock_mhz", KEY_UINT, memory_clock_mhz, 1, 100000, NULL, "as deviceQuery reports it"),
+    KEY("memory_bus_bits", KEY_UINT, memory_bus_bits, 1, 65536, NULL, NULL),
+    KEY("l2_kib", KEY_UINT, l2_kib, 0, 1u << 20, NULL, "0: none"),
     KEY("latency_shared", KEY_UINT, latency_shared, 0, 1000000, "latencies", "cycles"),
     KEY("latency_global", KEY_UINT, latency_global, 0, 1000000, NULL, "cycles"),
     KEY("latency_alu", KEY_UINT, latency_alu, 0, 1000000, NULL, "cycles"),

@@ -68,6 +68,13 @@ typedef struct ws_arch {
     uint32_t shared_alloc_unit;        /* bytes */
     uint32_t shared_reserved_per_block;/* bytes the driver reserves per block (sm_80+: 1 KiB) */
 
+    /* The card as cudaGetDeviceProperties describes it (vendor specifications) */
+    uint32_t clock_mhz;                /* SM boost clock */
+    uint32_t memory_mib;               /* device memory */
+    uint32_t memory_clock_mhz;         /* as deviceQuery reports it */
+    uint32_t memory_bus_bits;
+    uint32_t l2_kib;
+
     /* Coarse latencies in cycles, for the cost model and for teaching */
     uint32_t latency_shared;
     uint32_t latency_global;

@@ -693,6 +693,11 @@ static ws_launch_status apply(pstate *s, int id, const char *v)
         if (!*v)
             return fail(s, id, "expected a file name");
         return (o->log_file = resolve(s, v)) ? WS_LAUNCH_OK : oom(s);
+    case WS_FLAG_LEAK_CHECK:
+        if (strcmp(v, "full") && strcmp(v, "none"))
+            return fail(s, id, "expected full or none, got '%s'", quote(&q, v));
+        o->leak_check = !strcmp(v, "full");
+        return WS_LAUNCH_OK;
     case WS_FLAG_SOURCE:
         o->source = 1;
         return WS_LAUNCH_OK;
@@ -1142,7 +1147,7 @@ ws_launch_status ws_run_options_parse_argv(int argc, char **argv, ws_run_options
             flags_done = 1;
             continue;
         }
-        if (flags_done) {   /* after "--": the program's own arguments */
+        if (flags_done && positional) {   /* after "--" and the file: the program's own arguments */
             char **p = realloc(co.program_argv, sizeof *p * (size_t)(co.program_argc + 1));
             if (!p || !(p[co.program_argc] = xstrdup(a))) {
                 if (p)

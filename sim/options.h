@@ -146,6 +146,7 @@ typedef struct ws_run_options {
     char *kernel_filter;     /* a program's --kernel */
     uint64_t launch_skip, launch_count;   /* UINT64_MAX: no limit */
     char *cc, *cflags, *log_file;
+    int leak_check;          /* --leak-check full */
     int help;                /* --help / -h seen: nothing else is filled in */
 } ws_run_options;
 

@@ -30,10 +30,10 @@ static double now_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static int pick_arch(ws_session *s, const ws_run_options *o, char *err, size_t errlen)
+int ws_pick_arch(const ws_run_options *o, ws_arch *arch, char *err, size_t errlen)
 {
     if (o->arch_file) {
-        if (ws_arch_load_file(o->arch_file, &s->arch, err, errlen) < 0)
+        if (ws_arch_load_file(o->arch_file, arch, err, errlen) < 0)
             return 1;
     } else if (o->arch) {
         const ws_arch *a = ws_arch_find(o->arch);
@@ -45,13 +45,13 @@ static int pick_arch(ws_session *s, const ws_run_options *o, char *err, size_t e
                 snprintf(err + n, errlen - (size_t)n, "; see `warpsim arch list`)");
             return 2;
         }
-        s->arch = *a;
+        *arch = *a;
     } else {
-        s->arch = *ws_arch_default();
+        *arch = *ws_arch_default();
     }
-    if (o->bank_mode && ws_arch_set_bank_mode(&s->arch, o->bank_mode) < 0) {
+    if (o->bank_mode && ws_arch_set_bank_mode(arch, o->bank_mode) < 0) {
         snprintf(err, errlen, "warpsim run: --bank-mode: %s has a fixed bank width; only kepler takes 4 or 8",
-                 s->arch.name);
+                 arch->name);
         return 2;
     }
     return 0;
@@ -62,7 +62,7 @@ int ws_session_open_module(ws_session *s, const ws_run_options *o, ptx_module *m
     memset(s, 0, sizeof *s);
     s->options = o;
     s->module = m;
-    int status = pick_arch(s, o, err, errlen);
+    int status = ws_pick_arch(o, &s->arch, err, errlen);
     if (status)
         return status;
     ws_global_init(&s->global, o->mem_limit ? o->mem_limit : WS_DEFAULT_MEM_LIMIT);

@@ -28,6 +28,10 @@ typedef struct {
     int variable_count;
 } ws_session;
 
+/* The architecture the options choose (--arch, --arch-file, --bank-mode):
+ * 0, or an exit status with the message in err. */
+int ws_pick_arch(const ws_run_options *o, ws_arch *arch, char *err, size_t errlen);
+
 /* Load the PTX file (diagnostics go to `diag`), pick the architecture, and
  * create the buffers. Returns 0, or an exit status (1 input error) with the
  * message in err (or in diag for PTX errors). */

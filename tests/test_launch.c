@@ -290,7 +290,7 @@ START_TEST(argv_errors)
                     "warpsim run: --shared: given twice for one launch group (each --kernel starts the next group)");
     EXPECT_ARGV_ERR("--grid 1 --block 1", 2, "warpsim run: missing FILE.ptx or FILE.launch (try `warpsim run --help`)");
     EXPECT_ARGV_ERR("k.ptx j.ptx --grid 1 --block 1", 2,
-                    "warpsim run: unexpected argument 'j.ptx' (already given 'k.ptx'; one FILE.ptx or FILE.launch)");
+                    "warpsim run: unexpected argument 'j.ptx' (already given 'k.ptx'; one FILE.ptx, FILE.launch or FILE.cu; a program's arguments go after --)");
     EXPECT_ARGV_ERR("k.ptx --ptx j.ptx --grid 1 --block 1", 2,
                     "warpsim run: --ptx: the PTX file is already given as 'k.ptx'");
     EXPECT_ARGV_ERR("k.ptx --frobnicate 3", 2, "warpsim run: unknown flag '--frobnicate' (try `warpsim run --help`)");
@@ -302,7 +302,7 @@ START_TEST(argv_errors)
     EXPECT_ARGV_ERR("k.ptx --arch 'x'", 2,
                     "warpsim run: --arch: expected an architecture name (letters, digits, _ - .; see `warpsim arch`), got ''x''");
     EXPECT_ARGV_ERR("k.ptx --kernel 1abc", 2,
-                    "warpsim run: --kernel: expected a kernel name (letters, digits, _ $ %), got '1abc'");
+                    "warpsim run: --kernel: expected a kernel name (letters, digits, _ $ % and ::), got '1abc'");
     EXPECT_ARGV_ERR("k.ptx --shared 2G", 2,
                     "warpsim run: --shared: expected a byte count (an integer, optional K/M/G suffix) up to 1G, got '2G'");
     EXPECT_ARGV_ERR("k.ptx --shared 12x", 2,

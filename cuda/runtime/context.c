@@ -1,0 +1,293 @@
+/* The runtime's state: set up on first use from WARPSIM_FLAGS, the modules,
+ * kernels and variables clang's module constructor registers, and the work
+ * done at exit (the report, the leak list). */
+#define _GNU_SOURCE
+#include "cuda/runtime/runtime.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "sim/memory.h"
+#include "sim/report.h"
+#include "sim/session.h"
+#include "sim/setup.h"
+
+/* __cxa_demangle from the C++ runtime the program links with anyway. */
+extern char *__cxa_demangle(const char *mangled, char *out, size_t *length, int *status);
+
+static ws_cuda the_runtime = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+ws_cuda *ws_cuda_get(void) { return &the_runtime; }
+
+void ws_cuda_warn(const char *function, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "warpsim: %s: ", function);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* Keep the host's own mappings out of the simulator's address windows, so a
+ * managed or mapped host range (device address == host address) never lands
+ * where shared, local or simulated global addresses live. */
+static void reserve_windows(uint64_t global_span)
+{
+#if defined(MAP_FIXED_NOREPLACE)
+    const uint64_t starts[] = {WS_SHARED_WINDOW, WS_LOCAL_WINDOW, WS_GLOBAL_BASE};
+    const uint64_t sizes[] = {WS_WINDOW_SIZE, WS_WINDOW_SIZE, global_span};
+    for (int i = 0; i < 3; i++)
+        mmap((void *)(uintptr_t)starts[i], sizes[i], PROT_NONE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+#else
+    (void)global_span;
+#endif
+}
+
+static void at_exit(void);
+
+static int set_up(ws_cuda *c)
+{
+    char err[2048];
+    const char *flags = getenv("WARPSIM_FLAGS");
+    if (ws_run_options_parse_program_flags(flags, &c->options, err, sizeof err) != WS_LAUNCH_OK) {
+        fprintf(stderr, "warpsim: %s\n", err);
+        return -1;
+    }
+    c->selected_metrics = calloc(ws_metric_count(), sizeof(int));
+    if (!c->selected_metrics || ws_metrics_select(c->options.metrics, c->selected_metrics, err, sizeof err) < 0) {
+        fprintf(stderr, "warpsim: WARPSIM_FLAGS: %s\n", c->selected_metrics ? err : "out of memory");
+        return -1;
+    }
+    if (ws_pick_arch(&c->options, &c->arch, err, sizeof err)) {
+        fprintf(stderr, "warpsim: WARPSIM_FLAGS: %s\n", err);
+        return -1;
+    }
+    c->report = stdout;
+    if (c->options.log_file && !(c->report = fopen(c->options.log_file, "w"))) {
+        fprintf(stderr, "warpsim: --log-file: cannot write '%s'\n", c->options.log_file);
+        return -1;
+    }
+    ws_global_init(&c->global, c->options.mem_limit);
+    reserve_windows(c->options.mem_limit * 2 + (UINT64_C(1) << 32));
+    atexit(at_exit);
+    return 0;
+}
+
+ws_cuda *ws_cuda_enter(void)
+{
+    ws_cuda *c = &the_runtime;
+    pthread_mutex_lock(&c->lock);
+    if (!c->initialised) {
+        c->initialised = 1;
+        if (set_up(c) < 0)
+            exit(2);   /* bad WARPSIM_FLAGS: nothing sensible to run */
+    }
+    return c;
+}
+
+void ws_cuda_leave(ws_cuda *c) { pthread_mutex_unlock(&c->lock); }
+
+/* ---- Registration (clang's module constructor calls these before main) ------------------ */
+
+/* clang's wrapper around the embedded GPU binary: here, the PTX text. */
+typedef struct {
+    int magic, version;
+    const char *data;
+    void *unused;
+} fatbin_wrapper;
+
+void **__cudaRegisterFatBinary(void *fatbin)
+{
+    ws_cuda *c = ws_cuda_enter();
+    const fatbin_wrapper *w = fatbin;
+    const char *text = w ? w->data : NULL;
+    if (!text || strncmp(text, "//", 2) != 0 && !strstr(text, ".version")) {
+        fprintf(stderr, "warpsim: the program's GPU code is not PTX text (build it with `warpsim cc` or run it "
+                        "with `warpsim run FILE.cu`)\n");
+        exit(2);
+    }
+    const char *name = getenv("WARPSIM_PTX_PATH");
+    char path[512];
+    snprintf(path, sizeof path, "%s", name && *name ? name : "program.ptx");
+    if (c->module_count > 0 && name)
+        snprintf(path, sizeof path, "%s.%d", name, c->module_count);
+    ptx_diag diag = {0};
+    ptx_module *m = ptx_parse(text, strlen(text), path, &diag);
+    if (!m) {
+        fprintf(stderr, "warpsim: the program's PTX does not parse:\n");
+        ptx_diag_print(&diag, stderr);
+        exit(2);
+    }
+    ptx_diag_free(&diag);
+    ws_cuda_module *mods = realloc(c->modules, sizeof *mods * (size_t)(c->module_count + 1));
+    if (!mods) {
+        fprintf(stderr, "warpsim: out of host memory\n");
+        exit(2);
+    }
+    c->modules = mods;
+    memset(&mods[c->module_count], 0, sizeof *mods);
+    mods[c->module_count].module = m;
+    /* the handle clang passes back: a pointer to the module's index */
+    intptr_t handle = c->module_count++;
+    ws_cuda_leave(c);
+    return (void **)(handle + 1);
+}
+
+void __cudaRegisterFatBinaryEnd(void **handle) { (void)handle; }
+
+/* At exit the modules stay: the report, printed later at exit, reads them. */
+void __cudaUnregisterFatBinary(void **handle) { (void)handle; }
+
+static int module_of(void **handle) { return (int)((intptr_t)handle - 1); }
+
+void __cudaRegisterFunction(void **handle, const char *host_function, char *device_function,
+                            const char *device_name, int thread_limit, void *tid, void *bid, void *block_dim,
+                            void *grid_dim, int *warp_size)
+{
+    (void)device_name; (void)thread_limit; (void)tid; (void)bid; (void)block_dim; (void)grid_dim; (void)warp_size;
+    ws_cuda *c = ws_cuda_enter();
+    int mi = module_of(handle);
+    int k = ptx_find_function(c->modules[mi].module, device_function);
+    ws_cuda_function *fs = realloc(c->functions, sizeof *fs * (size_t)(c->function_count + 1));
+    if (k < 0 || !fs) {
+        fprintf(stderr, "warpsim: kernel '%s' is registered but %s\n", device_function,
+                fs ? "not in the program's PTX" : "out of memory");
+        exit(2);
+    }
+    c->functions = fs;
+    ws_cuda_function *f = &fs[c->function_count++];
+    memset(f, 0, sizeof *f);
+    f->stub = host_function;
+    f->module = mi;
+    f->kernel = k;
+    int status = -1;
+    char *demangled = __cxa_demangle(device_function, NULL, NULL, &status);
+    f->display_name = status == 0 && demangled ? demangled : strdup(device_function);
+    if (status != 0)
+        free(demangled);
+    ws_cuda_leave(c);
+}
+
+void __cudaRegisterVar(void **handle, char *host_var, char *device_address, const char *device_name, int ext,
+                       size_t size, int constant, int global)
+{
+    (void)device_name; (void)ext; (void)constant; (void)global;
+    ws_cuda *c = ws_cuda_enter();
+    int mi = module_of(handle);
+    const ptx_module *m = c->modules[mi].module;
+    int symbol = -1;
+    for (int s = 0; s < m->symbol_count; s++)
+        if (m->symbols[s].function < 0 && !strcmp(m->symbols[s].name, device_address))
+            symbol = s;
+    ws_cuda_variable *vs = realloc(c->variables, sizeof *vs * (size_t)(c->variable_count + 1));
+    if (!vs) {
+        fprintf(stderr, "warpsim: out of host memory\n");
+        exit(2);
+    }
+    c->variables = vs;
+    if (symbol >= 0) {
+        ws_cuda_variable *v = &vs[c->variable_count++];
+        v->host = host_var;
+        v->module = mi;
+        v->symbol = symbol;
+        v->size = size;
+        /* __managed__ puts the host shadow in this section (cuda_runtime.h) */
+        extern char __start_warpsim_managed[] __attribute__((weak)), __stop_warpsim_managed[] __attribute__((weak));
+        v->managed = __start_warpsim_managed && host_var >= __start_warpsim_managed && host_var < __stop_warpsim_managed;
+    }
+    ws_cuda_leave(c);
+}
+
+/* ---- Lookups -------------------------------------------------------------------------------- */
+
+int ws_cuda_module_ready(ws_cuda *c, int mi)
+{
+    ws_cuda_module *cm = &c->modules[mi];
+    if (cm->globals_ready)
+        return 0;
+    const ptx_module *m = cm->module;
+    cm->globals = calloc((size_t)m->symbol_count + 1, sizeof *cm->globals);
+    if (!cm->globals)
+        return -1;
+    /* managed variables first: their storage is the host shadow itself */
+    for (int i = 0; i < c->variable_count; i++) {
+        ws_cuda_variable *v = &c->variables[i];
+        if (v->module != mi || !v->managed)
+            continue;
+        const ptx_symbol *s = &m->symbols[v->symbol];
+        if (s->init)
+            memcpy(v->host, s->init, s->size < v->size ? s->size : v->size);
+        ws_allocation *a = ws_global_adopt(&c->global, v->host, v->size ? v->size : 1, s->name);
+        if (!a) {
+            ws_cuda_warn("__managed__", "variable '%s' cannot be placed at its host address", s->name);
+            return -1;
+        }
+        cm->globals[v->symbol] = a->base;
+    }
+    /* the others in simulated memory, as ws_module_globals lays them out */
+    for (int s = 0; s < m->symbol_count; s++) {
+        const ptx_symbol *sym = &m->symbols[s];
+        if (sym->function >= 0 || (sym->space != PTX_SPACE_GLOBAL && sym->space != PTX_SPACE_CONST) || cm->globals[s])
+            continue;
+        if (sym->is_extern && sym->size == 0) {
+            ws_cuda_warn("cudaLaunchKernel", "%s: .extern variable '%s' is not defined in the program", m->path,
+                         sym->name);
+            return -1;
+        }
+        ws_allocation *a = ws_global_alloc(&c->global, sym->size ? sym->size : 1, sym->name);
+        if (!a) {
+            ws_cuda_warn("cudaLaunchKernel", "variable '%s' does not fit in the simulated memory (raise --mem-limit)",
+                         sym->name);
+            return -1;
+        }
+        if (sym->init)
+            memcpy(a->bytes, sym->init, sym->size);
+        a->read_only = sym->space == PTX_SPACE_CONST;
+        cm->globals[s] = a->base;
+    }
+    cm->globals_ready = 1;
+    return 0;
+}
+
+ws_cuda_function *ws_cuda_function_of(ws_cuda *c, const void *func)
+{
+    for (int i = 0; i < c->function_count; i++)
+        if (c->functions[i].stub == func)
+            return &c->functions[i];
+    return NULL;
+}
+
+ws_cuda_variable *ws_cuda_variable_of(ws_cuda *c, const void *symbol)
+{
+    for (int i = 0; i < c->variable_count; i++)
+        if (c->variables[i].host == symbol)
+            return &c->variables[i];
+    return NULL;
+}
+
+uint64_t ws_cuda_variable_address(ws_cuda *c, const ws_cuda_variable *v)
+{
+    if (ws_cuda_module_ready(c, v->module) < 0)
+        return 0;
+    return c->modules[v->module].globals[v->symbol];
+}
+
+/* ---- Exit ------------------------------------------------------------------------------------ */
+
+static void at_exit(void)
+{
+    ws_cuda *c = &the_runtime;
+    pthread_mutex_lock(&c->lock);
+    fflush(stdout);
+    ws_cuda_report(c);
+    if (c->options.leak_check)
+        ws_cuda_leak_report(c);
+    if (c->report && c->report != stdout)
+        fclose(c->report);
+    c->report = NULL;
+    pthread_mutex_unlock(&c->lock);
+}

@@ -1,0 +1,399 @@
+/* Memory: device allocations live in the simulated global memory; managed,
+ * pinned and mapped host memory are host ranges the simulator adopts at
+ * their own address (one pointer for host and device, as with UVA); copies
+ * and memsets check every range they touch. */
+#include "cuda/runtime/api.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/memory.h"
+
+/* The simulated bytes behind [p, p+n), or NULL when no allocation holds them all. */
+static uint8_t *device_bytes(ws_cuda *c, const void *p, size_t n)
+{
+    uint64_t a = (uint64_t)(uintptr_t)p;
+    ws_allocation *al = ws_global_find(&c->global, a, n ? n : 1);
+    return al ? al->bytes + (a - al->base) : NULL;
+}
+
+/* A pointer into device memory that is not the host's (cudaMalloc'd). */
+static int is_device_only(ws_cuda *c, const void *p)
+{
+    uint64_t a = (uint64_t)(uintptr_t)p;
+    const ws_allocation *al = ws_global_find(&c->global, a, 1);
+    return al && !al->host_owned;
+}
+
+static ws_cuda_allocation *record(ws_cuda *c, void *ptr, size_t size, ws_allocation *al, enum cudaMemoryType type,
+                                  int host_alloc, const char *api)
+{
+    ws_cuda_allocation *as = realloc(c->allocations, sizeof *as * (size_t)(c->allocation_count + 1));
+    if (!as)
+        return NULL;
+    c->allocations = as;
+    ws_cuda_allocation *r = &as[c->allocation_count++];
+    memset(r, 0, sizeof *r);
+    r->ptr = ptr;
+    r->size = size;
+    r->alloc = al;
+    r->type = type;
+    r->host_alloc = host_alloc;
+    r->serial = ++c->allocation_serial;
+    snprintf(r->name, sizeof r->name, "%s #%d", api, r->serial);
+    if (al)
+        al->name = r->name;   /* fault messages name the allocation: "buffer 'cudaMalloc #3'" */
+    return r;
+}
+
+static ws_cuda_allocation *find_record(ws_cuda *c, const void *ptr)
+{
+    for (int i = 0; i < c->allocation_count; i++)
+        if (c->allocations[i].ptr == ptr)
+            return &c->allocations[i];
+    return NULL;
+}
+
+static void drop_record(ws_cuda *c, ws_cuda_allocation *r)
+{
+    int i = (int)(r - c->allocations);
+    memmove(r, r + 1, sizeof *r * (size_t)(c->allocation_count - i - 1));
+    c->allocation_count--;
+    /* the names moved: point the allocations at their records again */
+    for (int k = i; k < c->allocation_count; k++)
+        if (c->allocations[k].alloc)
+            c->allocations[k].alloc->name = c->allocations[k].name;
+}
+
+cudaError_t cudaMalloc(void **ptr, size_t size)
+{
+    WS_API_BEGIN(c);
+    if (!ptr)
+        return ws_api_end(c, cudaErrorInvalidValue);
+    *ptr = NULL;
+    if (size == 0)
+        return ws_api_end(c, cudaSuccess);
+    ws_allocation *al = ws_global_alloc(&c->global, size, "cudaMalloc");
+    if (!al)
+        return ws_api_end(c, cudaErrorMemoryAllocation);
+    if (!record(c, (void *)(uintptr_t)al->base, size, al, cudaMemoryTypeDevice, 0, "cudaMalloc")) {
+        ws_global_release(&c->global, al);
+        return ws_api_end(c, cudaErrorMemoryAllocation);
+    }
+    *ptr = (void *)(uintptr_t)al->base;
+    return ws_api_end(c, cudaSuccess);
+}
+
+/* Host memory both sides use at one address: managed, pinned, mapped. */
+static cudaError_t host_shared_alloc(void **ptr, size_t size, enum cudaMemoryType type, int host_alloc,
+                                     const char *api)
+{
+    WS_API_BEGIN(c);
+    if (!ptr)
+        return ws_api_end(c, cudaErrorInvalidValue);
+    *ptr = NULL;
+    if (size == 0)
+        return ws_api_end(c, type == cudaMemoryTypeManaged ? cudaErrorInvalidValue : cudaSuccess);
+    void *p = NULL;
+    if (posix_memalign(&p, 256, size) != 0)
+        return ws_api_end(c, cudaErrorMemoryAllocation);
+    memset(p, 0, size);
+    ws_allocation *al = ws_global_adopt(&c->global, p, size, api);
+    if (!al || !record(c, p, size, al, type, host_alloc, api)) {
+        if (al)
+            ws_global_release(&c->global, al);
+        free(p);
+        return ws_api_end(c, cudaErrorMemoryAllocation);
+    }
+    *ptr = p;
+    return ws_api_end(c, cudaSuccess);
+}
+
+cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags)
+{
+    if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
+        return ws_cuda_result(ws_cuda_get(), cudaErrorInvalidValue);
+    return host_shared_alloc(ptr, size, cudaMemoryTypeManaged, 0, "cudaMallocManaged");
+}
+
+cudaError_t cudaMallocHost(void **ptr, size_t size)
+{
+    return host_shared_alloc(ptr, size, cudaMemoryTypeHost, 1, "cudaMallocHost");
+}
+
+cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags)
+{
+    if (flags & ~(unsigned)(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined))
+        return ws_cuda_result(ws_cuda_get(), cudaErrorInvalidValue);
+    return host_shared_alloc(ptr, size, cudaMemoryTypeHost, 1, "cudaHostAlloc");
+}
+
+cudaError_t cudaHostGetDevicePointer(void **device, void *host, unsigned int flags)
+{
+    WS_API_BEGIN(c);
+    if (!device || flags != 0)
+        return ws_api_end(c, cudaErrorInvalidValue);
+    const ws_allocation *al = ws_global_find(&c->global, (uint64_t)(uintptr_t)host, 1);
+    if (!al || !al->host_owned)
+        return ws_api_end(c, cudaErrorInvalidValue);
+    *device = host;   /* unified addressing: the same pointer */
+    return ws_api_end(c, cudaSuccess);
+}
+
+static cudaError_t free_kind(void *ptr, int host_alloc)
+{
+    WS_API_BEGIN(c);
+    if (!ptr)
+        return ws_api_end(c, cudaSuccess);
+    ws_cuda_allocation *r = find_record(c, ptr);
+    if (!r || r->host_alloc != host_alloc)
+        return ws_api_end(c, cudaErrorInvalidValue);
+    ws_allocation *al = r->alloc;
+    int host_owned = al && al->host_owned;
+    drop_record(c, r);
+    if (al)
+        ws_global_release(&c->global, al);
+    if (host_owned)
+        free(ptr);
+    return ws_api_end(c, cudaSuccess);
+}
+
+cudaError_t cudaFree(void *ptr) { return free_kind(ptr, 0); }
+cudaError_t cudaFreeHost(void *ptr) { return free_kind(ptr, 1); }
+
+cudaError_t cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height)
+{
+    if (!pitch)
+        return ws_cuda_result(ws_cuda_get(), cudaErrorInvalidValue);
+    *pitch = (width + 511) / 512 * 512;   /* the H100's texture pitch alignment */
+    return cudaMalloc(ptr, *pitch * height);
+}
+
+/* Resolve one side of a copy: device bytes, or the host pointer itself. */
+static cudaError_t copy_side(ws_cuda *c, const void *p, size_t n, int want_device, int infer, uint8_t **out)
+{
+    uint8_t *d = device_bytes(c, p, n);
+    if (infer) {
+        if (!d && is_device_only(c, p))   /* starts in an allocation but runs past its end */
+            return cudaErrorInvalidValue;
+        *out = d ? d : (uint8_t *)(uintptr_t)p;
+        return cudaSuccess;
+    }
+    if (want_device) {
+        if (!d)
+            return cudaErrorInvalidValue;
+        *out = d;
+        return cudaSuccess;
+    }
+    if (is_device_only(c, p) || (!d && ws_global_find(&c->global, (uint64_t)(uintptr_t)p, 1)))
+        return cudaErrorInvalidValue;   /* a device pointer where the host's was expected */
+    *out = (uint8_t *)(uintptr_t)p;
+    return cudaSuccess;
+}
+
+static cudaError_t copy(ws_cuda *c, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    if (count == 0)
+        return cudaSuccess;
+    if (!dst || !src)
+        return cudaErrorInvalidValue;
+    if ((unsigned)kind > cudaMemcpyDefault)
+        return cudaErrorInvalidMemcpyDirection;
+    int infer = kind == cudaMemcpyDefault;
+    uint8_t *d, *s;
+    cudaError_t e = copy_side(c, dst, count, kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice,
+                              infer, &d);
+    if (e == cudaSuccess)
+        e = copy_side(c, src, count, kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice, infer, &s);
+    if (e == cudaSuccess)
+        memmove(d, s, count);
+    return e;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    WS_API_BEGIN(c);
+    return ws_api_end(c, copy(c, dst, src, count, kind));
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    (void)stream;   /* work runs when issued: every stream is already in order */
+    return cudaMemcpy(dst, src, count, kind);
+}
+
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                         enum cudaMemcpyKind kind)
+{
+    WS_API_BEGIN(c);
+    if (width > dpitch || width > spitch)
+        return ws_api_end(c, cudaErrorInvalidPitchValue);
+    cudaError_t e = cudaSuccess;
+    for (size_t r = 0; r < height && e == cudaSuccess; r++)
+        e = copy(c, (uint8_t *)dst + r * dpitch, (const uint8_t *)src + r * spitch, width, kind);
+    return ws_api_end(c, e);
+}
+
+cudaError_t cudaMemcpyPeer(void *dst, int dst_device, const void *src, int src_device, size_t count)
+{
+    if (dst_device != 0 || src_device != 0)
+        return ws_cuda_result(ws_cuda_get(), cudaErrorInvalidDevice);
+    return cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice);
+}
+
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dst_device, const void *src, int src_device, size_t count,
+                                cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpyPeer(dst, dst_device, src, src_device, count);
+}
+
+cudaError_t cudaMemset(void *ptr, int value, size_t count)
+{
+    WS_API_BEGIN(c);
+    if (count == 0)
+        return ws_api_end(c, cudaSuccess);
+    uint8_t *d = device_bytes(c, ptr, count);
+    if (!d)
+        return ws_api_end(c, cudaErrorInvalidValue);
+    memset(d, value, count);
+    return ws_api_end(c, cudaSuccess);
+}
+
+cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemset(ptr, value, count);
+}
+
+/* The device bytes of [offset, offset+count) of a registered variable. */
+static cudaError_t symbol_bytes(ws_cuda *c, const void *symbol, size_t count, size_t offset, uint8_t **out)
+{
+    ws_cuda_variable *v = ws_cuda_variable_of(c, symbol);
+    if (!v)
+        return cudaErrorInvalidSymbol;
+    if (offset > v->size || count > v->size - offset)
+        return cudaErrorInvalidValue;
+    uint64_t base = ws_cuda_variable_address(c, v);
+    if (!base)
+        return cudaErrorMemoryAllocation;
+    *out = device_bytes(c, (const void *)(uintptr_t)(base + offset), count);
+    return *out ? cudaSuccess : cudaErrorInvalidSymbol;
+}
+
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
+                               enum cudaMemcpyKind kind)
+{
+    WS_API_BEGIN(c);
+    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return ws_api_end(c, cudaErrorInvalidMemcpyDirection);
+    uint8_t *d;
+    cudaError_t e = symbol_bytes(c, symbol, count, offset, &d);
+    if (e == cudaSuccess && count)
+        e = copy(c, d, src, count, kind == cudaMemcpyDeviceToDevice ? cudaMemcpyDefault : cudaMemcpyHostToHost);
+    return ws_api_end(c, e);
+}
+
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind)
+{
+    WS_API_BEGIN(c);
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return ws_api_end(c, cudaErrorInvalidMemcpyDirection);
+    uint8_t *s;
+    cudaError_t e = symbol_bytes(c, symbol, count, offset, &s);
+    if (e == cudaSuccess && count)
+        e = copy(c, dst, s, count, kind == cudaMemcpyDeviceToDevice ? cudaMemcpyDefault : cudaMemcpyHostToHost);
+    return ws_api_end(c, e);
+}
+
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
+                                    enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+
+cudaError_t cudaGetSymbolAddress(void **device, const void *symbol)
+{
+    WS_API_BEGIN(c);
+    ws_cuda_variable *v = ws_cuda_variable_of(c, symbol);
+    if (!device || !v)
+        return ws_api_end(c, !device ? cudaErrorInvalidValue : cudaErrorInvalidSymbol);
+    uint64_t a = ws_cuda_variable_address(c, v);
+    *device = (void *)(uintptr_t)a;
+    return ws_api_end(c, a ? cudaSuccess : cudaErrorMemoryAllocation);
+}
+
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
+{
+    WS_API_BEGIN(c);
+    ws_cuda_variable *v = ws_cuda_variable_of(c, symbol);
+    if (!size || !v)
+        return ws_api_end(c, !size ? cudaErrorInvalidValue : cudaErrorInvalidSymbol);
+    *size = v->size;
+    return ws_api_end(c, cudaSuccess);
+}
+
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
+{
+    WS_API_BEGIN(c);
+    if (!attributes)
+        return ws_api_end(c, cudaErrorInvalidValue);
+    memset(attributes, 0, sizeof *attributes);
+    const ws_allocation *al = ws_global_find(&c->global, (uint64_t)(uintptr_t)ptr, 1);
+    attributes->type = cudaMemoryTypeUnregistered;
+    attributes->device = -2;
+    if (al) {
+        const ws_cuda_allocation *r = NULL;
+        for (int i = 0; i < c->allocation_count && !r; i++)
+            if (c->allocations[i].alloc == al)
+                r = &c->allocations[i];
+        attributes->type = r ? r->type : (al->host_owned ? cudaMemoryTypeManaged : cudaMemoryTypeDevice);
+        attributes->device = 0;
+        attributes->devicePointer = (void *)(uintptr_t)ptr;
+        attributes->hostPointer = al->host_owned ? (void *)(uintptr_t)ptr : NULL;
+    }
+    return ws_api_end(c, cudaSuccess);
+}
+
+cudaError_t cudaMemPrefetchAsync(const void *ptr, size_t count, int device, cudaStream_t stream)
+{
+    (void)stream;
+    WS_API_BEGIN(c);
+    const ws_allocation *al = ws_global_find(&c->global, (uint64_t)(uintptr_t)ptr, count ? count : 1);
+    if (!al || !al->host_owned || (device != 0 && device != cudaCpuDeviceId))
+        return ws_api_end(c, cudaErrorInvalidValue);
+    return ws_api_end(c, cudaSuccess);   /* one memory for both sides: nothing moves */
+}
+
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
+{
+    WS_API_BEGIN(c);
+    if (!free_bytes || !total_bytes)
+        return ws_api_end(c, cudaErrorInvalidValue);
+    *total_bytes = (size_t)c->global.limit;
+    *free_bytes = (size_t)(c->global.limit - c->global.bytes_in_use);
+    return ws_api_end(c, cudaSuccess);
+}
+
+void ws_cuda_leak_report(ws_cuda *c)
+{
+    size_t bytes = 0;
+    int n = 0;
+    for (int i = 0; i < c->allocation_count; i++) {
+        const ws_cuda_allocation *r = &c->allocations[i];
+        if (r->host_alloc)
+            continue;
+        n++;
+        bytes += r->size;
+        fprintf(stderr, "========= Leaked %zu bytes at %p (%s)\n", r->size, r->ptr, r->name);
+    }
+    fprintf(stderr, "========= LEAK SUMMARY: %zu bytes leaked in %d allocation%s\n", bytes, n, n == 1 ? "" : "s");
+}

@@ -1,0 +1,111 @@
+/*
+ * warpsim's CUDA runtime: the state behind the runtime API, shared by the
+ * files of cuda/runtime/ (one concern each: registration and set-up, errors,
+ * memory, launches, devices, streams and events, the report at exit).
+ *
+ * The CUDA runtime API is process-wide by definition (cudaMalloc takes no
+ * handle), so this is the one place in warpsim with process-wide mutable
+ * state: one ws_cuda, reached through ws_cuda_get(), guarded by its mutex.
+ */
+#ifndef WARPSIM_CUDA_RUNTIME_H_INTERNAL
+#define WARPSIM_CUDA_RUNTIME_H_INTERNAL
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cuda/include/cuda_runtime_api.h"
+#include "isa/ptx.h"
+#include "sim/arch.h"
+#include "sim/options.h"
+#include "sim/state.h"
+
+typedef struct {
+    ptx_module *module;
+    uint64_t *globals;         /* per module symbol: device address of .global/.const variables */
+    int globals_ready;
+} ws_cuda_module;
+
+typedef struct {
+    const void *stub;          /* the host-side stub clang made for the kernel */
+    int module, kernel;        /* kernel: function index in the module */
+    char *display_name;        /* demangled */
+    int max_dynamic_shared;    /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+} ws_cuda_function;
+
+typedef struct {
+    void *host;                /* the host shadow clang made */
+    int module, symbol;
+    size_t size;
+    int managed;               /* the shadow is the storage (sim state: host_owned) */
+} ws_cuda_variable;
+
+typedef struct {
+    dim3 grid, block;
+    size_t shared;
+    cudaStream_t stream;
+} ws_cuda_config;
+
+typedef struct {
+    void *ptr;                 /* what the program holds */
+    size_t size;
+    ws_allocation *alloc;      /* in the simulated memory (host_owned for managed/mapped) */
+    enum cudaMemoryType type;
+    int host_alloc;            /* cudaMallocHost/cudaHostAlloc (freed by cudaFreeHost) */
+    int serial;                /* the n-th allocation, for the leak report */
+    char name[64];
+} ws_cuda_allocation;
+
+struct CUstream_st { int id; unsigned flags; };
+struct CUevent_st { int recorded; double host_seconds; unsigned flags; };
+
+#define WS_CUDA_MAX_CONFIG_DEPTH 64
+
+typedef struct {
+    pthread_mutex_t lock;
+    int initialised, init_failed;
+    ws_run_options options;    /* from WARPSIM_FLAGS */
+    int *selected_metrics;
+    ws_arch arch;
+    ws_global_memory global;
+    ws_cuda_module *modules; int module_count;
+    ws_cuda_function *functions; int function_count;
+    ws_cuda_variable *variables; int variable_count;
+    ws_cuda_allocation *allocations; int allocation_count, allocation_serial;
+    ws_cuda_config config[WS_CUDA_MAX_CONFIG_DEPTH]; int config_depth;
+    cudaError_t last_error, sticky_error;
+    int device;
+    /* the launches the report covers (--kernel, --launch-skip, --launch-count) */
+    ws_launch *launches; double *seconds; int launch_count, launch_capacity;
+    uint64_t launches_seen;    /* of the kernel filter's, whether reported or not */
+    uint64_t total_launches;
+    int events_warned;
+    FILE *report;              /* stdout, or --log-file */
+} ws_cuda;
+
+/* The runtime's state, set up on first use (WARPSIM_FLAGS read, arch chosen). */
+ws_cuda *ws_cuda_get(void);
+/* Lock it, and set it up if not yet; NULL (with the error recorded) if that failed. */
+ws_cuda *ws_cuda_enter(void);
+void ws_cuda_leave(ws_cuda *c);
+
+/* Record an API call's result as the last error (non-sticky); returns it. */
+cudaError_t ws_cuda_result(ws_cuda *c, cudaError_t e);
+/* Print "warpsim: <function>: <message>" on stderr (the program's output stays its own). */
+void ws_cuda_warn(const char *function, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The module variables' device addresses, made on first need. */
+int ws_cuda_module_ready(ws_cuda *c, int module);
+/* The registered kernel whose stub is `func`, or NULL. */
+ws_cuda_function *ws_cuda_function_of(ws_cuda *c, const void *func);
+/* The registered variable whose host shadow is `symbol`, or NULL. */
+ws_cuda_variable *ws_cuda_variable_of(ws_cuda *c, const void *symbol);
+/* The device address of a registered variable. */
+uint64_t ws_cuda_variable_address(ws_cuda *c, const ws_cuda_variable *v);
+
+/* The report of every kept launch, printed once at exit. */
+void ws_cuda_report(ws_cuda *c);
+/* The leak list (--leak-check full) at exit. */
+void ws_cuda_leak_report(ws_cuda *c);
+
+#endif
