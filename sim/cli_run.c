@@ -5,9 +5,81 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cuda/compile.h"
 #include "sim/cli.h"
 #include "sim/report.h"
 #include "sim/session.h"
+
+/* Single-quote a word for WARPSIM_FLAGS (options.c splits it back). */
+static void append_quoted(char *out, size_t n, const char *w)
+{
+    size_t k = strlen(out);
+    if (k + 4 >= n)
+        return;
+    out[k++] = ' ';
+    out[k++] = '\'';
+    for (; *w && k + 6 < n; w++) {
+        if (*w == '\'') {
+            memcpy(out + k, "'\\''", 4);
+            k += 4;
+        } else {
+            out[k++] = *w;
+        }
+    }
+    out[k++] = '\'';
+    out[k] = 0;
+}
+
+/* The flags of the command line (without the file and the program's
+ * arguments), for the program's runtime to read from WARPSIM_FLAGS. */
+static void program_flags(int argc, char **argv, char *out, size_t n)
+{
+    out[0] = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--"))
+            break;
+        if (a[0] != '-' || a[1] == 0)
+            continue;   /* the .cu file */
+        append_quoted(out, n, a);
+        int id = a[1] == '-' && !strchr(a, '=') ? ws_flag_lookup(a + 2, strlen(a + 2)) : -1;
+        if (id >= 0 && ws_flags[id].scope != WS_SCOPE_SWITCH && ws_flags[id].scope != WS_SCOPE_CLI && i + 1 < argc)
+            append_quoted(out, n, argv[++i]);
+    }
+}
+
+/* A .cu file that is a whole program: build it and run its main(). */
+static int run_program(const ws_run_options *o, int argc, char **argv)
+{
+    ws_cu_build b;
+    char err[2048];
+    int status = ws_cu_build_open(&b, o->cu_path, err, sizeof err);
+    if (!status)
+        status = ws_cu_compile_ptx(o->cu_path, o->cc, o->cflags, b.ptx, err, sizeof err);
+    if (!status)
+        status = ws_cu_link_program(o->cu_path, b.ptx, o->cflags, b.object, b.exe, err, sizeof err);
+    if (status) {
+        fprintf(stderr, "warpsim run: %s\n", err);
+        ws_cu_build_close(&b);
+        return status < 0 ? 1 : status;
+    }
+    static char flags[16384], flags_env[16400], ptx_env[4200], cu_env[4200];
+    program_flags(argc, argv, flags, sizeof flags);
+    snprintf(flags_env, sizeof flags_env, "WARPSIM_FLAGS=%s", flags);
+    snprintf(ptx_env, sizeof ptx_env, "WARPSIM_PTX_PATH=%s", b.ptx);
+    snprintf(cu_env, sizeof cu_env, "WARPSIM_CU_PATH=%s", o->cu_path);
+    const char *env[] = {flags_env, ptx_env, cu_env, NULL};
+    char **pargv = calloc((size_t)o->program_argc + 2, sizeof *pargv);
+    char name[4096];
+    snprintf(name, sizeof name, "%.*s", (int)(strlen(o->cu_path) - 3), o->cu_path);
+    pargv[0] = name;
+    for (int i = 0; i < o->program_argc; i++)
+        pargv[i + 1] = o->program_argv[i];
+    status = ws_cu_run_program(b.exe, pargv, env);
+    free(pargv);
+    ws_cu_build_close(&b);
+    return status;
+}
 
 int cli_run(int argc, char **argv)
 {
@@ -35,6 +107,26 @@ int cli_run(int argc, char **argv)
         free(selected);
         ws_run_options_free(&o);
         return EXIT_USAGE;
+    }
+    if (o.program) {
+        free(selected);
+        int status = run_program(&o, argc, argv);
+        ws_run_options_free(&o);
+        return status;
+    }
+    /* A .cu file's kernels run as a .ptx's: compile them first. */
+    ws_cu_build build = {0};
+    if (o.cu_path) {
+        int st = ws_cu_build_open(&build, o.cu_path, err, sizeof err);
+        if (!st)
+            st = ws_cu_compile_ptx(o.cu_path, o.cc, o.cflags, build.ptx, err, sizeof err);
+        if (st || !(o.ptx_path = strdup(build.ptx))) {
+            fprintf(stderr, "warpsim run: %s\n", st ? err : "out of memory");
+            ws_cu_build_close(&build);
+            free(selected);
+            ws_run_options_free(&o);
+            return st ? st : 1;
+        }
     }
     ptx_diag diag = {0};
     ws_session s;
@@ -73,6 +165,7 @@ int cli_run(int argc, char **argv)
     ptx_diag_free(&diag);
     free(selected);
     ws_run_options_free(&o);
+    ws_cu_build_close(&build);
     return status;
 }
 

@@ -48,6 +48,9 @@ static void count_access(ws_exec *x, ptx_space space, const uint64_t addr[WS_WAR
     uint64_t *ic = ws_icounters(x);
     const ws_arch *arch = x->launch->arch;
     ws_lane_span measured;
+    /* ld/st.param of a call's arguments: registers under ptxas's calling convention, not memory */
+    if (x->fn->instrs[x->pc].space == PTX_SPACE_PARAM)
+        return;
     if (!span && space != PTX_SPACE_LOCAL) {
         ws_lane_span_of(addr, mask, &measured);
         span = &measured;

@@ -10,7 +10,7 @@
 #ifndef WARPSIM_DEVICE_H
 #define WARPSIM_DEVICE_H
 
-#define __WS_DEV static __attribute__((device)) __inline__ __attribute__((always_inline))
+#define __WS_DEV static __attribute__((device)) __inline__ __attribute__((always_inline, nodebug))
 
 /* ---- The functions warpsim runs natively (sim/builtins.def) ---------------------- */
 extern "C" {

@@ -105,7 +105,7 @@ void **__cudaRegisterFatBinary(void *fatbin)
     ws_cuda *c = ws_cuda_enter();
     const fatbin_wrapper *w = fatbin;
     const char *text = w ? w->data : NULL;
-    if (!text || strncmp(text, "//", 2) != 0 && !strstr(text, ".version")) {
+    if (!text || !strstr(text, ".version")) {
         fprintf(stderr, "warpsim: the program's GPU code is not PTX text (build it with `warpsim cc` or run it "
                         "with `warpsim run FILE.cu`)\n");
         exit(2);

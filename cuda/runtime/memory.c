@@ -25,6 +25,14 @@ static int is_device_only(ws_cuda *c, const void *p)
     return al && !al->host_owned;
 }
 
+/* Fault messages name allocations by their records' names: point them there again after the records move. */
+static void rebind_names(ws_cuda *c)
+{
+    for (int k = 0; k < c->allocation_count; k++)
+        if (c->allocations[k].alloc)
+            c->allocations[k].alloc->name = c->allocations[k].name;
+}
+
 static ws_cuda_allocation *record(ws_cuda *c, void *ptr, size_t size, ws_allocation *al, enum cudaMemoryType type,
                                   int host_alloc, const char *api)
 {
@@ -41,8 +49,7 @@ static ws_cuda_allocation *record(ws_cuda *c, void *ptr, size_t size, ws_allocat
     r->host_alloc = host_alloc;
     r->serial = ++c->allocation_serial;
     snprintf(r->name, sizeof r->name, "%s #%d", api, r->serial);
-    if (al)
-        al->name = r->name;   /* fault messages name the allocation: "buffer 'cudaMalloc #3'" */
+    rebind_names(c);   /* "buffer 'cudaMalloc #3'" in fault messages */
     return r;
 }
 
@@ -59,10 +66,7 @@ static void drop_record(ws_cuda *c, ws_cuda_allocation *r)
     int i = (int)(r - c->allocations);
     memmove(r, r + 1, sizeof *r * (size_t)(c->allocation_count - i - 1));
     c->allocation_count--;
-    /* the names moved: point the allocations at their records again */
-    for (int k = i; k < c->allocation_count; k++)
-        if (c->allocations[k].alloc)
-            c->allocations[k].alloc->name = c->allocations[k].name;
+    rebind_names(c);
 }
 
 cudaError_t cudaMalloc(void **ptr, size_t size)

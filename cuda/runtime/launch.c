@@ -1,0 +1,259 @@
+/* Launches: <<<grid, block, shared, stream>>> as clang lowers it (push the
+ * configuration, the stub pops it and calls cudaLaunchKernel), the kernel run
+ * to completion in the simulator, its fault turned into CUDA's sticky error,
+ * and its counters kept for the report; kernel attributes and occupancy. */
+#include "cuda/runtime/api.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim/grid.h"
+#include "sim/session.h"
+
+unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared_bytes, struct CUstream_st *stream)
+{
+    ws_cuda *c = ws_cuda_enter();
+    unsigned r = 1;
+    if (c->config_depth < WS_CUDA_MAX_CONFIG_DEPTH) {
+        ws_cuda_config *k = &c->config[c->config_depth++];
+        k->grid = grid;
+        k->block = block;
+        k->shared = shared_bytes;
+        k->stream = stream;
+        r = 0;
+    }
+    ws_cuda_leave(c);
+    return r;
+}
+
+cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared_bytes, void *stream)
+{
+    ws_cuda *c = ws_cuda_enter();
+    if (c->config_depth == 0) {
+        ws_cuda_leave(c);
+        return cudaErrorMissingConfiguration;
+    }
+    const ws_cuda_config *k = &c->config[--c->config_depth];
+    *grid = k->grid;
+    *block = k->block;
+    *shared_bytes = k->shared;
+    *(cudaStream_t *)stream = k->stream;
+    ws_cuda_leave(c);
+    return cudaSuccess;
+}
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The CUDA error a fault becomes (sticky: every later call returns it). */
+static cudaError_t fault_error(ws_fault_kind kind)
+{
+    switch (kind) {
+    case WS_FAULT_MISALIGNED: return cudaErrorMisalignedAddress;
+    case WS_FAULT_TRAP:       return cudaErrorLaunchFailure;
+    case WS_FAULT_BUDGET:     return cudaErrorLaunchTimeout;
+    case WS_FAULT_DEADLOCK:   return cudaErrorLaunchTimeout;   /* the GPU would hang until the watchdog */
+    case WS_FAULT_STACK:      return cudaErrorLaunchFailure;
+    case WS_FAULT_ADDRESS:    return cudaErrorIllegalAddress;
+    default:                  return cudaErrorLaunchFailure;
+    }
+}
+
+/* Whether the report covers launches of this kernel (--kernel: mangled, plain or demangled name). */
+static int kernel_selected(const ws_cuda *c, const ws_cuda_function *f)
+{
+    const char *want = c->options.kernel_filter;
+    if (!want)
+        return 1;
+    const char *mangled = c->modules[f->module].module->functions[f->kernel].name;
+    return !strcmp(mangled, want) || !strcmp(f->display_name, want) || ws_kernel_name_matches(mangled, want);
+}
+
+/* Keep a finished launch for the report, or free it. */
+static void keep_launch(ws_cuda *c, ws_launch *l, double seconds, int selected)
+{
+    int keep = selected && c->launches_seen >= c->options.launch_skip &&
+               (uint64_t)c->launch_count < c->options.launch_count;
+    if (selected)
+        c->launches_seen++;
+    if (keep && c->launch_count == c->launch_capacity) {
+        int cap = c->launch_capacity ? c->launch_capacity * 2 : 16;
+        ws_launch *ls = realloc(c->launches, sizeof *ls * (size_t)cap);
+        double *ss = ls ? realloc(c->seconds, sizeof *ss * (size_t)cap) : NULL;
+        if (ls)
+            c->launches = ls;
+        if (ss)
+            c->seconds = ss;
+        if (!ls || !ss) {
+            ws_cuda_warn("cudaLaunchKernel", "out of host memory: launch left out of the report");
+            keep = 0;
+        } else {
+            c->launch_capacity = cap;
+        }
+    }
+    if (!keep) {
+        ws_launch_free(l);
+        return;
+    }
+    c->launches[c->launch_count] = *l;
+    c->seconds[c->launch_count] = seconds;
+    c->launch_count++;
+}
+
+static cudaError_t check_config(const ws_cuda *c, const ws_cuda_function *f, dim3 grid, dim3 block, size_t shared)
+{
+    const ws_arch *a = &c->arch;
+    uint64_t threads = (uint64_t)block.x * block.y * block.z;
+    if (!grid.x || !grid.y || !grid.z || grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535)
+        return cudaErrorInvalidConfiguration;
+    if (!threads || threads > a->max_threads_per_block || block.x > 1024 || block.y > 1024 || block.z > 64)
+        return cudaErrorInvalidConfiguration;
+    const ptx_function *k = &c->modules[f->module].module->functions[f->kernel];
+    uint64_t limit = f->max_dynamic_shared > 0 ? (uint64_t)f->max_dynamic_shared
+                                                : (a->shared_per_block < 48 * 1024 ? a->shared_per_block : 48 * 1024);
+    (void)k;
+    if (shared > limit)
+        return cudaErrorInvalidConfiguration;
+    return cudaSuccess;
+}
+
+cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared_bytes,
+                             cudaStream_t stream)
+{
+    (void)stream;   /* work runs when issued: every stream is already in order */
+    WS_API_BEGIN(c);
+    ws_cuda_function *f = ws_cuda_function_of(c, func);
+    if (!f)
+        return ws_api_end(c, cudaErrorInvalidDeviceFunction);
+    cudaError_t e = check_config(c, f, grid, block, shared_bytes);
+    if (e != cudaSuccess)
+        return ws_api_end(c, e);
+    if (ws_cuda_module_ready(c, f->module) < 0)
+        return ws_api_end(c, cudaErrorMemoryAllocation);
+    const ptx_module *m = c->modules[f->module].module;
+    const ptx_function *k = &m->functions[f->kernel];
+    uint8_t *params = calloc(1, k->param_size ? k->param_size : 1);
+    if (!params)
+        return ws_api_end(c, cudaErrorMemoryAllocation);
+    for (int i = 0; i < k->param_count; i++) {
+        const ptx_symbol *p = &m->symbols[k->params[i]];
+        if (!args || !args[i]) {
+            free(params);
+            return ws_api_end(c, cudaErrorInvalidValue);
+        }
+        memcpy(params + p->offset, args[i], p->size);
+    }
+    const ws_run_options *o = &c->options;
+    ws_launch_config cfg = {
+        .module = m, .kernel_index = f->kernel, .arch = &c->arch,
+        .grid = {grid.x, grid.y, grid.z}, .block = {block.x, block.y, block.z},
+        .dynamic_shared = shared_bytes,
+        .params = params, .params_size = k->param_size,
+        .globals = c->modules[f->module].globals,
+        .max_steps = o->max_steps,
+        .trace_block = (int)o->trace_block, .trace_warp = o->trace_warp,
+        .trace = o->trace_warp >= 0 ? c->report : NULL,
+        .jobs = o->jobs,
+        .printf_out = stdout,
+    };
+    ws_launch l;
+    double t0 = now_seconds();
+    int status = ws_launch_run(&l, &cfg, &c->global);
+    double seconds = now_seconds() - t0;
+    free(params);
+    l.display_name = f->display_name;
+    c->total_launches++;
+    if (status) {
+        fflush(stdout);
+        if (l.fault_kind == WS_FAULT_SETUP) {   /* it could not start: the launch call fails, nothing sticks */
+            fprintf(stderr, "warpsim: %s\n", l.error);
+            ws_launch_free(&l);
+            return ws_api_end(c, cudaErrorLaunchFailure);
+        }
+        /* as compute-sanitizer would show it, then CUDA's sticky error for the next calls */
+        fprintf(stderr, "========= %s\n", l.error);
+        c->sticky_error = fault_error((ws_fault_kind)l.fault_kind);
+        ws_launch_free(&l);
+        ws_cuda_leave(c);
+        return cudaSuccess;   /* the launch itself was accepted; the error shows at the next call */
+    }
+    keep_launch(c, &l, seconds, kernel_selected(c, f));
+    return ws_api_end(c, cudaSuccess);
+}
+
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+    WS_API_BEGIN(c);
+    ws_cuda_function *f = ws_cuda_function_of(c, func);
+    if (!attr || !f)
+        return ws_api_end(c, !attr ? cudaErrorInvalidValue : cudaErrorInvalidDeviceFunction);
+    const ptx_module *m = c->modules[f->module].module;
+    const ptx_function *k = &m->functions[f->kernel];
+    memset(attr, 0, sizeof *attr);
+    uint64_t shared = 0, constant = 0;
+    for (int s = 0; s < m->symbol_count; s++) {
+        const ptx_symbol *sym = &m->symbols[s];
+        if (sym->space == PTX_SPACE_SHARED && (sym->function < 0 || sym->function == f->kernel))
+            shared += sym->size;
+        else if (sym->space == PTX_SPACE_CONST && sym->function < 0)
+            constant += sym->size;
+    }
+    attr->sharedSizeBytes = (size_t)shared;
+    attr->constSizeBytes = (size_t)constant;
+    attr->localSizeBytes = (size_t)k->local_size;
+    attr->maxThreadsPerBlock = (int)c->arch.max_threads_per_block;
+    attr->numRegs = 0;   /* PTX registers are virtual: only ptxas knows (warpsim does not count registers) */
+    attr->ptxVersion = (int)(m->version_major * 10 + m->version_minor);
+    attr->binaryVersion = (int)ws_arch_sm_version(&c->arch);
+    attr->maxDynamicSharedSizeBytes = f->max_dynamic_shared > 0 ? f->max_dynamic_shared : 48 * 1024 - (int)shared;
+    return ws_api_end(c, cudaSuccess);
+}
+
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
+{
+    WS_API_BEGIN(c);
+    ws_cuda_function *f = ws_cuda_function_of(c, func);
+    if (!f)
+        return ws_api_end(c, cudaErrorInvalidDeviceFunction);
+    if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        if (value < 0 || (uint64_t)value > c->arch.shared_per_block)
+            return ws_api_end(c, cudaErrorInvalidValue);
+        f->max_dynamic_shared = value;
+    } else if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) {
+        if (value < -1 || value > 100)
+            return ws_api_end(c, cudaErrorInvalidValue);
+    } else {
+        return ws_api_end(c, cudaErrorInvalidValue);
+    }
+    return ws_api_end(c, cudaSuccess);
+}
+
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache config)
+{
+    WS_API_BEGIN(c);
+    if (!ws_cuda_function_of(c, func))
+        return ws_api_end(c, cudaErrorInvalidDeviceFunction);
+    return ws_api_end(c, (unsigned)config <= cudaFuncCachePreferEqual ? cudaSuccess : cudaErrorInvalidValue);
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int block_size,
+                                                         size_t dynamic_shared)
+{
+    WS_API_BEGIN(c);
+    ws_cuda_function *f = ws_cuda_function_of(c, func);
+    if (!blocks || !f || block_size <= 0)
+        return ws_api_end(c, !f ? cudaErrorInvalidDeviceFunction : cudaErrorInvalidValue);
+    const ptx_module *m = c->modules[f->module].module;
+    uint64_t shared = dynamic_shared;
+    for (int s = 0; s < m->symbol_count; s++)
+        if (m->symbols[s].space == PTX_SPACE_SHARED && (m->symbols[s].function < 0 || m->symbols[s].function == f->kernel))
+            shared += m->symbols[s].size;
+    const char *limit;
+    *blocks = (int)ws_arch_blocks_per_sm(&c->arch, (uint32_t)block_size, shared, &limit);
+    return ws_api_end(c, cudaSuccess);
+}
