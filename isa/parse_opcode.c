@@ -25,6 +25,12 @@ static int wide_64(const ptx_instr *in) { return in->mode == PTX_MUL_WIDE && ptx
 static int popc_pred(const ptx_instr *in) { return in->type == PTX_PRED && in->mode == PTX_BARRED_POPC; }
 static int andor_u32(const ptx_instr *in) { return in->type == PTX_U32 && in->mode != PTX_BARRED_POPC; }
 static int ballot_type(const ptx_instr *in) { return (in->mode == PTX_VOTE_BALLOT) != (in->type == PTX_B32); }
+static int redux_op(const ptx_instr *in)
+{
+    int arith = in->mode == PTX_ATOM_ADD || in->mode == PTX_ATOM_MIN || in->mode == PTX_ATOM_MAX;
+    int logic = in->mode == PTX_ATOM_AND || in->mode == PTX_ATOM_OR || in->mode == PTX_ATOM_XOR;
+    return !(arith && in->type != PTX_B32) && !(logic && in->type == PTX_B32);
+}
 
 /* What the R_* rules of isa/opcodes.def check, in this order: first the modes
  * an instruction cannot do without ("'%s' needs <missing>"), then the
@@ -42,6 +48,8 @@ static const struct {
     {R_BARRED_TYPE, popc_pred, NULL, "'%s': .popc gives a .u32 count"},
     {R_BARRED_TYPE, andor_u32, NULL, "'%s': .and and .or give a .pred"},
     {R_VOTE_TYPE, ballot_type, NULL, "'%s': vote.ballot takes .b32, the others .pred"},
+    {R_REDUX_OP, lacks_mode, "an operation (.add .min .max .and .or .xor)", NULL},
+    {R_REDUX_OP, redux_op, NULL, "'%s': redux.sync takes .add/.min/.max with .u32/.s32, .and/.or/.xor with .b32"},
 };
 
 /* Decode the dotted opcode spelling into in->opcode, type, modifiers. */

@@ -179,7 +179,7 @@ typedef enum {
 /* Parser rules beyond types and modifier groups (isa/opcodes.def explains each). */
 enum {
     R_INT_MULMODE = 1 << 0, R_HALF_MODE = 1 << 1, R_LEVEL = 1 << 2,
-    R_IMPLIED_SYNC = 1 << 3, R_BARRED_TYPE = 1 << 4, R_VOTE_TYPE = 1 << 5,
+    R_IMPLIED_SYNC = 1 << 3, R_BARRED_TYPE = 1 << 4, R_VOTE_TYPE = 1 << 5, R_REDUX_OP = 1 << 6,
 };
 
 typedef enum {

@@ -120,6 +120,38 @@ void exec_vote(ws_exec *x, const ptx_instr *in, uint32_t mask)
     }
 }
 
+/* redux.sync.op.type d, a, membermask: the reduction of a over the active lanes, in each of them. */
+void exec_redux(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    ws_advance(x);
+    if (!mask)
+        return;
+    uint64_t ta[WS_WARP_SIZE];
+    const uint64_t *a = ws_src(x, &in->operand[1], ta);
+    int first = 1;
+    uint32_t acc = 0;
+    WS_FOR_LANES(mask, lane) {
+        uint32_t v = (uint32_t)a[lane];
+        if (first) {
+            acc = v;
+            first = 0;
+            continue;
+        }
+        switch (in->mode) {
+        case PTX_ATOM_ADD: acc += v; break;
+        case PTX_ATOM_MIN: acc = in->type == PTX_S32 ? ((int32_t)v < (int32_t)acc ? v : acc) : (v < acc ? v : acc); break;
+        case PTX_ATOM_MAX: acc = in->type == PTX_S32 ? ((int32_t)v > (int32_t)acc ? v : acc) : (v > acc ? v : acc); break;
+        case PTX_ATOM_AND: acc &= v; break;
+        case PTX_ATOM_OR: acc |= v; break;
+        default: acc ^= v; break;
+        }
+    }
+    uint64_t *d = ws_dst(x, &in->operand[0]);
+    if (d)
+        WS_FOR_LANES(mask, lane)
+            d[lane] = acc;
+}
+
 /* shfl.sync.mode.b32 d|p, a, b, c, membermask: the PTX manual's lane arithmetic. */
 void exec_shfl(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {

@@ -34,12 +34,12 @@ static void fault(ws_exec *x, const ptx_instr *in, int lane, ws_fault_kind kind,
     if (lane >= 0)
         snprintf(l->error, sizeof l->error,
                  "%s: error: kernel '%s': %s (block (%u,%u,%u), thread (%u,%u,%u), warp %d lane %d%s)",
-                 where, l->kernel->name, what,
+                 where, ws_launch_name(l), what,
                  x->block->ctaid[0], x->block->ctaid[1], x->block->ctaid[2],
                  tid[0], tid[1], tid[2], x->warp->index, lane, ptx_line);
     else
         snprintf(l->error, sizeof l->error, "%s: error: kernel '%s': %s (block (%u,%u,%u), warp %d%s)",
-                 where, l->kernel->name, what,
+                 where, ws_launch_name(l), what,
                  x->block->ctaid[0], x->block->ctaid[1], x->block->ctaid[2], x->warp ? x->warp->index : -1,
                  ptx_line);
 }

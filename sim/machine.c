@@ -99,7 +99,7 @@ static void report_deadlock(ws_launch *l, ws_block *b)
     char *p = l->error;
     size_t left = sizeof l->error;
     int n = snprintf(p, left, "%s: error: kernel '%s': deadlock in block (%u,%u,%u): the barrier can never complete;",
-                     l->module->path, l->kernel->name, b->ctaid[0], b->ctaid[1], b->ctaid[2]);
+                     l->module->path, ws_launch_name(l), b->ctaid[0], b->ctaid[1], b->ctaid[2]);
     for (int wi = 0; wi < b->warp_count && n > 0 && (size_t)n < left; wi++) {
         ws_warp *w = &b->warps[wi];
         if (w->state != WS_WARP_AT_BARRIER)
@@ -118,7 +118,7 @@ void ws_budget_error(ws_launch *l)
 {
     ws_launch_error(l, "%s: error: kernel '%s' stopped after %" PRIu64 " warp-instructions (the step budget): "
                     "an endless loop? raise it with --max-steps N",
-                    l->module->path, l->kernel->name, l->max_steps);
+                    l->module->path, ws_launch_name(l), l->max_steps);
     l->fault_kind = WS_FAULT_BUDGET;
 }
 
@@ -127,7 +127,7 @@ int ws_run_block(ws_launch *l, ws_block *b)
     int tracing_block = l->trace && (int64_t)b->linear_index == l->trace_block;
     if (tracing_block && l->trace_warp < b->warp_count)
         fprintf(l->trace, "trace of block %d warp %d (kernel %s): line |lanes: # runs, - guard false, . waits on another path| count  instruction\n",
-                l->trace_block, l->trace_warp, l->kernel->name);
+                l->trace_block, l->trace_warp, ws_launch_name(l));
     for (;;) {
         int live = 0, progressed = 0;
         for (int wi = 0; wi < b->warp_count; wi++) {

@@ -310,6 +310,7 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
     l->zeroed = calloc((size_t)m->function_count, sizeof(ws_register_list));
     l->builtin = calloc((size_t)m->function_count + 1, sizeof(int32_t));
     l->printf_out = cfg->printf_out;
+    l->display_name = cfg->display_name;
     if (!fn_marks || !used || !l->symbol_address || !l->reconverge || !l->instr_counters || !l->decoded ||
         !l->zeroed || !l->builtin) {
         free(fn_marks); free(used);

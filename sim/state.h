@@ -192,6 +192,7 @@ typedef struct {
     FILE *trace;
     int jobs;                     /* threads simulating blocks (0 or 1: this one) */
     FILE *printf_out;             /* device printf's output; NULL: stdout */
+    const char *display_name;     /* the kernel's C++ name for messages and reports (NULL: its PTX name) */
 } ws_launch_config;
 
 /* The name reports give a launch's kernel. */

@@ -11,6 +11,8 @@
 #define WARPSIM_DEVICE_H
 
 #define __WS_DEV static __attribute__((device)) __inline__ __attribute__((always_inline, nodebug))
+/* min and max are host functions too in CUDA (math_functions.hpp) */
+#define __WS_HD static __attribute__((host)) __attribute__((device)) __inline__ __attribute__((always_inline, nodebug))
 
 /* ---- The functions warpsim runs natively (sim/builtins.def) ---------------------- */
 extern "C" {
@@ -190,22 +192,22 @@ __WS_DEV unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned s)
 { return (unsigned)(((((unsigned long long)hi << 32) | lo) << (s & 31)) >> 32); }
 __WS_DEV unsigned __funnelshift_r(unsigned lo, unsigned hi, unsigned s)
 { return (unsigned)((((unsigned long long)hi << 32) | lo) >> (s & 31)); }
-__WS_DEV int min(int a, int b) { return a < b ? a : b; }
-__WS_DEV unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
-__WS_DEV long long min(long long a, long long b) { return a < b ? a : b; }
-__WS_DEV unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
-__WS_DEV int max(int a, int b) { return a > b ? a : b; }
-__WS_DEV unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
-__WS_DEV long long max(long long a, long long b) { return a > b ? a : b; }
-__WS_DEV unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
-__WS_DEV float min(float a, float b) { return __nvvm_fmin_f(a, b); }
-__WS_DEV float max(float a, float b) { return __nvvm_fmax_f(a, b); }
-__WS_DEV double min(double a, double b) { return __nvvm_fmin_d(a, b); }
-__WS_DEV double max(double a, double b) { return __nvvm_fmax_d(a, b); }
-__WS_DEV unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
-__WS_DEV unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
-__WS_DEV long long llmin(long long a, long long b) { return a < b ? a : b; }
-__WS_DEV long long llmax(long long a, long long b) { return a > b ? a : b; }
+__WS_HD int min(int a, int b) { return a < b ? a : b; }
+__WS_HD unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+__WS_HD long long min(long long a, long long b) { return a < b ? a : b; }
+__WS_HD unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+__WS_HD int max(int a, int b) { return a > b ? a : b; }
+__WS_HD unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+__WS_HD long long max(long long a, long long b) { return a > b ? a : b; }
+__WS_HD unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+__WS_HD float min(float a, float b) { return __builtin_fminf(a, b); }
+__WS_HD float max(float a, float b) { return __builtin_fmaxf(a, b); }
+__WS_HD double min(double a, double b) { return __builtin_fmin(a, b); }
+__WS_HD double max(double a, double b) { return __builtin_fmax(a, b); }
+__WS_HD unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
+__WS_HD unsigned umax(unsigned a, unsigned b) { return a > b ? a : b; }
+__WS_HD long long llmin(long long a, long long b) { return a < b ? a : b; }
+__WS_HD long long llmax(long long a, long long b) { return a > b ? a : b; }
 __WS_DEV int abs(int a) { return a < 0 ? -a : a; }
 __WS_DEV long labs(long a) { return a < 0 ? -a : a; }
 __WS_DEV long long llabs(long long a) { return a < 0 ? -a : a; }

@@ -49,6 +49,16 @@ static void reserve_windows(uint64_t global_span)
 
 static void at_exit(void);
 
+/* Stop the program: the message is out already. The lock is released first,
+ * as the exit handlers take it. */
+static void fatal(ws_cuda *c) __attribute__((noreturn));
+static void fatal(ws_cuda *c)
+{
+    c->init_failed = 1;
+    pthread_mutex_unlock(&c->lock);
+    exit(2);
+}
+
 static int set_up(ws_cuda *c)
 {
     char err[2048];
@@ -84,7 +94,7 @@ ws_cuda *ws_cuda_enter(void)
     if (!c->initialised) {
         c->initialised = 1;
         if (set_up(c) < 0)
-            exit(2);   /* bad WARPSIM_FLAGS: nothing sensible to run */
+            fatal(c);   /* bad WARPSIM_FLAGS: nothing sensible to run */
     }
     return c;
 }
@@ -108,7 +118,7 @@ void **__cudaRegisterFatBinary(void *fatbin)
     if (!text || !strstr(text, ".version")) {
         fprintf(stderr, "warpsim: the program's GPU code is not PTX text (build it with `warpsim cc` or run it "
                         "with `warpsim run FILE.cu`)\n");
-        exit(2);
+        fatal(c);
     }
     const char *name = getenv("WARPSIM_PTX_PATH");
     char path[512];
@@ -120,13 +130,13 @@ void **__cudaRegisterFatBinary(void *fatbin)
     if (!m) {
         fprintf(stderr, "warpsim: the program's PTX does not parse:\n");
         ptx_diag_print(&diag, stderr);
-        exit(2);
+        fatal(c);
     }
     ptx_diag_free(&diag);
     ws_cuda_module *mods = realloc(c->modules, sizeof *mods * (size_t)(c->module_count + 1));
     if (!mods) {
         fprintf(stderr, "warpsim: out of host memory\n");
-        exit(2);
+        fatal(c);
     }
     c->modules = mods;
     memset(&mods[c->module_count], 0, sizeof *mods);
@@ -156,7 +166,7 @@ void __cudaRegisterFunction(void **handle, const char *host_function, char *devi
     if (k < 0 || !fs) {
         fprintf(stderr, "warpsim: kernel '%s' is registered but %s\n", device_function,
                 fs ? "not in the program's PTX" : "out of memory");
-        exit(2);
+        fatal(c);
     }
     c->functions = fs;
     ws_cuda_function *f = &fs[c->function_count++];
@@ -186,7 +196,7 @@ void __cudaRegisterVar(void **handle, char *host_var, char *device_address, cons
     ws_cuda_variable *vs = realloc(c->variables, sizeof *vs * (size_t)(c->variable_count + 1));
     if (!vs) {
         fprintf(stderr, "warpsim: out of host memory\n");
-        exit(2);
+        fatal(c);
     }
     c->variables = vs;
     if (symbol >= 0) {
@@ -282,6 +292,10 @@ static void at_exit(void)
 {
     ws_cuda *c = &the_runtime;
     pthread_mutex_lock(&c->lock);
+    if (c->init_failed) {
+        pthread_mutex_unlock(&c->lock);
+        return;
+    }
     fflush(stdout);
     ws_cuda_report(c);
     if (c->options.leak_check)

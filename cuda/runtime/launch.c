@@ -160,13 +160,13 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
         .trace = o->trace_warp >= 0 ? c->report : NULL,
         .jobs = o->jobs,
         .printf_out = stdout,
+        .display_name = f->display_name,
     };
     ws_launch l;
     double t0 = now_seconds();
     int status = ws_launch_run(&l, &cfg, &c->global);
     double seconds = now_seconds() - t0;
     free(params);
-    l.display_name = f->display_name;
     c->total_launches++;
     if (status) {
         fflush(stdout);
