@@ -32,6 +32,12 @@ C
 [ "$("$prefix/use")" = "parsed k" ] || { echo "a program built against the installed library failed"; exit 1; }
 [ ! -e "$prefix/include/warpsim/isa/parser_internal.h" ] || { echo "the parser's private header was installed"; exit 1; }
 
+# the installed binary finds the installed CUDA headers and runtime: a whole program runs
+if clang -print-targets 2>/dev/null | grep -q nvptx64; then
+    out=$("$prefix/bin/warpsim" run "$(dirname "$0")/cuda_programs/vector_add.cu" --quiet 2>&1) || true
+    echo "$out" | grep -q '^Check: OK$' || { echo "the installed warpsim could not run a .cu program:"; echo "$out"; exit 1; }
+fi
+
 page1="$prefix/share/man/man1/warpsim.1"
 if command -v man >/dev/null 2>&1; then   # rendered, as `man warpsim` shows it
     page=$(MANWIDTH=200 man -l "$page1" 2>&1)

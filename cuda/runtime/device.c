@@ -147,7 +147,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
 
 cudaError_t cudaDeviceSynchronize(void)
 {
-    WS_API_BEGIN(c);
+    WS_API_BEGIN_WAITING(c);
     return ws_api_end(c, cudaSuccess);
 }
 
@@ -156,7 +156,7 @@ cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 cudaError_t cudaDeviceReset(void)
 {
     ws_cuda *c = ws_cuda_enter();
-    c->sticky_error = cudaSuccess;   /* the process may go on after a reset, as on the GPU */
+    c->sticky_error = c->pending_error = cudaSuccess;   /* the process may go on after a reset, as on the GPU */
     c->last_error = cudaSuccess;
     ws_cuda_leave(c);
     return cudaSuccess;

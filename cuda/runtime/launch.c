@@ -126,7 +126,7 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
                              cudaStream_t stream)
 {
     (void)stream;   /* work runs when issued: every stream is already in order */
-    WS_API_BEGIN(c);
+    WS_API_BEGIN_WAITING(c);
     ws_cuda_function *f = ws_cuda_function_of(c, func);
     if (!f)
         return ws_api_end(c, cudaErrorInvalidDeviceFunction);
@@ -177,7 +177,7 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
         }
         /* as compute-sanitizer would show it, then CUDA's sticky error for the next calls */
         fprintf(stderr, "========= %s\n", l.error);
-        c->sticky_error = fault_error((ws_fault_kind)l.fault_kind);
+        c->pending_error = fault_error((ws_fault_kind)l.fault_kind);
         ws_launch_free(&l);
         ws_cuda_leave(c);
         return cudaSuccess;   /* the launch itself was accepted; the error shows at the next call */

@@ -146,7 +146,7 @@ cudaError_t cudaHostGetDevicePointer(void **device, void *host, unsigned int fla
 
 static cudaError_t free_kind(void *ptr, int host_alloc)
 {
-    WS_API_BEGIN(c);
+    WS_API_BEGIN_WAITING(c);
     if (!ptr)
         return ws_api_end(c, cudaSuccess);
     ws_cuda_allocation *r = find_record(c, ptr);
@@ -216,7 +216,7 @@ static cudaError_t copy(ws_cuda *c, void *dst, const void *src, size_t count, en
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
-    WS_API_BEGIN(c);
+    WS_API_BEGIN_WAITING(c);
     return ws_api_end(c, copy(c, dst, src, count, kind));
 }
 
@@ -229,7 +229,7 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                          enum cudaMemcpyKind kind)
 {
-    WS_API_BEGIN(c);
+    WS_API_BEGIN_WAITING(c);
     if (width > dpitch || width > spitch)
         return ws_api_end(c, cudaErrorInvalidPitchValue);
     cudaError_t e = cudaSuccess;
@@ -288,7 +288,7 @@ static cudaError_t symbol_bytes(ws_cuda *c, const void *symbol, size_t count, si
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
                                enum cudaMemcpyKind kind)
 {
-    WS_API_BEGIN(c);
+    WS_API_BEGIN_WAITING(c);
     if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
         return ws_api_end(c, cudaErrorInvalidMemcpyDirection);
     uint8_t *d;
@@ -300,7 +300,7 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count
 
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind)
 {
-    WS_API_BEGIN(c);
+    WS_API_BEGIN_WAITING(c);
     if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
         return ws_api_end(c, cudaErrorInvalidMemcpyDirection);
     uint8_t *s;

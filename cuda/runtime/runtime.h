@@ -74,6 +74,7 @@ typedef struct {
     ws_cuda_allocation *allocations; int allocation_count, allocation_serial;
     ws_cuda_config config[WS_CUDA_MAX_CONFIG_DEPTH]; int config_depth;
     cudaError_t last_error, sticky_error;
+    cudaError_t pending_error;   /* a kernel's fault, not yet seen: the next call that waits for the device makes it sticky */
     int device;
     /* the launches the report covers (--kernel, --launch-skip, --launch-count) */
     ws_launch *launches; double *seconds; int launch_count, launch_capacity;

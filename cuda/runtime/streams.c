@@ -41,7 +41,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
     (void)stream;
-    WS_API_BEGIN(c);
+    WS_API_BEGIN_WAITING(c);
     return ws_api_end(c, cudaSuccess);
 }
 
@@ -82,7 +82,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
-    WS_API_BEGIN(c);
+    WS_API_BEGIN_WAITING(c);
     return ws_api_end(c, event ? cudaSuccess : cudaErrorInvalidResourceHandle);
 }
 

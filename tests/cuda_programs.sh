@@ -1,0 +1,101 @@
+#!/bin/sh
+# Whole CUDA programs through `warpsim run FILE.cu` and `warpsim cc`: each
+# case checks the program's own output (against tests/cuda_programs/*.expected,
+# written from what the CUDA documentation says each call returns and from
+# hand-computed results), its exit status, and warpsim's messages.
+#   tests/cuda_programs.sh WARPSIM_BINARY
+# Exit 77 (ctest: skipped) when clang is not installed, saying so.
+W=$1
+D=$(cd "$(dirname "$0")/cuda_programs" && pwd)
+T=$(mktemp -d "${TMPDIR:-/tmp}/warpsim-test-XXXXXX")
+trap 'rm -rf "$T"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+pass() { echo "ok: $*"; }
+
+if ! clang -print-targets 2>/dev/null | grep -q nvptx64 || ! command -v clang++ >/dev/null 2>&1; then
+    echo "SKIP: clang with the NVPTX target is not installed (scripts/deps installs it)"
+    exit 77
+fi
+
+# expect NAME STATUS EXPECTED-FILE -- command...: stdout equals the file, exit status equals STATUS
+expect() {
+    name=$1 want_status=$2 want_out=$3
+    shift 4
+    "$@" > "$T/out" 2> "$T/err"
+    status=$?
+    if [ "$status" != "$want_status" ]; then
+        fail "$name: exit status $status, expected $want_status"; sed 's/^/    /' "$T/err" | head -20
+    elif [ -n "$want_out" ] && ! diff -u "$want_out" "$T/out" > "$T/diff"; then
+        fail "$name: output differs"; sed 's/^/    /' "$T/diff" | head -30
+    else
+        pass "$name"
+    fi
+}
+# has NAME FILE TEXT: FILE contains TEXT (a fixed string)
+has() {
+    if grep -qF -- "$3" "$2"; then pass "$1"; else fail "$1: '$3' not in"; sed 's/^/    /' "$2" | head -20; fi
+}
+
+expect "vector_add" 0 "$D/vector_add.expected" -- "$W" run "$D/vector_add.cu" --quiet
+printf 'n=77 grid=1 status=no error c[76]=962.0\nCheck: OK\n' > "$T/va77"
+expect "vector_add with a program argument" 0 "$T/va77" -- "$W" run "$D/vector_add.cu" --quiet -- 77
+expect "runtime API call by call" 0 "$D/runtime_api.expected" -- "$W" run "$D/runtime_api.cu" --quiet
+has "fault message names the .cu line" "$T/err" "runtime_api.cu:29:"
+has "fault message names the kernel by its C++ name" "$T/err" "kernel 'out_of_bounds(int*)'"
+has "elapsed time says it is host time" "$T/err" "no GPU timing model yet"
+expect "device API" 0 "$D/device_api.expected" -- "$W" run "$D/device_api.cu" --quiet
+expect "fault becomes the sticky error" 3 "$D/fault.expected" -- "$W" run "$D/fault.cu" --quiet
+has "fault names file and line" "$T/err" "fault.cu:9:"
+has "fault says what happened" "$T/err" "invalid 4-byte write of global address"
+has "fault names the kernel" "$T/err" "past_the_end(int*, int)"
+
+printf 'argc=3 [5] [two words]\nh[3]=32\n' > "$T/args"
+expect "arguments in, exit status out" 5 "$T/args" -- "$W" run "$D/args_and_status.cu" --quiet -- 5 "two words"
+
+# the report after the program's own output, in ncu's CSV layout, every launch or a selection
+expect "report as CSV" 0 "" -- "$W" run "$D/args_and_status.cu" --csv --metrics smsp__inst_executed.sum
+if [ "$(sed -n 3p "$T/out")" = '"ID","Kernel Name","Grid Size","Block Size","Device","smsp__inst_executed.sum"' ] &&
+   [ "$(grep -c '"twice(int\*)"' "$T/out")" = 3 ]; then pass "CSV after the output, one row per launch"
+else fail "CSV rows"; sed 's/^/    /' "$T/out"; fi
+expect "--launch-skip/--launch-count" 0 "" -- "$W" run "$D/args_and_status.cu" --csv --launch-skip 1 --launch-count 1
+[ "$(grep -c '"twice(int\*)"' "$T/out")" = 1 ] && pass "one launch reported" || fail "launch selection"
+expect "--kernel selects by plain name" 0 "" -- "$W" run "$D/args_and_status.cu" --kernel twice --json
+has "JSON names the kernel and its mangled name" "$T/out" '"kernel": "twice(int*)", "mangled_name": "_Z5twicePi"'
+expect "--kernel that matches nothing" 0 "" -- "$W" run "$D/args_and_status.cu" --kernel nothing
+has "says none was selected" "$T/out" "==WARPSIM== 3 kernel launches, none selected"
+expect "--log-file" 0 "" -- "$W" run "$D/args_and_status.cu" --log-file "$T/log"
+[ "$(wc -l < "$T/out")" = 2 ] && pass "stdout holds the program's output only" || fail "--log-file left report on stdout"
+has "the report is in the log file" "$T/log" "twice(int*)  grid (1,1,1)  block (4,1,1)"
+
+expect "a .cu without main() as a program" 2 "" -- "$W" run "$D/no_main.cu"
+has "says how to run its kernels" "$T/err" "has no main(): to run one of its kernels"
+expect "a .cu without main() as kernels" 0 "" -- "$W" run "$D/no_main.cu" --kernel scale --grid 1 --block 32 \
+    --buf v=f32:32:iota --arg v --arg f32:2 --arg s32:32 --dump "v=$T/scaled" --quiet
+[ "$(od -An -f -j 124 -N 4 "$T/scaled" | tr -d ' ')" = 62 ] && pass "scale(v, 2): v[31] = 62" || fail "scale result"
+expect "--kernel takes a C++ kernel's plain name" 0 "" -- "$W" run "$D/no_main.cu" --kernel fill --grid 1 --block 8 \
+    --buf v=s32:8 --arg v --dump "v=$T/filled" --quiet
+[ "$(od -An -i -j 28 -N 4 "$T/filled" | tr -d ' ')" = 21 ] && pass "fill: v[7] = 21" || fail "fill result"
+
+expect "a compile error" 1 "" -- "$W" run "$D/syntax_error.cu"
+has "the compiler's FILE:LINE:COL" "$T/err" "syntax_error.cu:4:"
+expect "--leak-check full" 0 "" -- "$W" run "$D/leak.cu" --leak-check full
+has "lists the leaked allocation" "$T/err" "Leaked 4096 bytes"
+has "and sums them up" "$T/err" "LEAK SUMMARY: 4096 bytes leaked in 1 allocation"
+
+# warpsim cc: a standalone executable that reads its report flags from WARPSIM_FLAGS
+expect "warpsim cc" 0 "" -- "$W" cc "$D/vector_add.cu" -o "$T/vector_add"
+expect "the built program runs" 0 "$D/vector_add.expected" -- env WARPSIM_FLAGS=--quiet "$T/vector_add"
+expect "bad WARPSIM_FLAGS stop it" 2 "" -- env WARPSIM_FLAGS=--bogus "$T/vector_add"
+has "naming the variable" "$T/err" "WARPSIM_FLAGS: unknown flag '--bogus'"
+expect "a flag that describes a launch" 2 "" -- env "WARPSIM_FLAGS=--grid 4" "$T/vector_add"
+has "is refused for a program" "$T/err" "describes a launch from the command line"
+
+if command -v nvcc >/dev/null 2>&1; then
+    expect "device code by nvcc" 0 "$D/vector_add.expected" -- "$W" run "$D/vector_add.cu" --cc nvcc --quiet
+else
+    echo "skip: device code by nvcc (nvcc is not installed)"
+fi
+
+echo "$failures failure(s)"
+[ "$failures" = 0 ]
