@@ -14,23 +14,42 @@
 
 #define WS_PI 3.14159265358979323846
 
-/* sin(pi x), cos(pi x) exact at integers and halves, as CUDA's sinpi/cospi are. */
+/* sin(pi x) and cos(pi x), exact at integers and halves as CUDA's are, and
+ * within 2 ulp elsewhere: the argument is folded exactly into [-1/4, 1/4]
+ * before pi multiplies it, so the rounding of pi * r costs at most an ulp. */
+static double sinpi_reduced(double r)   /* r in [-1, 1] */
+{
+    double sign = r < 0 ? -1.0 : 1.0;
+    r = fabs(r);
+    if (r > 0.5)
+        r = 1.0 - r;                     /* sin(pi - x) = sin(x), exact subtraction */
+    if (r > 0.25)
+        return sign * cos(WS_PI * (0.5 - r));
+    return sign * sin(WS_PI * r);
+}
+
 static double ws_sinpi(double a)
 {
-    double r = fmod(a, 2.0);
-    if (r == 0.0 || r == 1.0 || r == -1.0)
+    if (isinf(a) || isnan(a))
+        return NAN;
+    double r = fmod(a, 2.0);             /* exact; in (-2, 2) */
+    if (r == 0.0 || fabs(r) == 1.0)
         return copysign(0.0, a);
-    if (r == 0.5 || r == -1.5) return 1.0;
-    if (r == -0.5 || r == 1.5) return -1.0;
-    return sin(WS_PI * r);
+    if (r > 1.0) r -= 2.0;
+    if (r < -1.0) r += 2.0;
+    return sinpi_reduced(r);
 }
+
 static double ws_cospi(double a)
 {
-    double r = fabs(fmod(a, 2.0));
-    if (r == 0.5 || r == 1.5) return 0.0;
-    if (r == 0.0) return 1.0;
-    if (r == 1.0) return -1.0;
-    return cos(WS_PI * r);
+    if (isinf(a) || isnan(a))
+        return NAN;
+    double r = fabs(fmod(a, 2.0));       /* [0, 2) */
+    if (r > 1.0)
+        r = 2.0 - r;                     /* cos is even around 1 */
+    if (r == 0.5)
+        return 0.0;
+    return sinpi_reduced(0.5 - r);       /* cos(pi r) = sin(pi (1/2 - r)); exact for r in [0, 1] */
 }
 
 typedef enum { SHAPE_F_F, SHAPE_F_FF, SHAPE_F_FFF, SHAPE_D_D, SHAPE_D_DD, SHAPE_D_DDD, SHAPE_I_F, SHAPE_I_D,
