@@ -53,18 +53,20 @@ static double ws_cospi(double a)
 }
 
 typedef enum { SHAPE_F_F, SHAPE_F_FF, SHAPE_F_FFF, SHAPE_D_D, SHAPE_D_DD, SHAPE_D_DDD, SHAPE_I_F, SHAPE_I_D,
-               SHAPE_F_FI, SHAPE_D_DI, SHAPE_PRINTF } builtin_shape;
+               SHAPE_F_FI, SHAPE_D_DI, SHAPE_PRINTF, SHAPE_ASSERT } builtin_shape;
 
 /* Sizes of the result and arguments of each shape (0: none). */
-static const struct { uint8_t ret, arg[3]; } shape_sizes[] = {
+#define MAX_ARGS 5
+static const struct { uint8_t ret, arg[MAX_ARGS]; } shape_sizes[] = {
     [SHAPE_F_F] = {4, {4}},       [SHAPE_F_FF] = {4, {4, 4}},  [SHAPE_F_FFF] = {4, {4, 4, 4}},
     [SHAPE_D_D] = {8, {8}},       [SHAPE_D_DD] = {8, {8, 8}},  [SHAPE_D_DDD] = {8, {8, 8, 8}},
     [SHAPE_I_F] = {4, {4}},       [SHAPE_I_D] = {4, {8}},
     [SHAPE_F_FI] = {4, {4, 4}},   [SHAPE_D_DI] = {8, {8, 4}},
     [SHAPE_PRINTF] = {4, {8, 8}},
+    [SHAPE_ASSERT] = {0, {8, 8, 4, 8, 8}},
 };
 
-typedef void (*builtin_fn)(ws_exec *x, const ptx_instr *in, int lane, uint8_t *const arg[3], uint8_t *ret);
+typedef void (*builtin_fn)(ws_exec *x, const ptx_instr *in, int lane, uint8_t *const arg[MAX_ARGS], uint8_t *ret);
 
 static float getf(const uint8_t *p) { float v; memcpy(&v, p, 4); return v; }
 static double getd(const uint8_t *p) { double v; memcpy(&v, p, 8); return v; }
@@ -95,7 +97,7 @@ static int32_t geti(const uint8_t *p) { int32_t v; memcpy(&v, p, 4); return v; }
 #define RET_D_DI RESULT_D
 
 #define BUILTIN(name, shape, expr) \
-    static void run_##name(ws_exec *x, const ptx_instr *in, int lane, uint8_t *const arg[3], uint8_t *ret) \
+    static void run_##name(ws_exec *x, const ptx_instr *in, int lane, uint8_t *const arg[MAX_ARGS], uint8_t *ret) \
     { ARGS_##shape RET_##shape = (expr); memcpy(ret, &r, sizeof r); }
 #include "sim/builtins.def"
 #undef BUILTIN
@@ -140,7 +142,7 @@ static void out_add(out_buf *o, const char *s, size_t n)
 
 #define PRINTF_LINE_MAX 4096   /* one lane's output, as the GPU's per-call limit keeps it short */
 
-static void run_vprintf(ws_exec *x, const ptx_instr *in, int lane, uint8_t *const arg[3], uint8_t *ret)
+static void run_vprintf(ws_exec *x, const ptx_instr *in, int lane, uint8_t *const arg[MAX_ARGS], uint8_t *ret)
 {
     uint64_t fmt, buf, offset = 0;
     memcpy(&fmt, arg[0], 8);
@@ -241,6 +243,43 @@ done:
     memcpy(ret, &count, 4);
 }
 
+/* ---- Device assert ----------------------------------------------------------------- */
+
+/* A string of device memory into buf (cut at n - 1 bytes); -1 after a fault. */
+static int device_string(ws_exec *x, const ptx_instr *in, int lane, uint64_t addr, char *buf, size_t n)
+{
+    size_t k = 0;
+    for (; k + 1 < n; k++) {
+        int b = device_byte(x, in, lane, addr + k);
+        if (b < 0)
+            return -1;
+        if (b == 0)
+            break;
+        buf[k] = (char)b;
+    }
+    buf[k] = 0;
+    return 0;
+}
+
+/* __assertfail(message, file, line, function, char size): what a failed
+ * assert() in device code calls. The GPU prints the line below and stops the
+ * kernel with cudaErrorAssert. */
+static void run_assertfail(ws_exec *x, const ptx_instr *in, int lane, uint8_t *const arg[MAX_ARGS], uint8_t *ret)
+{
+    (void)ret;
+    uint64_t msg, file, function;
+    uint32_t line;
+    memcpy(&msg, arg[0], 8);
+    memcpy(&file, arg[1], 8);
+    memcpy(&line, arg[2], 4);
+    memcpy(&function, arg[3], 8);
+    char m[512], f[512], fn[512];
+    if (device_string(x, in, lane, msg, m, sizeof m) < 0 || device_string(x, in, lane, file, f, sizeof f) < 0 ||
+        device_string(x, in, lane, function, fn, sizeof fn) < 0)
+        return;
+    ws_fault_of(x, in, lane, WS_FAULT_ASSERT, "%s:%u: %s: Assertion `%s` failed", f, line, fn, m);
+}
+
 /* ---- The table ------------------------------------------------------------------ */
 
 static const struct {
@@ -252,6 +291,7 @@ static const struct {
 #include "sim/builtins.def"
 #undef BUILTIN
     {"vprintf", SHAPE_PRINTF, run_vprintf},
+    {"__assertfail", SHAPE_ASSERT, run_assertfail},
 };
 
 size_t ws_builtin_count(void) { return sizeof builtins / sizeof builtins[0]; }
@@ -269,10 +309,11 @@ int ws_builtin_matches(const ptx_module *m, const ptx_function *fn, int b, char 
 {
     int want_args = 0;
     const uint8_t *sizes = shape_sizes[builtins[b].shape].arg;
-    while (want_args < 3 && sizes[want_args])
+    while (want_args < MAX_ARGS && sizes[want_args])
         want_args++;
-    int ok = fn->param_count == want_args && fn->return_count == 1 &&
-             m->symbols[fn->returns[0]].size == shape_sizes[builtins[b].shape].ret;
+    unsigned ret = shape_sizes[builtins[b].shape].ret;
+    int ok = fn->param_count == want_args && fn->return_count == (ret ? 1 : 0) &&
+             (!ret || m->symbols[fn->returns[0]].size == ret);
     for (int i = 0; ok && i < want_args; i++)
         ok = m->symbols[fn->params[i]].size == sizes[i];
     if (!ok)
@@ -290,8 +331,8 @@ void ws_builtin_call(ws_exec *x, const ptx_instr *in, uint32_t mask, int b, cons
     ws_launch *l = x->launch;
     const ws_frame *caller = &w->frames[w->frame_depth - 1];
     const ptx_module *m = l->module;
-    uint64_t arg_at[3] = {0, 0, 0}, ret_at = 0;
-    for (int a = 0; a < call->arg_count && a < 3; a++)
+    uint64_t arg_at[MAX_ARGS] = {0}, ret_at = 0;
+    for (int a = 0; a < call->arg_count && a < MAX_ARGS; a++)
         ws_symbol_location(x, caller->fn->call_symbols[call->arg_first + a], &arg_at[a]);
     if (call->ret_count > 0) {
         ws_symbol_location(x, caller->fn->call_symbols[call->ret_first], &ret_at);
@@ -300,7 +341,8 @@ void ws_builtin_call(ws_exec *x, const ptx_instr *in, uint32_t mask, int b, cons
     uint8_t scratch[8];
     WS_FOR_LANES(mask, lane) {
         uint8_t *thread = w->local + (uint64_t)lane * l->local_stack_size;
-        uint8_t *const args[3] = {thread + arg_at[0], thread + arg_at[1], thread + arg_at[2]};
+        uint8_t *const args[MAX_ARGS] = {thread + arg_at[0], thread + arg_at[1], thread + arg_at[2],
+                                         thread + arg_at[3], thread + arg_at[4]};
         builtins[b].run(x, in, lane, args, call->ret_count > 0 ? thread + ret_at : scratch);
         if (l->failed)
             return;

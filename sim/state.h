@@ -51,6 +51,7 @@ typedef struct {
 typedef enum {
     WS_FAULT_NONE, WS_FAULT_OTHER, WS_FAULT_SETUP,    /* set-up: the launch could not start */
     WS_FAULT_ADDRESS, WS_FAULT_MISALIGNED, WS_FAULT_TRAP, WS_FAULT_BUDGET, WS_FAULT_DEADLOCK, WS_FAULT_STACK,
+    WS_FAULT_ASSERT,
 } ws_fault_kind;
 
 /* ---- Warps ---------------------------------------------------------------- */

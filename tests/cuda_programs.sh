@@ -50,6 +50,11 @@ has "fault names file and line" "$T/err" "fault.cu:9:"
 has "fault says what happened" "$T/err" "invalid 4-byte write of global address"
 has "fault names the kernel" "$T/err" "past_the_end(int*, int)"
 
+printf 'cudaErrorAssert\n' > "$T/assert"
+expect "device assert()" 0 "$T/assert" -- "$W" run "$D/assert.cu" --quiet
+has "prints the failed condition, file and line" "$T/err" "assert.cu:8: void check_small(const int *): Assertion \`v[threadIdx.x] < 5\` failed"
+has "in the thread that failed first" "$T/err" "thread (4,0,0)"
+
 printf 'argc=3 [5] [two words]\nh[3]=32\n' > "$T/args"
 expect "arguments in, exit status out" 5 "$T/args" -- "$W" run "$D/args_and_status.cu" --quiet -- 5 "two words"
 

@@ -398,7 +398,7 @@ __WS_DEV float round(float x) { return roundf(x); }
 __WS_DEV float trunc(float x) { return truncf(x); }
 
 /* ---- assert() in device code: the GPU prints the failed condition and stops the kernel ------------- */
-extern "C" __attribute__((device)) inline void __assert_fail(const char *expr, const char *file, unsigned line,
+extern "C" __attribute__((device, nodebug)) inline void __assert_fail(const char *expr, const char *file, unsigned line,
                                                              const char *function) noexcept
 {
     __assertfail(expr, file, line, function, 1);

@@ -59,6 +59,7 @@ static cudaError_t fault_error(ws_fault_kind kind)
     case WS_FAULT_BUDGET:     return cudaErrorLaunchTimeout;
     case WS_FAULT_DEADLOCK:   return cudaErrorLaunchTimeout;   /* the GPU would hang until the watchdog */
     case WS_FAULT_STACK:      return cudaErrorLaunchFailure;
+    case WS_FAULT_ASSERT:     return cudaErrorAssert;
     case WS_FAULT_ADDRESS:    return cudaErrorIllegalAddress;
     default:                  return cudaErrorLaunchFailure;
     }
