@@ -30,11 +30,16 @@ static int flag_form(char *buf, size_t n, const ws_flag_info *f)
 
 void ws_run_print_help(FILE *f)
 {
-    fputs("usage: warpsim run FILE.ptx [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] [FLAGS]\n"
+    fputs("usage: warpsim run PROGRAM.cu [FLAGS] [-- PROGRAM ARGUMENTS]\n"
+          "       warpsim run FILE.ptx|FILE.cu [--kernel NAME] --grid X[,Y[,Z]] --block X[,Y[,Z]] [FLAGS]\n"
           "       warpsim run FILE.launch [FLAGS]\n"
           "\n"
-          "Simulates the kernel's launch on the architecture's model and reports what decides its speed\n"
+          "Simulates kernel launches on the architecture's model and reports what decides their speed\n"
           "(bank conflicts, memory sectors, divergent branches) under Nsight Compute's metric names.\n"
+          "A .cu file with no --grid is a whole program: clang compiles it against warpsim's CUDA\n"
+          "headers and runtime, main() runs with its arguments, every launch runs in the simulator,\n"
+          "and the report of its launches follows the program's own output (its exit status is the\n"
+          "program's). With --grid, a .cu file's kernels run as a .ptx file's do.\n"
           "\n", f);
     for (int i = 0; i < WS_FLAG_COUNT; i++) {
         char form[64];
@@ -54,7 +59,9 @@ void ws_run_print_help(FILE *f)
             fprintf(f, "  %-20s", "");
         }
     }
-    fputs("\nEvery flag also takes the form --flag=VALUE; \"--\" ends the flags.\n"
+    fputs("\nEvery flag also takes the form --flag=VALUE; \"--\" ends the flags (after a .cu file, what\n"
+          "follows goes to its main()). A program built by `warpsim cc` reads these flags from the\n"
+          "WARPSIM_FLAGS environment variable.\n"
           "A .launch file holds the same flags one per line without the leading dashes\n"
           "(`grid 64`, `buf in=f32:4096:random=1`, `csv`), `ptx FILE` for the PTX file, # comments;\n"
           "paths in it are relative to the file.  Flags after FILE.launch override the file's.\n", f);
