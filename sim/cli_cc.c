@@ -9,13 +9,15 @@
 
 static void cc_help(FILE *f)
 {
-    fputs("usage: warpsim cc FILE.cu [-o OUT] [-I DIR] [-D NAME[=VALUE]] [-O LEVEL] [--cc clang|nvcc] [--cflags FLAGS]\n\n"
+    fputs("usage: warpsim cc FILE.cu [-o OUT] [-ptx] [-I DIR] [-D NAME[=VALUE]] [-O LEVEL] [--cc clang|nvcc] [--cflags FLAGS]\n\n"
           "Compile a CUDA program (host code and kernels) into an executable, as nvcc would,\n"
           "with no CUDA Toolkit: clang compiles the kernels to PTX and the host code against\n"
           "warpsim's CUDA headers, and the program is linked with warpsim's CUDA runtime, so\n"
           "main() runs natively and every kernel launch runs in the simulator. At exit the\n"
           "program prints warpsim's report of its launches.\n\n"
           "  -o OUT            the executable (default a.out)\n"
+          "  -ptx              only the kernels, as PTX with line information, into OUT\n"
+          "                    (default FILE.ptx), as nvcc -ptx does\n"
           "  -I DIR, -D NAME   include directory, macro (as for any C compiler)\n"
           "  -O LEVEL          optimisation of host and device code (default -O3)\n"
           "  --cc clang|nvcc   the compiler of the device code (default: clang when it has\n"
@@ -31,7 +33,8 @@ static void cc_help(FILE *f)
 
 int cli_cc(int argc, char **argv)
 {
-    const char *cu = NULL, *out = "a.out", *cc = NULL;
+    const char *cu = NULL, *out = NULL, *cc = NULL;
+    int ptx_only = 0;
     char cflags[8192] = "";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -49,7 +52,9 @@ int cli_cc(int argc, char **argv)
             }
             value = argv[++i];
         }
-        if (!strcmp(a, "-o")) {
+        if (!strcmp(a, "-ptx") || !strcmp(a, "--ptx")) {
+            ptx_only = 1;
+        } else if (!strcmp(a, "-o")) {
             out = value;
         } else if (!strcmp(a, "--cc")) {
             if (strcmp(value, "clang") && strcmp(value, "nvcc")) {
@@ -80,8 +85,18 @@ int cli_cc(int argc, char **argv)
         fprintf(stderr, "warpsim cc: missing FILE.cu (try `warpsim cc --help`)\n");
         return EXIT_USAGE;
     }
+    char err[2048], ptx_name[4096];
+    if (ptx_only) {
+        size_t n = strlen(cu);
+        snprintf(ptx_name, sizeof ptx_name, "%.*s.ptx", (int)(n > 3 && !strcmp(cu + n - 3, ".cu") ? n - 3 : n), cu);
+        int st = ws_cu_compile_ptx(cu, cc, cflags, out ? out : ptx_name, err, sizeof err);
+        if (st)
+            fprintf(stderr, "warpsim cc: %s\n", err);
+        return st;
+    }
+    if (!out)
+        out = "a.out";
     ws_cu_build b;
-    char err[2048];
     int status = ws_cu_build_open(&b, cu, err, sizeof err);
     if (!status)
         status = ws_cu_compile_ptx(cu, cc, cflags, b.ptx, err, sizeof err);

@@ -96,6 +96,25 @@ has "naming the variable" "$T/err" "WARPSIM_FLAGS: unknown flag '--bogus'"
 expect "a flag that describes a launch" 2 "" -- env "WARPSIM_FLAGS=--grid 4" "$T/vector_add"
 has "is refused for a program" "$T/err" "describes a launch from the command line"
 
+# the course's kernels through clang: every programs/*/*.cu compiles (warpsim cc -ptx), and each .launch leaves
+# the same bytes in every buffer from clang's PTX as from the program's own PTX
+R=$(cd "$D/../../programs" && pwd)
+for L in "$R"/*/*.launch; do
+    dir=$(dirname "$L"); name=$(basename "$dir")/$(basename "$L")
+    cu=$(ls "$dir"/*.cu | head -1)
+    if ! "$W" cc -ptx "$cu" -o "$T/clang.ptx" 2> "$T/err"; then fail "$cu: clang"; sed 's/^/    /' "$T/err"; continue; fi
+    bufs=$(sed -n 's/^buf  *\([A-Za-z0-9_]*\)=.*/\1/p' "$L")
+    set --
+    for b in $bufs; do set -- "$@" --dump "$b=$T/own_$b"; done
+    "$W" run "$L" --quiet "$@" > /dev/null 2> "$T/err" || { fail "$name with its own PTX"; continue; }
+    set --
+    for b in $bufs; do set -- "$@" --dump "$b=$T/clang_$b"; done
+    "$W" run "$L" --ptx "$T/clang.ptx" --quiet "$@" > /dev/null 2> "$T/err" || { fail "$name with clang's PTX"; sed 's/^/    /' "$T/err"; continue; }
+    same=1
+    for b in $bufs; do cmp -s "$T/own_$b" "$T/clang_$b" || same=0; done
+    [ "$same" = 1 ] && pass "$name: clang's PTX leaves the same buffers" || fail "$name: buffers differ under clang"
+done
+
 if command -v nvcc >/dev/null 2>&1; then
     expect "device code by nvcc" 0 "$D/vector_add.expected" -- "$W" run "$D/vector_add.cu" --cc nvcc --quiet
 else
