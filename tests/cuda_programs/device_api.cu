@@ -5,6 +5,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
+namespace cg = cooperative_groups;
 
 struct Atomics {
     int i_add, i_sub, i_min, i_max, i_and, i_or, i_xor, i_exch, i_cas;
@@ -120,6 +124,28 @@ __global__ void maths(float *f, double *d, const float *x)
     d[2 * 32 + i] = log((double)v);
     d[3 * 32 + i] = sin((double)v);
     d[4 * 32 + i] = pow((double)v, 2.5);
+}
+
+// cooperative groups: block rank and sync, 8-thread tiles reducing, a coalesced group in a branch
+__global__ void groups(int *out)
+{
+    cg::thread_block block = cg::this_thread_block();
+    __shared__ int ranks[64];
+    ranks[block.thread_rank()] = (int)block.thread_rank();
+    block.sync();
+    int rank = (int)block.thread_rank();
+    cg::thread_block_tile<8> tile = cg::tiled_partition<8>(block);
+    int tile_sum = cg::reduce(tile, ranks[63 - rank], cg::plus<int>());
+    int down = tile.shfl_down(rank, 1);
+    unsigned odd = tile.ballot(rank & 1);
+    out[rank] = tile_sum * 1000 + (int)tile.meta_group_rank() * 10 + (int)tile.thread_rank();
+    out[64 + rank] = down * 1000 + (int)odd;
+    if (rank % 3 == 0) {
+        cg::coalesced_group active = cg::coalesced_threads();
+        out[128 + rank] = (int)active.thread_rank() * 100 + (int)active.size();
+    } else {
+        out[128 + rank] = -1;
+    }
 }
 
 __global__ void say_hello(int n)
@@ -249,6 +275,23 @@ int main()
     failures += check("math within the guide's ulp bounds (expf, logf, sinf, cosf, powf, atan2f)", bounded);
     failures += check("math fast intrinsics (__expf, __sinf, __fdividef)", fast);
     failures += check("math double", dbl);
+
+    int *dg, g[3 * 64];
+    cudaMalloc(&dg, sizeof g);
+    groups<<<1, 64>>>(dg);
+    cudaMemcpy(g, dg, sizeof g, cudaMemcpyDeviceToHost);
+    ok = true;
+    for (int r = 0; r < 64; r++) {
+        int base = r / 8 * 8, sum = 0;
+        for (int k = base; k < base + 8; k++)
+            sum += 63 - k;
+        int down = (r % 8 < 7) ? r + 1 : r;   /* shfl_down past the tile's end keeps the own value */
+        ok = ok && g[r] == sum * 1000 + (r / 8) * 10 + r % 8 && g[64 + r] == down * 1000 + 0xaa;
+        /* lanes 0,3,...,30 of warp 0 (11 of them) and 33,36,...,63 of warp 1 (11) */
+        int members = 11, crank = (r % 32 - (r < 32 ? 0 : 1)) / 3;
+        ok = ok && g[128 + r] == (r % 3 == 0 ? crank * 100 + members : -1);
+    }
+    failures += check("cooperative groups", ok);
 
     say_hello<<<2, 4>>>(3);
     cudaDeviceSynchronize();
