@@ -45,6 +45,7 @@ has "fault message names the .cu line" "$T/err" "runtime_api.cu:29:"
 has "fault message names the kernel by its C++ name" "$T/err" "kernel 'out_of_bounds(int*)'"
 has "elapsed time says it is host time" "$T/err" "no GPU timing model yet"
 expect "device API" 0 "$D/device_api.expected" -- "$W" run "$D/device_api.cu" --quiet
+expect "textures" 0 "$D/textures.expected" -- "$W" run "$D/textures.cu" --quiet
 expect "fault becomes the sticky error" 3 "$D/fault.expected" -- "$W" run "$D/fault.cu" --quiet
 has "fault names file and line" "$T/err" "fault.cu:9:"
 has "fault says what happened" "$T/err" "invalid 4-byte write of global address"

@@ -116,6 +116,26 @@ template <class T> static inline cudaError_t cudaFuncSetCacheConfig(T *func, cud
 template <class T> static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, T func,
                                                                                           int block_size, size_t shared)
 { return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, (const void *)func, block_size, shared); }
+/* cudaCreateChannelDesc<T>(): the channel layout of a texel type */
+template <class T> struct __ws_channel;
+#define WS_CHANNEL(T, n, bits, kind) \
+    template <> struct __ws_channel<T> { static cudaChannelFormatDesc get() { return ::cudaCreateChannelDesc( \
+        bits, n > 1 ? bits : 0, n > 2 ? bits : 0, n > 3 ? bits : 0, kind); } };
+WS_CHANNEL(float, 1, 32, cudaChannelFormatKindFloat)
+WS_CHANNEL(float2, 2, 32, cudaChannelFormatKindFloat)
+WS_CHANNEL(float4, 4, 32, cudaChannelFormatKindFloat)
+WS_CHANNEL(int, 1, 32, cudaChannelFormatKindSigned)
+WS_CHANNEL(int2, 2, 32, cudaChannelFormatKindSigned)
+WS_CHANNEL(int4, 4, 32, cudaChannelFormatKindSigned)
+WS_CHANNEL(unsigned int, 1, 32, cudaChannelFormatKindUnsigned)
+WS_CHANNEL(uint4, 4, 32, cudaChannelFormatKindUnsigned)
+WS_CHANNEL(unsigned char, 1, 8, cudaChannelFormatKindUnsigned)
+WS_CHANNEL(uchar4, 4, 8, cudaChannelFormatKindUnsigned)
+WS_CHANNEL(short, 1, 16, cudaChannelFormatKindSigned)
+WS_CHANNEL(unsigned short, 1, 16, cudaChannelFormatKindUnsigned)
+#undef WS_CHANNEL
+template <class T> static inline cudaChannelFormatDesc cudaCreateChannelDesc() { return __ws_channel<T>::get(); }
+
 static inline cudaError_t cudaEventCreate(cudaEvent_t *e, unsigned flags)
 { return ::cudaEventCreateWithFlags(e, flags); }
 

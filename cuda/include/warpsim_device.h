@@ -397,6 +397,83 @@ __WS_DEV float tanh(float x) { return tanhf(x); }
 __WS_DEV float round(float x) { return roundf(x); }
 __WS_DEV float trunc(float x) { return truncf(x); }
 
+/* ---- Textures: the texture object is the device address of a ws_texture_desc
+ * (cuda_runtime_api.h); fetches and filtering as the CUDA guide's "Texture
+ * Fetching" appendix describes them. They run as ordinary global loads here,
+ * so the counters show global sectors where a GPU would count texture requests. */
+__WS_DEV const ws_texture_desc *__ws_tex(cudaTextureObject_t t) { return (const ws_texture_desc *)t; }
+/* the texel index an address mode makes of i (n texels); -1: outside (border) */
+__WS_DEV int __ws_tex_address(int i, int n, unsigned mode)
+{
+    if (i >= 0 && i < n)
+        return i;
+    switch (mode) {
+    case cudaAddressModeWrap: { int r = i % n; return r < 0 ? r + n : r; }
+    case cudaAddressModeMirror: { int p = i % (2 * n); if (p < 0) p += 2 * n; return p < n ? p : 2 * n - 1 - p; }
+    case cudaAddressModeBorder: return -1;
+    default: return i < 0 ? 0 : n - 1;
+    }
+}
+template <class T> __WS_DEV T __ws_texel(const ws_texture_desc *d, int x, int y)
+{
+    int ix = __ws_tex_address(x, (int)d->width, d->address_mode[0]);
+    int iy = __ws_tex_address(y, (int)d->height, d->address_mode[1]);
+    if (ix < 0 || iy < 0) {
+        T zero;
+        __builtin_memset(&zero, 0, sizeof zero);
+        return zero;
+    }
+    return *(const T *)(d->data + (unsigned long long)iy * d->pitch + (unsigned long long)ix * sizeof(T));
+}
+template <class T> __WS_DEV T tex1Dfetch(cudaTextureObject_t t, int i)
+{
+    const ws_texture_desc *d = __ws_tex(t);
+    if (i < 0 || (unsigned)i >= d->width) {   /* linear memory: outside reads zero */
+        T zero;
+        __builtin_memset(&zero, 0, sizeof zero);
+        return zero;
+    }
+    return *(const T *)(d->data + (unsigned long long)i * sizeof(T));
+}
+/* linear filtering weights keep 8 fractional bits, as the hardware's 9-bit fixed point does */
+__WS_DEV float __ws_tex_frac(float f) { return __builtin_rintf(f * 256.0f) / 256.0f; }
+template <class T> __WS_DEV T __ws_lerp(T a, T, float) { return a; }   /* integer texels: never filtered */
+__WS_DEV float __ws_lerp(float a, float b, float w) { return (1.0f - w) * a + w * b; }
+__WS_DEV float2 __ws_lerp(float2 a, float2 b, float w) { return make_float2(__ws_lerp(a.x, b.x, w), __ws_lerp(a.y, b.y, w)); }
+__WS_DEV float4 __ws_lerp(float4 a, float4 b, float w)
+{
+    return make_float4(__ws_lerp(a.x, b.x, w), __ws_lerp(a.y, b.y, w), __ws_lerp(a.z, b.z, w), __ws_lerp(a.w, b.w, w));
+}
+template <class T> __WS_DEV T __ws_tex_point(const ws_texture_desc *d, float x, float y)
+{
+    if (d->normalized) {
+        x *= (float)d->width;
+        y *= (float)d->height;
+    }
+    return __ws_texel<T>(d, (int)__builtin_floorf(x), (int)__builtin_floorf(y));
+}
+template <class T> __WS_DEV T __ws_tex_sample(const ws_texture_desc *d, float x, float y)
+{
+    if (d->filter != cudaFilterModeLinear)
+        return __ws_tex_point<T>(d, x, y);
+    if (d->normalized) {
+        x *= (float)d->width;
+        y *= (float)d->height;
+    }
+    float xb = x - 0.5f, yb = y - 0.5f;
+    int i = (int)__builtin_floorf(xb), j = (int)__builtin_floorf(yb);
+    float a = __ws_tex_frac(xb - (float)i), b = __ws_tex_frac(yb - (float)j);
+    if (d->height == 1)
+        return __ws_lerp(__ws_texel<T>(d, i, 0), __ws_texel<T>(d, i + 1, 0), a);
+    return __ws_lerp(__ws_lerp(__ws_texel<T>(d, i, j), __ws_texel<T>(d, i + 1, j), a),
+                     __ws_lerp(__ws_texel<T>(d, i, j + 1), __ws_texel<T>(d, i + 1, j + 1), a), b);
+}
+template <class T> __WS_DEV T tex1D(cudaTextureObject_t t, float x) { return __ws_tex_sample<T>(__ws_tex(t), x, 0.5f); }
+template <class T> __WS_DEV T tex2D(cudaTextureObject_t t, float x, float y)
+{
+    return __ws_tex_sample<T>(__ws_tex(t), x, y);
+}
+
 /* ---- assert() in device code: the GPU prints the failed condition and stops the kernel ------------- */
 extern "C" __attribute__((device, nodebug)) inline void __assert_fail(const char *expr, const char *file, unsigned line,
                                                              const char *function) noexcept

@@ -57,6 +57,12 @@ typedef struct {
 } ws_cuda_allocation;
 
 struct CUstream_st { int id; unsigned flags; };
+/* A cudaArray: texels in simulated memory, rows packed. */
+struct cudaArray {
+    ws_allocation *alloc;
+    size_t width, height, texel_bytes;
+    struct cudaChannelFormatDesc desc;
+};
 struct CUevent_st { int recorded; double host_seconds; unsigned flags; };
 
 #define WS_CUDA_MAX_CONFIG_DEPTH 64
