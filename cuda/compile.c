@@ -117,6 +117,71 @@ static int run(char *const argv[], int quiet)
     return 128 + WTERMSIG(status);
 }
 
+/* What a compiler message means for a warpsim user: text in the compiler's
+ * output, and the line warpsim adds after it. */
+static const struct {
+    const char *pattern, *hint;
+} compiler_hints[] = {
+    {"reference to __global__ function",
+     "a kernel launching a kernel (dynamic parallelism) needs nvcc -rdc=true: clang's CUDA does not compile "
+     "device-side launches, so warpsim cannot run them"},
+    {"texture<", "texture references (texture<T, N>) were removed in CUDA 12: use texture objects "
+                 "(cudaCreateTextureObject, tex1Dfetch<T>), which warpsim supports"},
+    {"no matching function for call to 'tex", "warpsim's tex1Dfetch/tex1D/tex2D take a cudaTextureObject_t and the "
+                                               "texel type as a template argument: tex2D<float>(tex, x, y)"},
+};
+
+/* Run argv with its stderr captured, then pass the messages on and add the
+ * hints that fit them. Exit status as run(). */
+static int run_with_hints(char *const argv[])
+{
+    const char *tmp = getenv("TMPDIR");
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/warpsim-messages-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return run(argv, 0);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd);
+        unlink(path);
+        return -1;
+    }
+    if (pid == 0) {
+        dup2(fd, 2);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    /* the messages as the compiler wrote them, then what they mean here */
+    FILE *f = fdopen(fd, "r");
+    char line[4096];
+    unsigned hinted = 0;
+    if (f) {
+        rewind(f);
+        while (fgets(line, sizeof line, f)) {
+            fputs(line, stderr);
+            for (size_t h = 0; h < sizeof compiler_hints / sizeof compiler_hints[0]; h++)
+                if (strstr(line, compiler_hints[h].pattern))
+                    hinted |= 1u << h;
+        }
+        fclose(f);
+    } else {
+        close(fd);
+    }
+    unlink(path);
+    for (size_t h = 0; h < sizeof compiler_hints / sizeof compiler_hints[0]; h++)
+        if (hinted & (1u << h))
+            fprintf(stderr, "warpsim: %s\n", compiler_hints[h].hint);
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status) == 127 ? -1 : WEXITSTATUS(status);
+    return 128 + WTERMSIG(status);
+}
+
 /* Whether `prog` runs at all (found in PATH). */
 static int have(const char *prog, const char *arg)
 {
@@ -238,7 +303,8 @@ static int common_cuda_flags(arglist *a, const char *inc, const char *cflags)
            /* the runtime API clang lowers <<<>>> to: cudaLaunchKernel (CUDA 9.2 and later) */
            add(a, "-Xclang") || add(a, "-target-sdk-version=11.5") ||
            add(a, "-I") || add(a, inc) || add(a, "-include") || add(a, "cuda_runtime.h") ||
-           add(a, "-O3") || add_words(a, cflags);
+           add(a, "-O3") || (isatty(2) && !getenv("NO_COLOR") && add(a, "-fcolor-diagnostics")) ||
+           add_words(a, cflags);
 }
 
 int ws_cu_compile_ptx(const char *cu_path, const char *cc, const char *cflags, const char *ptx_out,
@@ -285,7 +351,7 @@ int ws_cu_compile_ptx(const char *cu_path, const char *cc, const char *cflags, c
         snprintf(err, errlen, "out of memory");
         return 2;
     }
-    int status = run(a.v, 0);
+    int status = run_with_hints(a.v);
     free_args(&a);
     if (status != 0) {
         snprintf(err, errlen, status < 0 ? "could not run %s" : "%s could not compile %s (its messages are above)",
@@ -316,7 +382,7 @@ int ws_cu_link_program(const char *cu_path, const char *ptx, const char *cflags,
         snprintf(err, errlen, "out of memory");
         return 2;
     }
-    int status = run(a.v, 0);
+    int status = run_with_hints(a.v);
     free_args(&a);
     if (status != 0) {
         snprintf(err, errlen, status < 0 ? "could not run clang++" : "clang++ could not compile the host code of %s "

@@ -85,6 +85,9 @@ expect "--kernel takes a C++ kernel's plain name" 0 "" -- "$W" run "$D/no_main.c
 
 expect "a compile error" 1 "" -- "$W" run "$D/syntax_error.cu"
 has "the compiler's FILE:LINE:COL" "$T/err" "syntax_error.cu:4:"
+expect "a device-side launch" 1 "" -- "$W" run "$D/device_launch.cu"
+has "the compiler names the line" "$T/err" "device_launch.cu:4:"
+has "warpsim says why" "$T/err" "warpsim: a kernel launching a kernel (dynamic parallelism) needs nvcc -rdc=true"
 expect "--leak-check full" 0 "" -- "$W" run "$D/leak.cu" --leak-check full
 has "lists the leaked allocation" "$T/err" "Leaked 4096 bytes"
 has "and sums them up" "$T/err" "LEAK SUMMARY: 4096 bytes leaked in 1 allocation"
