@@ -37,10 +37,26 @@
 #define WARPSIM_LINK_FLAGS ""
 #endif
 
-/* The GPU clang compiles for: sm_80 has every instruction the headers use
- * (redux.sync); PTX 7.0 is the version sm_80 needs. */
+/* The GPU clang compiles for by default: sm_80 has every instruction the
+ * headers use (redux.sync). Each target needs at least the PTX version of
+ * this table (the PTX ISA's target table) before clang emits shfl.sync and
+ * vote.sync, so warpsim asks for it. */
 #define CLANG_GPU_ARCH "sm_80"
-#define CLANG_PTX_FEATURE "+ptx70"
+static const struct {
+    const char *arch, *ptx_feature;
+} clang_targets[] = {
+    {"sm_50", "+ptx64"}, {"sm_52", "+ptx64"}, {"sm_53", "+ptx64"}, {"sm_60", "+ptx64"}, {"sm_61", "+ptx64"},
+    {"sm_62", "+ptx64"}, {"sm_70", "+ptx64"}, {"sm_72", "+ptx64"}, {"sm_75", "+ptx64"}, {"sm_80", "+ptx70"},
+    {"sm_86", "+ptx71"}, {"sm_87", "+ptx74"}, {"sm_89", "+ptx78"}, {"sm_90", "+ptx78"},
+};
+
+static const char *ptx_feature_for(const char *arch)
+{
+    for (size_t i = 0; i < sizeof clang_targets / sizeof clang_targets[0]; i++)
+        if (!strcmp(clang_targets[i].arch, arch))
+            return clang_targets[i].ptx_feature;
+    return NULL;
+}
 
 /* ---- Argument lists ------------------------------------------------------------ */
 
@@ -307,9 +323,19 @@ static int common_cuda_flags(arglist *a, const char *inc, const char *cflags)
            add_words(a, cflags);
 }
 
-int ws_cu_compile_ptx(const char *cu_path, const char *cc, const char *cflags, const char *ptx_out,
-                      char *err, size_t errlen)
+int ws_cu_compile_ptx(const char *cu_path, const char *cc, const char *gpu_arch, const char *cflags,
+                      const char *ptx_out, char *err, size_t errlen)
 {
+    const char *arch = gpu_arch ? gpu_arch : CLANG_GPU_ARCH;
+    const char *feature = ptx_feature_for(arch);
+    if (!feature) {
+        snprintf(err, errlen, "-arch %s: expected one of sm_50 sm_52 sm_53 sm_60 sm_61 sm_62 sm_70 sm_72 sm_75 sm_80 "
+                 "sm_86 sm_87 sm_89 sm_90", arch);
+        return 2;
+    }
+    char arch_flag[64], nvcc_arch[64];
+    snprintf(arch_flag, sizeof arch_flag, "--cuda-gpu-arch=%s", arch);
+    snprintf(nvcc_arch, sizeof nvcc_arch, "-arch=%s", arch);
     char inc[PATH_MAX], lib[PATH_MAX];
     if (access(cu_path, R_OK) != 0) {
         snprintf(err, errlen, "cannot read '%s': %s", cu_path, strerror(errno));
@@ -336,14 +362,14 @@ int ws_cu_compile_ptx(const char *cu_path, const char *cc, const char *cflags, c
     arglist a = {0};
     int bad;
     if (use_nvcc) {
-        bad = add(&a, "nvcc") || add(&a, "-ptx") || add(&a, "-arch=sm_80") || add(&a, "-lineinfo") ||
+        bad = add(&a, "nvcc") || add(&a, "-ptx") || add(&a, nvcc_arch) || add(&a, "-lineinfo") ||
               add_words(&a, cflags) || add(&a, "-o") || add(&a, ptx_out) || add(&a, cu_path);
     } else {
         if (locate(inc, sizeof inc, lib, sizeof lib, err, errlen) < 0)
             return 2;
         bad = add(&a, "clang") || common_cuda_flags(&a, inc, cflags) || add(&a, "--cuda-device-only") ||
-              add(&a, "--cuda-gpu-arch=" CLANG_GPU_ARCH) ||
-              add(&a, "-Xclang") || add(&a, "-target-feature") || add(&a, "-Xclang") || add(&a, CLANG_PTX_FEATURE) ||
+              add(&a, arch_flag) ||
+              add(&a, "-Xclang") || add(&a, "-target-feature") || add(&a, "-Xclang") || add(&a, feature) ||
               add(&a, "-gline-tables-only") || add(&a, "-S") || add(&a, "-o") || add(&a, ptx_out) || add(&a, cu_path);
     }
     if (bad) {

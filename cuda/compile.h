@@ -23,12 +23,13 @@ int ws_cu_build_open(ws_cu_build *b, const char *cu_path, char *err, size_t errl
 void ws_cu_build_close(ws_cu_build *b);
 
 /* The device code of cu_path to PTX at ptx_out. cc: "clang", "nvcc" or NULL
- * (clang when it has the NVPTX target, else nvcc). cflags: more flags, split
+ * (clang when it has the NVPTX target, else nvcc); gpu_arch: "sm_70"... or
+ * NULL (sm_80). cflags: more flags, split
  * at blanks, or NULL. The compiler's own messages go to stderr as it prints
  * them (FILE:LINE:COL). 0, 1 for a compile error, 2 when no compiler fits
  * (err says what to install). */
-int ws_cu_compile_ptx(const char *cu_path, const char *cc, const char *cflags, const char *ptx_out,
-                      char *err, size_t errlen);
+int ws_cu_compile_ptx(const char *cu_path, const char *cc, const char *gpu_arch, const char *cflags,
+                      const char *ptx_out, char *err, size_t errlen);
 /* Compile cu_path's host code with ptx embedded and link an executable. */
 int ws_cu_link_program(const char *cu_path, const char *ptx, const char *cflags, const char *object,
                        const char *exe_out, char *err, size_t errlen);

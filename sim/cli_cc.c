@@ -9,7 +9,7 @@
 
 static void cc_help(FILE *f)
 {
-    fputs("usage: warpsim cc FILE.cu [-o OUT] [-ptx] [-I DIR] [-D NAME[=VALUE]] [-O LEVEL] [--cc clang|nvcc] [--cflags FLAGS]\n\n"
+    fputs("usage: warpsim cc FILE.cu [-o OUT] [-ptx] [-arch=sm_XX] [-I DIR] [-D NAME[=VALUE]] [-O LEVEL] [--cc clang|nvcc] [--cflags FLAGS]\n\n"
           "Compile a CUDA program (host code and kernels) into an executable, as nvcc would,\n"
           "with no CUDA Toolkit: clang compiles the kernels to PTX and the host code against\n"
           "warpsim's CUDA headers, and the program is linked with warpsim's CUDA runtime, so\n"
@@ -18,6 +18,8 @@ static void cc_help(FILE *f)
           "  -o OUT            the executable (default a.out)\n"
           "  -ptx              only the kernels, as PTX with line information, into OUT\n"
           "                    (default FILE.ptx), as nvcc -ptx does\n"
+          "  -arch=sm_XX       the GPU the kernels are compiled for (default sm_80; clang 14\n"
+          "                    knows up to sm_86)\n"
           "  -I DIR, -D NAME   include directory, macro (as for any C compiler)\n"
           "  -O LEVEL          optimisation of host and device code (default -O3)\n"
           "  --cc clang|nvcc   the compiler of the device code (default: clang when it has\n"
@@ -33,7 +35,7 @@ static void cc_help(FILE *f)
 
 int cli_cc(int argc, char **argv)
 {
-    const char *cu = NULL, *out = NULL, *cc = NULL;
+    const char *cu = NULL, *out = NULL, *cc = NULL, *arch = NULL;
     int ptx_only = 0;
     char cflags[8192] = "";
     for (int i = 1; i < argc; i++) {
@@ -52,7 +54,9 @@ int cli_cc(int argc, char **argv)
             }
             value = argv[++i];
         }
-        if (!strcmp(a, "-ptx") || !strcmp(a, "--ptx")) {
+        if (!strncmp(a, "-arch=", 6) || !strncmp(a, "--gpu-architecture=", 19)) {
+            arch = strchr(a, '=') + 1;
+        } else if (!strcmp(a, "-ptx") || !strcmp(a, "--ptx")) {
             ptx_only = 1;
         } else if (!strcmp(a, "-o")) {
             out = value;
@@ -89,7 +93,7 @@ int cli_cc(int argc, char **argv)
     if (ptx_only) {
         size_t n = strlen(cu);
         snprintf(ptx_name, sizeof ptx_name, "%.*s.ptx", (int)(n > 3 && !strcmp(cu + n - 3, ".cu") ? n - 3 : n), cu);
-        int st = ws_cu_compile_ptx(cu, cc, cflags, out ? out : ptx_name, err, sizeof err);
+        int st = ws_cu_compile_ptx(cu, cc, arch, cflags, out ? out : ptx_name, err, sizeof err);
         if (st)
             fprintf(stderr, "warpsim cc: %s\n", err);
         return st;
@@ -99,7 +103,7 @@ int cli_cc(int argc, char **argv)
     ws_cu_build b;
     int status = ws_cu_build_open(&b, cu, err, sizeof err);
     if (!status)
-        status = ws_cu_compile_ptx(cu, cc, cflags, b.ptx, err, sizeof err);
+        status = ws_cu_compile_ptx(cu, cc, arch, cflags, b.ptx, err, sizeof err);
     if (!status)
         status = ws_cu_link_program(cu, b.ptx, cflags, b.object, out, err, sizeof err);
     if (status)

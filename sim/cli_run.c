@@ -55,7 +55,7 @@ static int run_program(const ws_run_options *o, int argc, char **argv)
     char err[2048];
     int status = ws_cu_build_open(&b, o->cu_path, err, sizeof err);
     if (!status)
-        status = ws_cu_compile_ptx(o->cu_path, o->cc, o->cflags, b.ptx, err, sizeof err);
+        status = ws_cu_compile_ptx(o->cu_path, o->cc, NULL, o->cflags, b.ptx, err, sizeof err);
     if (!status)
         status = ws_cu_link_program(o->cu_path, b.ptx, o->cflags, b.object, b.exe, err, sizeof err);
     if (status) {
@@ -119,7 +119,7 @@ int cli_run(int argc, char **argv)
     if (o.cu_path) {
         int st = ws_cu_build_open(&build, o.cu_path, err, sizeof err);
         if (!st)
-            st = ws_cu_compile_ptx(o.cu_path, o.cc, o.cflags, build.ptx, err, sizeof err);
+            st = ws_cu_compile_ptx(o.cu_path, o.cc, NULL, o.cflags, build.ptx, err, sizeof err);
         if (st || !(o.ptx_path = strdup(build.ptx))) {
             fprintf(stderr, "warpsim run: %s\n", st ? err : "out of memory");
             ws_cu_build_close(&build);

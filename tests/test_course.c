@@ -37,7 +37,12 @@ static const char *run_case(const course_case *cc)
     snprintf(path, sizeof path, "%s/tests/course/%s.launch", WARPSIM_SOURCE_DIR, cc->name);
     size_t len = strlen(cc->launch) + 2048;
     char *text = malloc(len);
-    snprintf(text, len, "ptx %s/%s\n%s", WARPSIM_SOURCE_DIR, cc->ptx, cc->launch);
+    /* WARPSIM_COURSE_PTX=DIR: the same cases from another compiler's PTX (tests/compiler_matrix.sh) */
+    const char *dir = getenv("WARPSIM_COURSE_PTX");
+    if (dir && *dir)
+        snprintf(text, len, "ptx %s/%s\n%s", dir, strrchr(cc->ptx, '/') + 1, cc->launch);
+    else
+        snprintf(text, len, "ptx %s/%s\n%s", WARPSIM_SOURCE_DIR, cc->ptx, cc->launch);
     ws_run_options o;
     if (ws_run_options_parse_launch_text(text, strlen(text), path, &o, err, sizeof err) != WS_LAUNCH_OK) {
         snprintf(msg, sizeof msg, "%s: launch text: %s", cc->name, err);
