@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- Metrics ------------------------------------------------------------------ */
 
@@ -68,13 +69,6 @@ int ws_metrics_select(const char *list, int *selected, char *err, size_t errlen)
     return 0;
 }
 
-static void print_value(FILE *f, double v)
-{
-    if (v == (double)(uint64_t)v && v < 1e19)
-        fprintf(f, "%" PRIu64, (uint64_t)v);
-    else
-        fprintf(f, "%.4f", v);
-}
 
 /* "reduce.cu:16" for an instruction of a module built with line information (.loc/.file), else "".
  * The directories are dropped unless full is set. */
@@ -103,38 +97,76 @@ static void csv_field(FILE *f, const char *s, int last)
     fputs(last ? "\"\n" : "\",", f);
 }
 
+/* A value as ncu's CSV prints it: integers with thousands separators
+ * ("1,884,160"), other numbers with two decimals ("0.12"). */
+static const char *csv_number(double v, char *buf, size_t n)
+{
+    char digits[32];
+    if (v == (double)(uint64_t)v && v < 1e19) {
+        int len = snprintf(digits, sizeof digits, "%" PRIu64, (uint64_t)v);
+        size_t k = 0;
+        for (int i = 0; i < len && k + 2 < n; i++) {
+            if (i && (len - i) % 3 == 0)
+                buf[k++] = ',';
+            buf[k++] = digits[i];
+        }
+        buf[k] = 0;
+    } else {
+        snprintf(buf, n, "%.2f", v);
+    }
+    return buf;
+}
+
+static int by_metric_name(const void *a, const void *b)
+{
+    return strcmp(ws_metric_at(*(const size_t *)a)->metric, ws_metric_at(*(const size_t *)b)->metric);
+}
+
+/* The layout of `ncu --csv --page raw` (validate/reference/results/ holds ncu's
+ * own): the fixed columns, then the metrics in alphabetical order; a units
+ * row; one row per launch. warpsim is the "process" for a .ptx run, the
+ * program for a .cu one; context 1, stream 7 and host 127.0.0.1 as ncu reports
+ * a local process's default stream. */
 void ws_report_csv(const ws_session *s, const int *selected, FILE *f)
 {
-    size_t n = ws_metric_count();
-    fputs("\"ID\",\"Kernel Name\",\"Grid Size\",\"Block Size\",\"Device\"", f);
+    size_t n = ws_metric_count(), count = 0;
+    size_t *order = malloc(sizeof *order * (n ? n : 1));
+    if (!order)
+        return;
     for (size_t i = 0; i < n; i++)
         if (selected[i])
-            fprintf(f, ",\"%s\"", ws_metric_at(i)->metric);
-    fputs("\n\"\",\"\",\"\",\"\",\"\"", f);
-    for (size_t i = 0; i < n; i++)
-        if (selected[i])
-            fprintf(f, ",\"%s\"", ws_metric_at(i)->unit);
-    fputc('\n', f);
+            order[count++] = i;
+    qsort(order, count, sizeof *order, by_metric_name);
+    static const char *fixed[] = {"ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context",
+                                  "Stream", "Block Size", "Grid Size", "Device", "CC"};
+    const size_t nfixed = sizeof fixed / sizeof fixed[0];
+    for (size_t i = 0; i < nfixed; i++)
+        csv_field(f, fixed[i], i + 1 == nfixed && count == 0);
+    for (size_t i = 0; i < count; i++)
+        csv_field(f, ws_metric_at(order[i])->metric, i + 1 == count);
+    for (size_t i = 0; i < nfixed; i++)
+        csv_field(f, "", i + 1 == nfixed && count == 0);
+    for (size_t i = 0; i < count; i++)
+        csv_field(f, ws_metric_at(order[i])->unit, i + 1 == count);
+    char pid[32], cc[32];
+    snprintf(pid, sizeof pid, "%ld", (long)getpid());
+    snprintf(cc, sizeof cc, "%u.%u", s->arch.cc_major, s->arch.cc_minor);
     for (int li = 0; li < s->launch_count; li++) {
         const ws_launch *l = &s->launches[li];
         char id[32], grid[96], block[96];
         snprintf(id, sizeof id, "%d", li);
         snprintf(grid, sizeof grid, "(%u, %u, %u)", l->grid[0], l->grid[1], l->grid[2]);
         snprintf(block, sizeof block, "(%u, %u, %u)", l->block_dim[0], l->block_dim[1], l->block_dim[2]);
-        csv_field(f, id, 0);
-        csv_field(f, ws_launch_name(l), 0);
-        csv_field(f, grid, 0);
-        csv_field(f, block, 0);
-        fprintf(f, "\"warpsim %s\"", s->arch.name);
-        for (size_t i = 0; i < n; i++) {
-            if (!selected[i])
-                continue;
-            fputs(",\"", f);
-            print_value(f, ws_metric_value(l, ws_metric_at(i)));
-            fputc('"', f);
+        const char *row[] = {id, pid, s->process_name ? s->process_name : "warpsim", "127.0.0.1", ws_launch_name(l),
+                             "1", "7", block, grid, "0", cc};
+        for (size_t i = 0; i < nfixed; i++)
+            csv_field(f, row[i], i + 1 == nfixed && count == 0);
+        for (size_t i = 0; i < count; i++) {
+            char value[48];
+            csv_field(f, csv_number(ws_metric_value(l, ws_metric_at(order[i])), value, sizeof value), i + 1 == count);
         }
-        fputc('\n', f);
     }
+    free(order);
 }
 
 static void json_string(FILE *f, const char *s)

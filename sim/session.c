@@ -1,6 +1,7 @@
 /* One `warpsim run`: module, architecture, buffers, and the launches in order. */
 #include "sim/session.h"
 
+#include "sim/demangle.h"
 #include "sim/memory.h"
 #include "sim/setup.h"
 
@@ -70,7 +71,8 @@ int ws_session_open_module(ws_session *s, const ws_run_options *o, ptx_module *m
     s->globals = calloc((size_t)m->symbol_count + 1, sizeof *s->globals);
     s->launches = calloc((size_t)o->group_count + 1, sizeof *s->launches);
     s->seconds = calloc((size_t)o->group_count + 1, sizeof *s->seconds);
-    if (!s->buffers || !s->globals || !s->launches || !s->seconds) {
+    s->display_names = calloc((size_t)o->group_count + 1, sizeof *s->display_names);
+    if (!s->buffers || !s->globals || !s->launches || !s->seconds || !s->display_names) {
         snprintf(err, errlen, "error: out of host memory");
         return 1;
     }
@@ -248,8 +250,12 @@ int ws_session_run(ws_session *s, char *err, size_t errlen)
         uint8_t *params = build_params(s, &s->module->functions[k], g, where, err, errlen);
         if (!params)
             return 1;
+        char demangled[2048];
+        if (ws_demangle(s->module->functions[k].name, demangled, sizeof demangled))
+            s->display_names[gi] = strdup(demangled);   /* NULL (the PTX name) when it fails */
         ws_launch_config cfg = {
             .module = s->module, .kernel_index = k, .arch = &s->arch,
+            .display_name = s->display_names[gi],
             .dynamic_shared = g->shared_bytes,
             .params = params, .params_size = s->module->functions[k].param_size,
             .globals = s->globals,
@@ -322,6 +328,9 @@ void ws_session_close(ws_session *s)
         ws_launch_free(&s->launches[i]);
     free(s->launches);
     free(s->seconds);
+    for (int i = 0; s->display_names && s->options && i < s->options->group_count; i++)
+        free(s->display_names[i]);
+    free(s->display_names);
     free(s->buffers);
     free(s->globals);
     ws_global_free(&s->global);

@@ -22,10 +22,12 @@ typedef struct {
     ws_launch *launches;         /* one per launch group that ran */
     int launch_count;
     double *seconds;             /* host time each launch took */
+    char **display_names;        /* per launch: the kernel's C++ name as ncu prints it, or NULL */
     uint64_t peak_rss_kib;       /* the process's peak resident memory so far (getrusage), after the last launch */
     uint64_t buffer_bytes;       /* simulated global memory held by the buffers */
     uint64_t variable_bytes;     /* and by the module's .global/.const variables */
     int variable_count;
+    const char *process_name;    /* the CSV's "Process Name": NULL is warpsim; a .cu program's own name */
 } ws_session;
 
 /* The architecture the options choose (--arch, --arch-file, --bank-mode):

@@ -42,14 +42,14 @@ printf 'n=77 grid=1 status=no error c[76]=962.0\nCheck: OK\n' > "$T/va77"
 expect "vector_add with a program argument" 0 "$T/va77" -- "$W" run "$D/vector_add.cu" --quiet -- 77
 expect "runtime API call by call" 0 "$D/runtime_api.expected" -- "$W" run "$D/runtime_api.cu" --quiet
 has "fault message names the .cu line" "$T/err" "runtime_api.cu:29:"
-has "fault message names the kernel by its C++ name" "$T/err" "kernel 'out_of_bounds(int*)'"
+has "fault message names the kernel by its C++ name" "$T/err" "kernel 'out_of_bounds(int *)'"
 has "elapsed time says it is host time" "$T/err" "no GPU timing model yet"
 expect "device API" 0 "$D/device_api.expected" -- "$W" run "$D/device_api.cu" --quiet
 expect "textures" 0 "$D/textures.expected" -- "$W" run "$D/textures.cu" --quiet
 expect "fault becomes the sticky error" 3 "$D/fault.expected" -- "$W" run "$D/fault.cu" --quiet
 has "fault names file and line" "$T/err" "fault.cu:9:"
 has "fault says what happened" "$T/err" "invalid 4-byte write of global address"
-has "fault names the kernel" "$T/err" "past_the_end(int*, int)"
+has "fault names the kernel" "$T/err" "past_the_end(int *, int)"
 
 printf 'cudaErrorAssert\n' > "$T/assert"
 expect "device assert()" 0 "$T/assert" -- "$W" run "$D/assert.cu" --quiet
@@ -61,18 +61,18 @@ expect "arguments in, exit status out" 5 "$T/args" -- "$W" run "$D/args_and_stat
 
 # the report after the program's own output, in ncu's CSV layout, every launch or a selection
 expect "report as CSV" 0 "" -- "$W" run "$D/args_and_status.cu" --csv --metrics smsp__inst_executed.sum
-if [ "$(sed -n 3p "$T/out")" = '"ID","Kernel Name","Grid Size","Block Size","Device","smsp__inst_executed.sum"' ] &&
-   [ "$(grep -c '"twice(int\*)"' "$T/out")" = 3 ]; then pass "CSV after the output, one row per launch"
+if [ "$(sed -n 3p "$T/out")" = '"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","smsp__inst_executed.sum"' ] &&
+   [ "$(grep -c '"args_and_status","127.0.0.1","twice(int \*)"' "$T/out")" = 3 ]; then pass "CSV after the output, one row per launch"
 else fail "CSV rows"; sed 's/^/    /' "$T/out"; fi
 expect "--launch-skip/--launch-count" 0 "" -- "$W" run "$D/args_and_status.cu" --csv --launch-skip 1 --launch-count 1
-[ "$(grep -c '"twice(int\*)"' "$T/out")" = 1 ] && pass "one launch reported" || fail "launch selection"
+[ "$(grep -c '"twice(int \*)"' "$T/out")" = 1 ] && pass "one launch reported" || fail "launch selection"
 expect "--kernel selects by plain name" 0 "" -- "$W" run "$D/args_and_status.cu" --kernel twice --json
-has "JSON names the kernel and its mangled name" "$T/out" '"kernel": "twice(int*)", "mangled_name": "_Z5twicePi"'
+has "JSON names the kernel and its mangled name" "$T/out" '"kernel": "twice(int *)", "mangled_name": "_Z5twicePi"'
 expect "--kernel that matches nothing" 0 "" -- "$W" run "$D/args_and_status.cu" --kernel nothing
 has "says none was selected" "$T/out" "==WARPSIM== 3 kernel launches, none selected"
 expect "--log-file" 0 "" -- "$W" run "$D/args_and_status.cu" --log-file "$T/log"
 [ "$(wc -l < "$T/out")" = 2 ] && pass "stdout holds the program's output only" || fail "--log-file left report on stdout"
-has "the report is in the log file" "$T/log" "twice(int*)  grid (1,1,1)  block (4,1,1)"
+has "the report is in the log file" "$T/log" "twice(int *)  grid (1,1,1)  block (4,1,1)"
 
 expect "a .cu without main() as a program" 2 "" -- "$W" run "$D/no_main.cu"
 has "says how to run its kernels" "$T/err" "has no main(): to run one of its kernels"

@@ -660,7 +660,7 @@ static void compare_file(const char *warpsim, const char *root, const char *resd
     if (g_kcol < 0)
         printf("    (the GPU CSV has no kernel-name column: launches are matched by order alone)\n");
     int ws_grid = column(&ws, "Grid Size"), ws_block = column(&ws, "Block Size");
-    int first_metric = column(&ws, "Device") + 1;
+    int first_metric = (column(&ws, "CC") >= 0 ? column(&ws, "CC") : column(&ws, "Device")) + 1;
     if (first_metric <= 0)
         first_metric = 1;
     if (markdown)

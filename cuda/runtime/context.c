@@ -9,13 +9,12 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "sim/demangle.h"
 #include "sim/memory.h"
 #include "sim/report.h"
 #include "sim/session.h"
 #include "sim/setup.h"
 
-/* __cxa_demangle from the C++ runtime the program links with anyway. */
-extern char *__cxa_demangle(const char *mangled, char *out, size_t *length, int *status);
 
 static ws_cuda the_runtime = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -174,11 +173,9 @@ void __cudaRegisterFunction(void **handle, const char *host_function, char *devi
     f->stub = host_function;
     f->module = mi;
     f->kernel = k;
-    int status = -1;
-    char *demangled = __cxa_demangle(device_function, NULL, NULL, &status);
-    f->display_name = status == 0 && demangled ? demangled : strdup(device_function);
-    if (status != 0)
-        free(demangled);
+    char demangled[2048];
+    ws_demangle(device_function, demangled, sizeof demangled);   /* as ncu names it */
+    f->display_name = strdup(demangled);
     ws_cuda_leave(c);
 }
 

@@ -4,10 +4,30 @@
 #include "cuda/runtime/runtime.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "sim/report.h"
 #include "sim/session.h"
+
+/* The program's own name, as ncu's "Process Name" column gives it. */
+static const char *program_name(void)
+{
+#if defined(__APPLE__)
+    return getprogname();
+#else
+    static char name[64];
+    FILE *f = fopen("/proc/self/comm", "r");
+    if (!f || !fgets(name, sizeof name, f)) {
+        if (f)
+            fclose(f);
+        return "program";
+    }
+    fclose(f);
+    name[strcspn(name, "\n")] = 0;
+    return name;
+#endif
+}
 
 void ws_cuda_report(ws_cuda *c)
 {
@@ -27,6 +47,7 @@ void ws_cuda_report(ws_cuda *c)
     s.launches = c->launches;
     s.launch_count = c->launch_count;
     s.seconds = c->seconds;
+    s.process_name = program_name();
     int color = o->color == WS_COLOR_ALWAYS ||
                 (o->color == WS_COLOR_AUTO && f == stdout && isatty(fileno(stdout)) && getenv("NO_COLOR") == NULL);
     if (o->format == WS_OUT_CSV) {
