@@ -104,7 +104,8 @@ static const ws_allocation *allocation_of(ws_launch *l, uint64_t lo, uint64_t hi
             return NULL;
         l->last_allocation = a;
     }
-    return a->size >= bytes && hi - a->base <= a->size - bytes ? a : NULL;
+    /* another GPU's memory without peer access: the checked path says so */
+    return a->size >= bytes && hi - a->base <= a->size - bytes && ws_allocation_reachable(l->device_mask, a) ? a : NULL;
 }
 
 /* Where a warp access lands. The fast path: every active lane inside one

@@ -223,6 +223,12 @@ uint8_t *ws_memory_access(ws_exec *x, const ptx_instr *in, int lane, ptx_space *
                          verb, space_label(sp), addr);
             return NULL;
         }
+        if (!ws_allocation_reachable(l->device_mask, a)) {
+            ws_fault_of(x, in, lane, WS_FAULT_ADDRESS, "%u-byte %s of address 0x%" PRIx64 " in '%s', memory of device %d, "
+                        "from a kernel on device %d without peer access (cudaDeviceEnablePeerAccess)", size, verb, addr,
+                        a->name, a->device, l->device);
+            return NULL;
+        }
         if (is_store && a->read_only) {
             ws_fault_of(x, in, lane, WS_FAULT_ADDRESS, "write to .const variable '%s' at 0x%" PRIx64, a->name, addr);
             return NULL;

@@ -190,6 +190,7 @@ static void options_init(ws_run_options *o)
     o->jobs = 1;
     o->mem_limit = WS_DEFAULT_MEM_LIMIT;
     o->launch_count = UINT64_MAX;
+    o->devices = 1;
 }
 
 static void pstate_init(pstate *s, ws_run_options *o, const char *path, char *err, size_t errlen)
@@ -693,6 +694,11 @@ static ws_launch_status apply(pstate *s, int id, const char *v)
         if (!*v)
             return fail(s, id, "expected a file name");
         return (o->log_file = resolve(s, v)) ? WS_LAUNCH_OK : oom(s);
+    case WS_FLAG_DEVICES:
+        if (ws_parse_u64(v, 0, &n) || n == 0 || n > 16)
+            return fail(s, id, "expected an integer from 1 to 16, got '%s'", quote(&q, v));
+        o->devices = (int)n;
+        return WS_LAUNCH_OK;
     case WS_FLAG_LEAK_CHECK:
         if (strcmp(v, "full") && strcmp(v, "none"))
             return fail(s, id, "expected full or none, got '%s'", quote(&q, v));

@@ -147,6 +147,7 @@ typedef struct ws_run_options {
     uint64_t launch_skip, launch_count;   /* UINT64_MAX: no limit */
     char *cc, *cflags, *log_file;
     int leak_check;          /* --leak-check full */
+    int devices;             /* --devices N (1 when not given) */
     int help;                /* --help / -h seen: nothing else is filled in */
 } ws_run_options;
 

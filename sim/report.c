@@ -153,12 +153,13 @@ void ws_report_csv(const ws_session *s, const int *selected, FILE *f)
     snprintf(cc, sizeof cc, "%u.%u", s->arch.cc_major, s->arch.cc_minor);
     for (int li = 0; li < s->launch_count; li++) {
         const ws_launch *l = &s->launches[li];
-        char id[32], grid[96], block[96];
+        char id[32], grid[96], block[96], device[16];
         snprintf(id, sizeof id, "%d", li);
+        snprintf(device, sizeof device, "%d", l->device);
         snprintf(grid, sizeof grid, "(%u, %u, %u)", l->grid[0], l->grid[1], l->grid[2]);
         snprintf(block, sizeof block, "(%u, %u, %u)", l->block_dim[0], l->block_dim[1], l->block_dim[2]);
         const char *row[] = {id, pid, s->process_name ? s->process_name : "warpsim", "127.0.0.1", ws_launch_name(l),
-                             "1", "7", block, grid, "0", cc};
+                             "1", "7", block, grid, device, cc};
         for (size_t i = 0; i < nfixed; i++)
             csv_field(f, row[i], i + 1 == nfixed && count == 0);
         for (size_t i = 0; i < count; i++) {

@@ -311,6 +311,8 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
     l->builtin = calloc((size_t)m->function_count + 1, sizeof(int32_t));
     l->printf_out = cfg->printf_out;
     l->display_name = cfg->display_name;
+    l->device = cfg->device;
+    l->device_mask = cfg->device_mask;
     if (!fn_marks || !used || !l->symbol_address || !l->reconverge || !l->instr_counters || !l->decoded ||
         !l->zeroed || !l->builtin) {
         free(fn_marks); free(used);

@@ -39,7 +39,15 @@ typedef struct {
     const char *name;      /* buffer or variable name, for messages */
     uint8_t read_only;     /* .const */
     uint8_t host_owned;    /* bytes belong to the host program (managed and mapped memory: base == bytes) */
+    int16_t device;        /* the simulated GPU it lives on (--devices); -1: reachable from every one */
 } ws_allocation;
+
+/* Whether a launch may touch an allocation: its own GPU's memory, a peer's
+ * with peer access on, host memory; a launch with no device mask (one GPU) all. */
+static inline int ws_allocation_reachable(uint32_t device_mask, const ws_allocation *a)
+{
+    return !device_mask || a->device < 0 || ((device_mask >> a->device) & 1u);
+}
 
 typedef struct {
     ws_allocation **allocs; int count, capacity;  /* sorted by base; each allocation stays put */
@@ -147,6 +155,8 @@ struct ws_launch {
     const ptx_module *module;
     const ptx_function *kernel;
     const char *display_name;    /* the kernel's C++ name (the CUDA runtime sets it; NULL: its PTX name) */
+    int device;                  /* the simulated GPU it runs on (--devices) */
+    uint32_t device_mask;        /* the GPUs whose memory it may touch; 0: no check (one GPU) */
     int32_t kernel_index;
     const ws_arch *arch;
     uint32_t grid[3], block_dim[3];
@@ -194,6 +204,8 @@ typedef struct {
     int jobs;                     /* threads simulating blocks (0 or 1: this one) */
     FILE *printf_out;             /* device printf's output; NULL: stdout */
     const char *display_name;     /* the kernel's C++ name for messages and reports (NULL: its PTX name) */
+    int device;                   /* the GPU it runs on (0 unless --devices) */
+    uint32_t device_mask;         /* the GPUs whose memory it may touch (itself and its peers); 0: all */
 } ws_launch_config;
 
 /* The name reports give a launch's kernel. */

@@ -46,6 +46,8 @@ has "fault message names the kernel by its C++ name" "$T/err" "kernel 'out_of_bo
 has "elapsed time says it is host time" "$T/err" "no GPU timing model yet"
 expect "device API" 0 "$D/device_api.expected" -- "$W" run "$D/device_api.cu" --quiet
 expect "textures" 0 "$D/textures.expected" -- "$W" run "$D/textures.cu" --quiet
+expect "two GPUs and peer access" 0 "$D/peer.expected" -- "$W" run "$D/peer.cu" --devices 2 --quiet
+has "a kernel on another GPU's memory without peer access" "$T/err" "memory of device 1, from a kernel on device 0 without peer access"
 expect "fault becomes the sticky error" 3 "$D/fault.expected" -- "$W" run "$D/fault.cu" --quiet
 has "fault names file and line" "$T/err" "fault.cu:9:"
 has "fault says what happened" "$T/err" "invalid 4-byte write of global address"

@@ -80,6 +80,7 @@ static int set_up(ws_cuda *c)
         fprintf(stderr, "warpsim: --log-file: cannot write '%s'\n", c->options.log_file);
         return -1;
     }
+    c->device_count = c->options.devices;
     ws_global_init(&c->global, c->options.mem_limit);
     reserve_windows(c->options.mem_limit * 2 + (UINT64_C(1) << 32));
     atexit(at_exit);
@@ -229,6 +230,8 @@ int ws_cuda_module_ready(ws_cuda *c, int mi)
         if (s->init)
             memcpy(v->host, s->init, s->size < v->size ? s->size : v->size);
         ws_allocation *a = ws_global_adopt(&c->global, v->host, v->size ? v->size : 1, s->name);
+        if (a)
+            a->device = -1;
         if (!a) {
             ws_cuda_warn("__managed__", "variable '%s' cannot be placed at its host address", s->name);
             return -1;
@@ -254,6 +257,7 @@ int ws_cuda_module_ready(ws_cuda *c, int mi)
         if (sym->init)
             memcpy(a->bytes, sym->init, sym->size);
         a->read_only = sym->space == PTX_SPACE_CONST;
+        a->device = -1;   /* one copy of the module's variables, reachable from every GPU */
         cm->globals[s] = a->base;
     }
     cm->globals_ready = 1;

@@ -5,19 +5,32 @@
 
 #include <string.h>
 
+/* cudaSetDevice holds per host thread, as in CUDA. */
+static __thread int current_device;
+
+int ws_cuda_current_device(void) { return current_device; }
+
+uint32_t ws_cuda_device_mask(const ws_cuda *c, int device)
+{
+    return c->device_count > 1 ? (1u << device) | c->peer_access[device] : 0;
+}
+
 cudaError_t cudaGetDeviceCount(int *count)
 {
     WS_API_BEGIN(c);
     if (!count)
         return ws_api_end(c, cudaErrorInvalidValue);
-    *count = 1;
+    *count = c->device_count;
     return ws_api_end(c, cudaSuccess);
 }
 
 cudaError_t cudaSetDevice(int device)
 {
     WS_API_BEGIN(c);
-    return ws_api_end(c, device == 0 ? cudaSuccess : cudaErrorInvalidDevice);
+    if (device < 0 || device >= c->device_count)
+        return ws_api_end(c, cudaErrorInvalidDevice);
+    current_device = device;
+    return ws_api_end(c, cudaSuccess);
 }
 
 cudaError_t cudaGetDevice(int *device)
@@ -25,7 +38,7 @@ cudaError_t cudaGetDevice(int *device)
     WS_API_BEGIN(c);
     if (!device)
         return ws_api_end(c, cudaErrorInvalidValue);
-    *device = 0;
+    *device = current_device;
     return ws_api_end(c, cudaSuccess);
 }
 
@@ -59,7 +72,7 @@ cudaError_t cudaRuntimeGetVersion(int *version) { return cudaDriverGetVersion(ve
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
 {
     WS_API_BEGIN(c);
-    if (!p || device != 0)
+    if (!p || device < 0 || device >= c->device_count)
         return ws_api_end(c, !p ? cudaErrorInvalidValue : cudaErrorInvalidDevice);
     const ws_arch *a = &c->arch;
     memset(p, 0, sizeof *p);
@@ -162,25 +175,40 @@ cudaError_t cudaDeviceReset(void)
     return cudaSuccess;
 }
 
-/* Peer access: warpsim simulates one device. */
+/* Peer access between the --devices GPUs: any two may (as on an NVLink-connected node). */
 cudaError_t cudaDeviceCanAccessPeer(int *can, int device, int peer)
 {
     WS_API_BEGIN(c);
-    if (!can || device != 0 || peer != 0)
-        return ws_api_end(c, !can ? cudaErrorInvalidValue : cudaErrorInvalidDevice);
-    *can = 0;
+    if (!can)
+        return ws_api_end(c, cudaErrorInvalidValue);
+    if (device < 0 || device >= c->device_count || peer < 0 || peer >= c->device_count)
+        return ws_api_end(c, cudaErrorInvalidDevice);
+    *can = device != peer;
     return ws_api_end(c, cudaSuccess);
 }
 
 cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned int flags)
 {
     WS_API_BEGIN(c);
-    return ws_api_end(c, flags ? cudaErrorInvalidValue : peer == 0 ? cudaErrorInvalidDevice : cudaErrorInvalidDevice);
+    int d = current_device;
+    if (flags)
+        return ws_api_end(c, cudaErrorInvalidValue);
+    if (peer < 0 || peer >= c->device_count || peer == d)
+        return ws_api_end(c, cudaErrorInvalidDevice);
+    if (c->peer_access[d] & (1u << peer))
+        return ws_api_end(c, cudaErrorPeerAccessAlreadyEnabled);
+    c->peer_access[d] |= 1u << peer;
+    return ws_api_end(c, cudaSuccess);
 }
 
 cudaError_t cudaDeviceDisablePeerAccess(int peer)
 {
     WS_API_BEGIN(c);
-    (void)peer;
-    return ws_api_end(c, cudaErrorInvalidDevice);
+    int d = current_device;
+    if (peer < 0 || peer >= c->device_count || peer == d)
+        return ws_api_end(c, cudaErrorInvalidDevice);
+    if (!(c->peer_access[d] & (1u << peer)))
+        return ws_api_end(c, cudaErrorPeerAccessNotEnabled);
+    c->peer_access[d] &= ~(1u << peer);
+    return ws_api_end(c, cudaSuccess);
 }

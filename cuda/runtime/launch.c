@@ -162,6 +162,8 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
         .jobs = o->jobs,
         .printf_out = stdout,
         .display_name = f->display_name,
+        .device = ws_cuda_current_device(),
+        .device_mask = ws_cuda_device_mask(c, ws_cuda_current_device()),
     };
     ws_launch l;
     double t0 = now_seconds();

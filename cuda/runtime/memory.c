@@ -48,6 +48,7 @@ static ws_cuda_allocation *record(ws_cuda *c, void *ptr, size_t size, ws_allocat
     r->type = type;
     r->host_alloc = host_alloc;
     r->serial = ++c->allocation_serial;
+    r->device = al && !al->host_owned ? al->device : -1;
     snprintf(r->name, sizeof r->name, "%s #%d", api, r->serial);
     rebind_names(c);   /* "buffer 'cudaMalloc #3'" in fault messages */
     return r;
@@ -80,6 +81,7 @@ cudaError_t cudaMalloc(void **ptr, size_t size)
     ws_allocation *al = ws_global_alloc(&c->global, size, "cudaMalloc");
     if (!al)
         return ws_api_end(c, cudaErrorMemoryAllocation);
+    al->device = (int16_t)ws_cuda_current_device();
     if (!record(c, (void *)(uintptr_t)al->base, size, al, cudaMemoryTypeDevice, 0, "cudaMalloc")) {
         ws_global_release(&c->global, al);
         return ws_api_end(c, cudaErrorMemoryAllocation);
@@ -103,6 +105,8 @@ static cudaError_t host_shared_alloc(void **ptr, size_t size, enum cudaMemoryTyp
         return ws_api_end(c, cudaErrorMemoryAllocation);
     memset(p, 0, size);
     ws_allocation *al = ws_global_adopt(&c->global, p, size, api);
+    if (al)
+        al->device = -1;   /* host memory: every GPU reaches it */
     if (!al || !record(c, p, size, al, type, host_alloc, api)) {
         if (al)
             ws_global_release(&c->global, al);
@@ -238,11 +242,21 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
     return ws_api_end(c, e);
 }
 
+/* Whether [p, p+n) is memory of `device` (or host memory every device reaches). */
+static int on_device(ws_cuda *c, const void *p, size_t n, int device)
+{
+    const ws_allocation *a = ws_global_find(&c->global, (uint64_t)(uintptr_t)p, n ? n : 1);
+    return a && (a->device < 0 || a->device == device);
+}
+
 cudaError_t cudaMemcpyPeer(void *dst, int dst_device, const void *src, int src_device, size_t count)
 {
-    if (dst_device != 0 || src_device != 0)
-        return ws_cuda_result(ws_cuda_get(), cudaErrorInvalidDevice);
-    return cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice);
+    WS_API_BEGIN_WAITING(c);
+    if (dst_device < 0 || dst_device >= c->device_count || src_device < 0 || src_device >= c->device_count)
+        return ws_api_end(c, cudaErrorInvalidDevice);
+    if (count && (!on_device(c, dst, count, dst_device) || !on_device(c, src, count, src_device)))
+        return ws_api_end(c, cudaErrorInvalidValue);
+    return ws_api_end(c, copy(c, dst, src, count, cudaMemcpyDeviceToDevice));
 }
 
 cudaError_t cudaMemcpyPeerAsync(void *dst, int dst_device, const void *src, int src_device, size_t count,
@@ -397,7 +411,10 @@ void ws_cuda_leak_report(ws_cuda *c)
             continue;
         n++;
         bytes += r->size;
-        fprintf(stderr, "========= Leaked %zu bytes at %p (%s)\n", r->size, r->ptr, r->name);
+        fprintf(stderr, "========= Leaked %zu bytes at %p (%s", r->size, r->ptr, r->name);
+        if (c->device_count > 1 && r->device >= 0)
+            fprintf(stderr, ", device %d", r->device);
+        fprintf(stderr, ")\n");
     }
     fprintf(stderr, "========= LEAK SUMMARY: %zu bytes leaked in %d allocation%s\n", bytes, n, n == 1 ? "" : "s");
 }

@@ -53,6 +53,7 @@ typedef struct {
     enum cudaMemoryType type;
     int host_alloc;            /* cudaMallocHost/cudaHostAlloc (freed by cudaFreeHost) */
     int serial;                /* the n-th allocation, for the leak report */
+    int device;                /* the GPU it is on; -1: host memory */
     char name[64];
 } ws_cuda_allocation;
 
@@ -66,6 +67,7 @@ struct cudaArray {
 struct CUevent_st { int recorded; double host_seconds; unsigned flags; };
 
 #define WS_CUDA_MAX_CONFIG_DEPTH 64
+#define WS_CUDA_MAX_DEVICES 16
 
 typedef struct {
     pthread_mutex_t lock;
@@ -80,8 +82,9 @@ typedef struct {
     ws_cuda_allocation *allocations; int allocation_count, allocation_serial;
     ws_cuda_config config[WS_CUDA_MAX_CONFIG_DEPTH]; int config_depth;
     cudaError_t last_error, sticky_error;
-    cudaError_t pending_error;   /* a kernel's fault, not yet seen: the next call that waits for the device makes it sticky */
-    int device;
+    cudaError_t pending_error;
+    int device_count;          /* --devices */
+    uint32_t peer_access[WS_CUDA_MAX_DEVICES];   /* bit p of [d]: kernels on d may touch p's memory */   /* a kernel's fault, not yet seen: the next call that waits for the device makes it sticky */
     /* the launches the report covers (--kernel, --launch-skip, --launch-count) */
     ws_launch *launches; double *seconds; int launch_count, launch_capacity;
     uint64_t launches_seen;    /* of the kernel filter's, whether reported or not */
@@ -100,6 +103,11 @@ void ws_cuda_leave(ws_cuda *c);
 cudaError_t ws_cuda_result(ws_cuda *c, cudaError_t e);
 /* Print "warpsim: <function>: <message>" on stderr (the program's output stays its own). */
 void ws_cuda_warn(const char *function, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The calling host thread's current device (cudaSetDevice is per thread, as in CUDA). */
+int ws_cuda_current_device(void);
+/* The memory a kernel on `device` may touch, for ws_launch_config.device_mask (0 with one GPU). */
+uint32_t ws_cuda_device_mask(const ws_cuda *c, int device);
 
 /* The module variables' device addresses, made on first need. */
 int ws_cuda_module_ready(ws_cuda *c, int module);

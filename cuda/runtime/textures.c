@@ -47,6 +47,7 @@ cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDe
         free(a);
         return ws_api_end(c, cudaErrorMemoryAllocation);
     }
+    a->alloc->device = (int16_t)ws_cuda_current_device();
     a->width = width;
     a->height = rows;
     a->texel_bytes = tb;
@@ -167,6 +168,7 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *tex, const struct cudaR
         return ws_api_end(c, cudaErrorMemoryAllocation);
     memcpy(a->bytes, &t, sizeof t);
     a->read_only = 1;
+    a->device = -1;   /* the descriptor: readable from every GPU */
     *tex = a->base;
     return ws_api_end(c, cudaSuccess);
 }
