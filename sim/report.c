@@ -3,6 +3,7 @@
 #include "sim/report.h"
 
 #include <inttypes.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -55,6 +56,27 @@ int ws_metrics_select(const char *list, int *selected, char *err, size_t errlen)
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
         size_t i;
+        if (len > 6 && !strncmp(p, "regex:", 6)) {   /* ncu's form: every metric the expression matches */
+            char expr[512];
+            regex_t re;
+            snprintf(expr, sizeof expr, "%.*s", (int)(len - 6), p + 6);
+            if (regcomp(&re, expr, REG_EXTENDED | REG_NOSUB) != 0) {
+                snprintf(err, errlen, "warpsim run: --metrics: 'regex:%s' is not a regular expression", expr);
+                return -1;
+            }
+            int matched = 0;
+            for (i = 0; i < n; i++)
+                if (regexec(&re, ws_metric_at(i)->metric, 0, NULL, 0) == 0)
+                    selected[i] = matched = 1;
+            regfree(&re);
+            if (!matched) {
+                snprintf(err, errlen, "warpsim run: --metrics: 'regex:%s' matches no metric (`warpsim run --help` "
+                         "lists them)", expr);
+                return -1;
+            }
+            p += len + (end ? 1 : 0);
+            continue;
+        }
         for (i = 0; i < n; i++)
             if (strlen(ws_metric_at(i)->metric) == len && !strncmp(ws_metric_at(i)->metric, p, len))
                 break;

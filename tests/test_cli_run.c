@@ -76,6 +76,20 @@ START_TEST(csv_has_the_ncu_raw_layout)
 }
 END_TEST
 
+START_TEST(metrics_by_regex_as_ncu_selects_them)
+{
+    char *out;
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --csv --metrics regex:bank_conflicts_pipe", &out), 0);
+    ck_assert_msg(strstr(out, ",\"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum\","
+                              "\"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum\"\n") != NULL, "%s", out);
+    ck_assert_ptr_null(strstr(out, "smsp__inst_executed.sum"));
+    free(out);
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --csv --metrics 'regex:(' 2>&1", &out), 2);
+    ck_assert_str_eq(out, "warpsim run: --metrics: 'regex:(' is not a regular expression\n");
+    free(out);
+}
+END_TEST
+
 START_TEST(json_holds_metrics_and_lines)
 {
     char *out;
@@ -304,6 +318,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, text_report_shows_the_transpose_figures);
     tcase_add_test(tc, csv_has_the_ncu_raw_layout);
+    tcase_add_test(tc, metrics_by_regex_as_ncu_selects_them);
     tcase_add_test(tc, json_holds_metrics_and_lines);
     tcase_add_test(tc, json_is_versioned_typed_and_repeatable);
     tcase_add_test(tc, source_annotates_the_conflicting_line);
