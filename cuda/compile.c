@@ -198,6 +198,28 @@ static int run_with_hints(char *const argv[])
     return 128 + WTERMSIG(status);
 }
 
+/* Run a compiler whose arguments were built (bad: building them failed).
+ * 0, 1 when it reported errors (its messages are out), 2 when it could not run. */
+static int run_compiler(arglist *a, int bad, const char *what, char *err, size_t errlen)
+{
+    if (bad) {
+        free_args(a);
+        snprintf(err, errlen, "out of memory");
+        return 2;
+    }
+    int status = run_with_hints(a->v);
+    if (status < 0)
+        snprintf(err, errlen, "could not run %s", a->v[0]);
+    free_args(a);
+    if (status < 0)
+        return 2;
+    if (status != 0) {
+        snprintf(err, errlen, "%s (its messages are above)", what);
+        return 1;
+    }
+    return 0;
+}
+
 /* Whether `prog` runs at all (found in PATH). */
 static int have(const char *prog, const char *arg)
 {
@@ -372,19 +394,9 @@ int ws_cu_compile_ptx(const char *cu_path, const char *cc, const char *gpu_arch,
               add(&a, "-Xclang") || add(&a, "-target-feature") || add(&a, "-Xclang") || add(&a, feature) ||
               add(&a, "-gline-tables-only") || add(&a, "-S") || add(&a, "-o") || add(&a, ptx_out) || add(&a, cu_path);
     }
-    if (bad) {
-        free_args(&a);
-        snprintf(err, errlen, "out of memory");
-        return 2;
-    }
-    int status = run_with_hints(a.v);
-    free_args(&a);
-    if (status != 0) {
-        snprintf(err, errlen, status < 0 ? "could not run %s" : "%s could not compile %s (its messages are above)",
-                 use_nvcc ? "nvcc" : "clang", cu_path);
-        return status < 0 ? 2 : 1;
-    }
-    return 0;
+    char what[PATH_MAX + 64];
+    snprintf(what, sizeof what, "%s could not compile %s", use_nvcc ? "nvcc" : "clang", cu_path);
+    return run_compiler(&a, bad, what, err, errlen);
 }
 
 int ws_cu_link_program(const char *cu_path, const char *ptx, const char *cflags, const char *object,
@@ -403,18 +415,11 @@ int ws_cu_link_program(const char *cu_path, const char *ptx, const char *cflags,
               add(&a, "--cuda-gpu-arch=" CLANG_GPU_ARCH) ||
               add(&a, "-Xclang") || add(&a, "-fcuda-include-gpubinary") || add(&a, "-Xclang") || add(&a, ptx) ||
               add(&a, "-c") || add(&a, "-o") || add(&a, object) || add(&a, cu_path);
-    if (bad) {
-        free_args(&a);
-        snprintf(err, errlen, "out of memory");
-        return 2;
-    }
-    int status = run_with_hints(a.v);
-    free_args(&a);
-    if (status != 0) {
-        snprintf(err, errlen, status < 0 ? "could not run clang++" : "clang++ could not compile the host code of %s "
-                 "(its messages are above)", cu_path);
-        return status < 0 ? 2 : 1;
-    }
+    char what[PATH_MAX + 64];
+    snprintf(what, sizeof what, "clang++ could not compile the host code of %s", cu_path);
+    int status = run_compiler(&a, bad, what, err, errlen);
+    if (status)
+        return status;
     /* Link with the compiler that built warpsim's libraries when it was built
      * with sanitizers (their run-time libraries must match), else clang++. */
     char cudart[PATH_MAX + 32], core[PATH_MAX + 32];
@@ -423,18 +428,8 @@ int ws_cu_link_program(const char *cu_path, const char *ptx, const char *cflags,
     const char *driver = WARPSIM_LINK_DRIVER[0] ? WARPSIM_LINK_DRIVER : "clang++";
     bad = add(&a, driver) || add(&a, object) || add(&a, cudart) || add(&a, core) || add_words(&a, WARPSIM_LINK_FLAGS) ||
           add(&a, "-lstdc++") || add(&a, "-lm") || add(&a, "-lpthread") || add(&a, "-o") || add(&a, exe_out);
-    if (bad) {
-        free_args(&a);
-        snprintf(err, errlen, "out of memory");
-        return 2;
-    }
-    status = run(a.v, 0);
-    free_args(&a);
-    if (status != 0) {
-        snprintf(err, errlen, "linking %s failed (the linker's messages are above)", cu_path);
-        return 1;
-    }
-    return 0;
+    snprintf(what, sizeof what, "linking %s failed", cu_path);
+    return run_compiler(&a, bad, what, err, errlen);
 }
 
 int ws_cu_run_program(const char *exe, char *const argv[], const char *const env[])

@@ -223,49 +223,29 @@ __WS_DEV int __double2hiint(double x) { return (int)(__builtin_bit_cast(unsigned
 __WS_DEV int __double2loint(double x) { return (int)__builtin_bit_cast(unsigned long long, x); }
 __WS_DEV double __hiloint2double(int hi, int lo)
 { return __builtin_bit_cast(double, ((unsigned long long)(unsigned)hi << 32) | (unsigned)lo); }
-/* clang's builtins spell round-down and round-up rm and rp */
-#define WS_CVT(from, to, T, R, r, b) __WS_DEV R __##from##2##to##_##r(T x) { return __nvvm_##from##2##to##_##b(x); }
-#define WS_CVT4(from, to, T, R) WS_CVT(from, to, T, R, rn, rn) WS_CVT(from, to, T, R, rz, rz) \
-    WS_CVT(from, to, T, R, rd, rm) WS_CVT(from, to, T, R, ru, rp)
-WS_CVT4(f, i, float, int)
-WS_CVT4(f, ui, float, unsigned)
-WS_CVT4(f, ll, float, long long)
-WS_CVT4(f, ull, float, unsigned long long)
-WS_CVT4(d, i, double, int)
-WS_CVT4(d, ui, double, unsigned)
-WS_CVT4(d, ll, double, long long)
-WS_CVT4(d, ull, double, unsigned long long)
-WS_CVT4(i, f, int, float)
-WS_CVT4(ui, f, unsigned, float)
-WS_CVT4(ll, f, long long, float)
-WS_CVT4(ull, f, unsigned long long, float)
-WS_CVT4(ll, d, long long, double)
-WS_CVT4(ull, d, unsigned long long, double)
-__WS_DEV float __d2f_rn(double x) { return __nvvm_d2f_rn(x); }
-__WS_DEV float __d2f_rz(double x) { return __nvvm_d2f_rz(x); }
-__WS_DEV float __d2f_rd(double x) { return __nvvm_d2f_rm(x); }
-__WS_DEV float __d2f_ru(double x) { return __nvvm_d2f_rp(x); }
-#undef WS_CVT
+/* __float2int_rn and the others: one nvvm builtin per rounding; clang spells
+ * round-down and round-up rm and rp where CUDA says rd and ru. */
+#define WS_CVT4(cuda, nvvm, T, R)                                              \
+    __WS_DEV R cuda##_rn(T x) { return __nvvm_##nvvm##_rn(x); }                \
+    __WS_DEV R cuda##_rz(T x) { return __nvvm_##nvvm##_rz(x); }                \
+    __WS_DEV R cuda##_rd(T x) { return __nvvm_##nvvm##_rm(x); }                \
+    __WS_DEV R cuda##_ru(T x) { return __nvvm_##nvvm##_rp(x); }
+WS_CVT4(__float2int, f2i, float, int)
+WS_CVT4(__float2uint, f2ui, float, unsigned)
+WS_CVT4(__float2ll, f2ll, float, long long)
+WS_CVT4(__float2ull, f2ull, float, unsigned long long)
+WS_CVT4(__double2int, d2i, double, int)
+WS_CVT4(__double2uint, d2ui, double, unsigned)
+WS_CVT4(__double2ll, d2ll, double, long long)
+WS_CVT4(__double2ull, d2ull, double, unsigned long long)
+WS_CVT4(__int2float, i2f, int, float)
+WS_CVT4(__uint2float, ui2f, unsigned, float)
+WS_CVT4(__ll2float, ll2f, long long, float)
+WS_CVT4(__ull2float, ull2f, unsigned long long, float)
+WS_CVT4(__ll2double, ll2d, long long, double)
+WS_CVT4(__ull2double, ull2d, unsigned long long, double)
+WS_CVT4(__double2float, d2f, double, float)
 #undef WS_CVT4
-#define WS_NAME4(cuda, ws, T, R) \
-    __WS_DEV R cuda##_rn(T x) { return ws##_rn(x); } __WS_DEV R cuda##_rz(T x) { return ws##_rz(x); } \
-    __WS_DEV R cuda##_rd(T x) { return ws##_rd(x); } __WS_DEV R cuda##_ru(T x) { return ws##_ru(x); }
-WS_NAME4(__float2int, __f2i, float, int)
-WS_NAME4(__float2uint, __f2ui, float, unsigned)
-WS_NAME4(__float2ll, __f2ll, float, long long)
-WS_NAME4(__float2ull, __f2ull, float, unsigned long long)
-WS_NAME4(__double2int, __d2i, double, int)
-WS_NAME4(__double2uint, __d2ui, double, unsigned)
-WS_NAME4(__double2ll, __d2ll, double, long long)
-WS_NAME4(__double2ull, __d2ull, double, unsigned long long)
-WS_NAME4(__int2float, __i2f, int, float)
-WS_NAME4(__uint2float, __ui2f, unsigned, float)
-WS_NAME4(__ll2float, __ll2f, long long, float)
-WS_NAME4(__ull2float, __ull2f, unsigned long long, float)
-WS_NAME4(__ll2double, __ll2d, long long, double)
-WS_NAME4(__ull2double, __ull2d, unsigned long long, double)
-WS_NAME4(__double2float, __d2f, double, float)
-#undef WS_NAME4
 __WS_DEV double __int2double_rn(int x) { return (double)x; }
 __WS_DEV double __uint2double_rn(unsigned x) { return (double)x; }
 

@@ -299,29 +299,32 @@ static cudaError_t symbol_bytes(ws_cuda *c, const void *symbol, size_t count, si
     return *out ? cudaSuccess : cudaErrorInvalidSymbol;
 }
 
+/* A copy into (to_symbol) or out of a registered variable; kind must fit the direction. */
+static cudaError_t symbol_copy(const void *symbol, void *buffer, size_t count, size_t offset, enum cudaMemcpyKind kind,
+                               int to_symbol)
+{
+    WS_API_BEGIN_WAITING(c);
+    enum cudaMemcpyKind host_side = to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+    if (kind != host_side && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return ws_api_end(c, cudaErrorInvalidMemcpyDirection);
+    uint8_t *bytes;
+    cudaError_t e = symbol_bytes(c, symbol, count, offset, &bytes);
+    /* the other side is host memory, or device memory for DeviceToDevice (Default tells them apart) */
+    enum cudaMemcpyKind other = kind == cudaMemcpyDeviceToDevice ? cudaMemcpyDefault : cudaMemcpyHostToHost;
+    if (e == cudaSuccess && count)
+        e = to_symbol ? copy(c, bytes, buffer, count, other) : copy(c, buffer, bytes, count, other);
+    return ws_api_end(c, e);
+}
+
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
                                enum cudaMemcpyKind kind)
 {
-    WS_API_BEGIN_WAITING(c);
-    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
-        return ws_api_end(c, cudaErrorInvalidMemcpyDirection);
-    uint8_t *d;
-    cudaError_t e = symbol_bytes(c, symbol, count, offset, &d);
-    if (e == cudaSuccess && count)
-        e = copy(c, d, src, count, kind == cudaMemcpyDeviceToDevice ? cudaMemcpyDefault : cudaMemcpyHostToHost);
-    return ws_api_end(c, e);
+    return symbol_copy(symbol, (void *)(uintptr_t)src, count, offset, kind, 1);
 }
 
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind)
 {
-    WS_API_BEGIN_WAITING(c);
-    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
-        return ws_api_end(c, cudaErrorInvalidMemcpyDirection);
-    uint8_t *s;
-    cudaError_t e = symbol_bytes(c, symbol, count, offset, &s);
-    if (e == cudaSuccess && count)
-        e = copy(c, dst, s, count, kind == cudaMemcpyDeviceToDevice ? cudaMemcpyDefault : cudaMemcpyHostToHost);
-    return ws_api_end(c, e);
+    return symbol_copy(symbol, dst, count, offset, kind, 0);
 }
 
 cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
