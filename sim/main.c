@@ -21,16 +21,18 @@ static const struct {
 static void usage(FILE *f)
 {
     fprintf(f,
-        "warpsim: a GPU-less SIMT simulator. It runs CUDA kernels written in PTX on a model\n"
-        "of a GPU and counts bank conflicts, memory transactions and divergent branches\n"
-        "under the names Nsight Compute uses.\n\n"
+        "warpsim: a GPU-less SIMT simulator. It runs CUDA programs (a whole .cu file, or\n"
+        "kernels in PTX) on a model of a GPU, with no GPU and no CUDA Toolkit, and counts\n"
+        "bank conflicts, memory transactions and divergent branches under the names\n"
+        "Nsight Compute uses.\n\n"
         "usage: warpsim COMMAND [ARGS]   (warpsim --version: the version)\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-6s  %s\n", commands[i].name, commands[i].summary);
     fprintf(f,
         "\n`warpsim COMMAND --help` explains each command. A first session:\n"
-        "  nvcc -ptx -arch=sm_90 kernel.cu            # or write the PTX by hand\n"
-        "  warpsim check kernel.ptx                   # what kernels and parameters it holds\n"
+        "  warpsim run prog.cu                        # the program's output, then the report\n"
+        "  warpsim run prog.cu --csv -- ARGS          # ncu's CSV; ARGS go to main()\n"
+        "  warpsim check kernel.ptx                   # a PTX file's kernels and parameters\n"
         "  warpsim run programs/001_transpose/demo.launch\n"
         "\nexit status: 0 ok, 1 error in the input or the kernel, 2 usage error\n");
 }
