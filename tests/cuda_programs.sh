@@ -91,7 +91,8 @@ expect "a device-side launch" 1 "" -- "$W" run "$D/device_launch.cu"
 has "the compiler names the line" "$T/err" "device_launch.cu:4:"
 has "warpsim says why" "$T/err" "warpsim: a kernel launching a kernel (dynamic parallelism) needs nvcc -rdc=true"
 expect "--leak-check full" 0 "" -- "$W" run "$D/leak.cu" --leak-check full
-has "lists the leaked allocation" "$T/err" "Leaked 4096 bytes"
+has "lists the leaked allocation as compute-sanitizer does" "$T/err" "========= Leaked 4,096 bytes at 0x"
+has "says which call made it" "$T/err" "=========     by cudaMalloc #1"
 has "and sums them up" "$T/err" "LEAK SUMMARY: 4096 bytes leaked in 1 allocation"
 
 # warpsim cc: a standalone executable that reads its report flags from WARPSIM_FLAGS

@@ -404,20 +404,38 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
     return ws_api_end(c, cudaSuccess);
 }
 
+/* "4,096": compute-sanitizer groups the size of each leak by thousands. */
+static const char *grouped(size_t v, char *buf, size_t n)
+{
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%zu", v);
+    size_t k = 0;
+    for (int i = 0; i < len && k + 2 < n; i++) {
+        if (i && (len - i) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = digits[i];
+    }
+    buf[k] = 0;
+    return buf;
+}
+
+/* --leak-check full, in compute-sanitizer's words (validate/reference/results/: memcheck.txt). */
 void ws_cuda_leak_report(ws_cuda *c)
 {
     size_t bytes = 0;
     int n = 0;
+    char size[32];
     for (int i = 0; i < c->allocation_count; i++) {
         const ws_cuda_allocation *r = &c->allocations[i];
         if (r->host_alloc)
             continue;
         n++;
         bytes += r->size;
-        fprintf(stderr, "========= Leaked %zu bytes at %p (%s", r->size, r->ptr, r->name);
+        fprintf(stderr, "========= Leaked %s bytes at %p\n", grouped(r->size, size, sizeof size), r->ptr);
+        fprintf(stderr, "=========     by %s", r->name);
         if (c->device_count > 1 && r->device >= 0)
-            fprintf(stderr, ", device %d", r->device);
-        fprintf(stderr, ")\n");
+            fprintf(stderr, " on device %d", r->device);
+        fprintf(stderr, "\n========= \n");
     }
     fprintf(stderr, "========= LEAK SUMMARY: %zu bytes leaked in %d allocation%s\n", bytes, n, n == 1 ? "" : "s");
 }
