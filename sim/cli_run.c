@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cuda/compile.h"
+#include "sim/check.h"
 #include "sim/cli.h"
 #include "sim/report.h"
 #include "sim/session.h"
@@ -141,24 +142,37 @@ int cli_run(int argc, char **argv)
             fprintf(stderr, "%s\n", err);
         /* Report what ran, also when a later launch failed. */
         if (s.launch_count > (status ? 1 : 0) || !status) {
+            /* --log-file: the report there instead of stdout */
+            FILE *out = o.log_file ? fopen(o.log_file, "w") : stdout;
+            if (!out) {
+                fprintf(stderr, "warpsim run: --log-file: cannot write '%s'\n", o.log_file);
+                out = stdout;
+            }
             /* auto: on a terminal, unless NO_COLOR is set (https://no-color.org) */
             int color = o.color == WS_COLOR_ALWAYS ||
-                        (o.color == WS_COLOR_AUTO && isatty(fileno(stdout)) && getenv("NO_COLOR") == NULL);
+                        (o.color == WS_COLOR_AUTO && out == stdout && isatty(fileno(stdout)) && getenv("NO_COLOR") == NULL);
             int reported = status ? s.launch_count - 1 : s.launch_count;
             int saved = s.launch_count;
             s.launch_count = reported;
             /* --quiet drops the text report only: what else was asked for still prints */
             if (o.format == WS_OUT_CSV)
-                ws_report_csv(&s, selected, stdout);
+                ws_report_csv(&s, selected, out);
             else if (o.format == WS_OUT_JSON)
-                ws_report_json(&s, selected, stdout);
+                ws_report_json(&s, selected, out);
             else if (!o.quiet)
-                ws_report_text(&s, stdout, color);
+                ws_report_text(&s, out, color);
             if (o.source)
-                ws_report_source(&s, stdout, color);
+                ws_report_source(&s, out, color);
+            if (out != stdout)
+                fclose(out);
             s.launch_count = saved;
             if (o.stats)
                 ws_session_print_stats(&s, stderr);
+        }
+        if (o.initcheck) {   /* compute-sanitizer's ending, and its --error-exitcode */
+            ws_check_summary(stderr, s.check_errors);
+            if (s.check_errors && !status)
+                status = 1;
         }
     }
     ws_session_close(&s);

@@ -11,6 +11,7 @@
 
 #include "sim/memory.h"
 
+#include "sim/check.h"
 #include "sim/fault.h"
 
 /* ---- Global memory -------------------------------------------------------- */
@@ -27,6 +28,7 @@ void ws_global_free(ws_global_memory *g)
     for (int i = 0; i < g->count; i++) {
         if (!g->allocs[i]->host_owned)
             free(g->allocs[i]->bytes);
+        free(g->allocs[i]->init);
         free(g->allocs[i]);
     }
     free(g->allocs);
@@ -53,11 +55,14 @@ ws_allocation *ws_global_alloc(ws_global_memory *g, uint64_t size, const char *n
 
     uint8_t *bytes = calloc(1, size);
     ws_allocation *a = calloc(1, sizeof *a);
-    if (!bytes || !a) {
+    uint8_t *init = g->track_init ? calloc(1, (size + 7) / 8) : NULL;
+    if (!bytes || !a || (g->track_init && !init)) {
         free(bytes);
         free(a);
+        free(init);
         return NULL;
     }
+    a->init = init;
     /* sorted by base: an adopted host range (ws_global_adopt) may lie above next_base */
     int at = g->count;
     while (at > 0 && g->allocs[at - 1]->base > g->next_base)
@@ -123,9 +128,18 @@ void ws_global_release(ws_global_memory *g, ws_allocation *a)
         g->bytes_in_use -= a->size;
         if (!a->host_owned)
             free(a->bytes);
+        free(a->init);
         free(a);
         return;
     }
+}
+
+void ws_global_mark_written(ws_allocation *a, uint64_t offset, uint64_t n)
+{
+    if (!a || !a->init)
+        return;
+    for (uint64_t i = offset; i < offset + n && i < a->size; i++)
+        a->init[i >> 3] |= (uint8_t)(1u << (i & 7));
 }
 
 ws_allocation *ws_global_find(ws_global_memory *g, uint64_t addr, uint64_t size)
@@ -191,6 +205,8 @@ uint8_t *ws_memory_access(ws_exec *x, const ptx_instr *in, int lane, ptx_space *
                      " (the block has %" PRIu64 " bytes of shared memory)", size, verb, addr, l->shared_size);
             return NULL;
         }
+        if (x->block->shared_init)
+            ws_check_written(x, in, lane, x->block->shared_init, addr, size, is_store, PTX_SPACE_SHARED, addr);
         return x->block->shared + addr;
     case PTX_SPACE_LOCAL:
         if (addr >= l->local_stack_size || l->local_stack_size - addr < size) {
@@ -229,6 +245,8 @@ uint8_t *ws_memory_access(ws_exec *x, const ptx_instr *in, int lane, ptx_space *
                         a->name, a->device, l->device);
             return NULL;
         }
+        if (a->init)
+            ws_check_written(x, in, lane, a->init, addr - a->base, size, is_store, PTX_SPACE_GLOBAL, addr);
         if (is_store && a->read_only) {
             ws_fault_of(x, in, lane, WS_FAULT_ADDRESS, "write to .const variable '%s' at 0x%" PRIx64, a->name, addr);
             return NULL;

@@ -17,6 +17,9 @@ ws_allocation *ws_global_alloc(ws_global_memory *g, uint64_t size, const char *n
 ws_allocation *ws_global_adopt(ws_global_memory *g, uint8_t *bytes, uint64_t size, const char *name);
 /* Free an allocation (cudaFree); its address is not reused. */
 void ws_global_release(ws_global_memory *g, ws_allocation *a);
+/* --check initcheck: mark [offset, offset+n) of an allocation written (a host
+ * copy, a memset, a fill); a no-op when it is not tracked. */
+void ws_global_mark_written(ws_allocation *a, uint64_t offset, uint64_t n);
 ws_allocation *ws_global_find(ws_global_memory *g, uint64_t addr, uint64_t size);
 const ws_allocation *ws_global_nearest_below(const ws_global_memory *g, uint64_t addr);
 

@@ -694,6 +694,21 @@ static ws_launch_status apply(pstate *s, int id, const char *v)
         if (!*v)
             return fail(s, id, "expected a file name");
         return (o->log_file = resolve(s, v)) ? WS_LAUNCH_OK : oom(s);
+    case WS_FLAG_CHECK: {
+        char tools[256];
+        snprintf(tools, sizeof tools, "%s", v);
+        for (char *t = strtok(tools, ","); t; t = strtok(NULL, ",")) {
+            if (!strcmp(t, "initcheck"))
+                o->initcheck = 1;
+            else if (strcmp(t, "memcheck"))
+                return fail(s, id, "%s '%s' (warpsim has initcheck, and memcheck's checks always on)",
+                            !strcmp(t, "racecheck") || !strcmp(t, "synccheck") ? "warpsim has no" : "unknown tool",
+                            quote(&q, t));
+        }
+        if (!*v)
+            return fail(s, id, "expected initcheck or memcheck");
+        return WS_LAUNCH_OK;
+    }
     case WS_FLAG_DEVICES:
         if (ws_parse_u64(v, 0, &n) || n == 0 || n > 16)
             return fail(s, id, "expected an integer from 1 to 16, got '%s'", quote(&q, v));
@@ -1055,6 +1070,12 @@ static ws_launch_status merge(pstate *f, pstate *c)
         TAKE(arch_file);
     if (co->metrics)
         TAKE(metrics);
+    if (co->cc)
+        TAKE(cc);
+    if (co->cflags)
+        TAKE(cflags);
+    if (co->log_file)
+        TAKE(log_file);
 #undef TAKE
     if (c->given[WS_FLAG_BANK_MODE]) fo->bank_mode = co->bank_mode;
     if (c->given[WS_FLAG_TRACE_WARP]) {
@@ -1066,6 +1087,11 @@ static ws_launch_status merge(pstate *f, pstate *c)
     if (c->given[WS_FLAG_MEM_LIMIT]) fo->mem_limit = co->mem_limit;
     if (c->given[WS_FLAG_CSV] || c->given[WS_FLAG_JSON]) fo->format = co->format;
     if (c->given[WS_FLAG_COLOR]) fo->color = co->color;
+    if (c->given[WS_FLAG_LAUNCH_SKIP]) fo->launch_skip = co->launch_skip;
+    if (c->given[WS_FLAG_LAUNCH_COUNT]) fo->launch_count = co->launch_count;
+    if (c->given[WS_FLAG_DEVICES]) fo->devices = co->devices;
+    if (c->given[WS_FLAG_LEAK_CHECK]) fo->leak_check = co->leak_check;
+    if (c->given[WS_FLAG_CHECK]) fo->initcheck = co->initcheck;
     fo->source |= co->source;
     fo->stats |= co->stats;
     fo->quiet |= co->quiet;

@@ -148,6 +148,7 @@ typedef struct ws_run_options {
     char *cc, *cflags, *log_file;
     int leak_check;          /* --leak-check full */
     int devices;             /* --devices N (1 when not given) */
+    int initcheck;           /* --check initcheck */
     int help;                /* --help / -h seen: nothing else is filled in */
 } ws_run_options;
 

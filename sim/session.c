@@ -67,6 +67,7 @@ int ws_session_open_module(ws_session *s, const ws_run_options *o, ptx_module *m
     if (status)
         return status;
     ws_global_init(&s->global, o->mem_limit ? o->mem_limit : WS_DEFAULT_MEM_LIMIT);
+    s->global.track_init = o->initcheck;
     s->buffers = calloc((size_t)o->buffer_count + 1, sizeof *s->buffers);
     s->globals = calloc((size_t)m->symbol_count + 1, sizeof *s->globals);
     s->launches = calloc((size_t)o->group_count + 1, sizeof *s->launches);
@@ -88,10 +89,13 @@ int ws_session_open_module(ws_session *s, const ws_run_options *o, ptx_module *m
         }
         if (ws_buffer_fill(spec, s->buffers[b]->bytes, err, errlen) < 0)
             return 1;
+        ws_global_mark_written(s->buffers[b], 0, bytes);   /* every --buf starts filled */
     }
     s->buffer_bytes = s->global.bytes_in_use;
     if (ws_module_globals(m, &s->global, s->globals, err, errlen) < 0)
         return 1;
+    for (int a = 0; a < s->global.count; a++)   /* the module's variables: initialised or zero, as loaded */
+        ws_global_mark_written(s->global.allocs[a], 0, s->global.allocs[a]->size);
     s->variable_bytes = s->global.bytes_in_use - s->buffer_bytes;
     s->variable_count = s->global.count - o->buffer_count;
     s->peak_rss_kib = peak_rss_kib();
@@ -256,6 +260,7 @@ int ws_session_run(ws_session *s, char *err, size_t errlen)
         ws_launch_config cfg = {
             .module = s->module, .kernel_index = k, .arch = &s->arch,
             .display_name = s->display_names[gi],
+            .initcheck = o->initcheck,
             .dynamic_shared = g->shared_bytes,
             .params = params, .params_size = s->module->functions[k].param_size,
             .globals = s->globals,
@@ -269,6 +274,7 @@ int ws_session_run(ws_session *s, char *err, size_t errlen)
         double t0 = now_seconds();
         int status = ws_launch_run(&s->launches[gi], &cfg, &s->global);
         s->seconds[gi] = now_seconds() - t0;
+        s->check_errors += s->launches[gi].check_errors;
         s->launch_count = gi + 1;
         s->peak_rss_kib = peak_rss_kib();
         free(params);

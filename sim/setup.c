@@ -313,6 +313,8 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
     l->display_name = cfg->display_name;
     l->device = cfg->device;
     l->device_mask = cfg->device_mask;
+    l->initcheck = (uint8_t)(cfg->initcheck != 0);
+    l->check_out = cfg->check_out ? cfg->check_out : stderr;
     if (!fn_marks || !used || !l->symbol_address || !l->reconverge || !l->instr_counters || !l->decoded ||
         !l->zeroed || !l->builtin) {
         free(fn_marks); free(used);

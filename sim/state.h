@@ -40,6 +40,7 @@ typedef struct {
     uint8_t read_only;     /* .const */
     uint8_t host_owned;    /* bytes belong to the host program (managed and mapped memory: base == bytes) */
     int16_t device;        /* the simulated GPU it lives on (--devices); -1: reachable from every one */
+    uint8_t *init;         /* --check initcheck: a bit per byte, set once written (NULL: not tracked) */
 } ws_allocation;
 
 /* Whether a launch may touch an allocation: its own GPU's memory, a peer's
@@ -53,6 +54,7 @@ typedef struct {
     ws_allocation **allocs; int count, capacity;  /* sorted by base; each allocation stays put */
     uint64_t next_base;
     uint64_t bytes_in_use, limit;
+    int track_init;        /* --check initcheck: new allocations start unwritten */
 } ws_global_memory;
 
 /* What stopped a launch: the CUDA runtime maps each to its error code. */
@@ -141,6 +143,7 @@ struct ws_block {
     uint32_t thread_count;       /* threads not exited */
     int tids_ready;              /* warps' lanes and thread indices set (the same in every block) */
     uint8_t *shared;             /* static + dynamic shared memory */
+    uint8_t *shared_init;        /* --check initcheck: a bit per shared byte written in this block */
     uint64_t shared_size;
     struct {
         uint32_t arrived;        /* threads arrived */
@@ -157,6 +160,10 @@ struct ws_launch {
     const char *display_name;    /* the kernel's C++ name (the CUDA runtime sets it; NULL: its PTX name) */
     int device;                  /* the simulated GPU it runs on (--devices) */
     uint32_t device_mask;        /* the GPUs whose memory it may touch; 0: no check (one GPU) */
+    /* --check initcheck (sim/check.c): reads of memory nothing wrote, reported as compute-sanitizer does */
+    uint8_t initcheck;
+    uint64_t check_errors;       /* found, whether printed or not */
+    FILE *check_out;
     int32_t kernel_index;
     const ws_arch *arch;
     uint32_t grid[3], block_dim[3];
@@ -206,6 +213,8 @@ typedef struct {
     const char *display_name;     /* the kernel's C++ name for messages and reports (NULL: its PTX name) */
     int device;                   /* the GPU it runs on (0 unless --devices) */
     uint32_t device_mask;         /* the GPUs whose memory it may touch (itself and its peers); 0: all */
+    int initcheck;                /* --check initcheck: report reads of unwritten global and shared bytes */
+    FILE *check_out;              /* where the checks report (stderr when NULL) */
 } ws_launch_config;
 
 /* The name reports give a launch's kernel. */

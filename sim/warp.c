@@ -84,6 +84,8 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
     b->thread_count = threads;
     memset(b->barrier, 0, sizeof b->barrier);
     memset(b->shared, 0, l->shared_size);
+    if (b->shared_init)
+        memset(b->shared_init, 0, (l->shared_size + 7) / 8);
     for (int wi = 0; wi < b->warp_count; wi++) {
         ws_warp *w = &b->warps[wi];
         w->index = wi;
@@ -130,6 +132,8 @@ int ws_block_alloc(ws_launch *l, ws_block *b)
     b->warps = calloc((size_t)b->warp_count, sizeof(ws_warp));
     b->shared = calloc(1, l->shared_size ? l->shared_size : 1);
     b->shared_size = l->shared_size;
+    if (l->initcheck && !(b->shared_init = calloc(1, (l->shared_size + 7) / 8 + 1)))
+        return -1;
     if (!b->warps || !b->shared)
         return -1;
     for (int wi = 0; wi < b->warp_count; wi++)
@@ -149,6 +153,7 @@ void ws_block_free(ws_block *b)
     }
     free(b->warps);
     free(b->shared);
+    free(b->shared_init);
     memset(b, 0, sizeof *b);
 }
 

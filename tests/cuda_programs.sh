@@ -7,6 +7,7 @@
 # Exit 77 (ctest: skipped) when clang is not installed, saying so.
 W=$1
 D=$(cd "$(dirname "$0")/cuda_programs" && pwd)
+R=$(cd "$D/../../programs" && pwd)
 T=$(mktemp -d "${TMPDIR:-/tmp}/warpsim-test-XXXXXX")
 trap 'rm -rf "$T"' EXIT
 failures=0
@@ -95,6 +96,25 @@ has "lists the leaked allocation as compute-sanitizer does" "$T/err" "========= 
 has "says which call made it" "$T/err" "=========     by cudaMalloc #1"
 has "and sums them up" "$T/err" "LEAK SUMMARY: 4096 bytes leaked in 1 allocation"
 
+# --check initcheck: the program compute-sanitizer's initcheck ran on the H100 (validate/reference/), the same verdict
+REF=$(cd "$D/../../validate/reference" && pwd)
+expect "initcheck on global memory" 1 "" -- "$W" run "$REF/init_global.cu" --check initcheck --quiet
+want=$(grep -c 'Uninitialized __global__ memory read of size 4 bytes' "$REF/results/nvidia-h100-80gb-hbm3/initcheck.txt")
+got=$(grep -c 'Uninitialized __global__ memory read of size 4 bytes' "$T/err")
+[ "$got" = "$want" ] && pass "as many uninitialized reads as compute-sanitizer found ($want)" || fail "initcheck: $got reads, compute-sanitizer $want"
+has "compute-sanitizer's summary" "$T/err" "$(grep 'ERROR SUMMARY' "$REF/results/nvidia-h100-80gb-hbm3/initcheck.txt")"
+has "names the line" "$T/err" "init_global.cu:3"
+expect "initcheck on shared memory (beyond compute-sanitizer)" 1 "" -- "$W" run "$D/uninit_shared.cu" --check initcheck --quiet
+[ "$(grep -c 'Uninitialized __shared__ memory read of size 4 bytes' "$T/err")" = 48 ] &&
+    pass "48 reads of unwritten shared words (threads 16-63)" || fail "shared initcheck count"
+has "in the right thread" "$T/err" "by thread (32,0,0) in block (0,0,0)"
+expect "a correct program is clean" 0 "$D/vector_add.expected" -- "$W" run "$D/vector_add.cu" --check initcheck --quiet
+has "with a zero summary" "$T/err" "========= ERROR SUMMARY: 0 errors"
+for L in "$R"/*/*.launch; do
+    "$W" run "$L" --check initcheck --quiet > /dev/null 2> "$T/err" || fail "$L under initcheck"
+done
+has "every course launch is clean under initcheck (the last shown)" "$T/err" "========= ERROR SUMMARY: 0 errors"
+
 # warpsim cc: a standalone executable that reads its report flags from WARPSIM_FLAGS
 expect "warpsim cc" 0 "" -- "$W" cc "$D/vector_add.cu" -o "$T/vector_add"
 expect "the built program runs" 0 "$D/vector_add.expected" -- env WARPSIM_FLAGS=--quiet "$T/vector_add"
@@ -105,7 +125,6 @@ has "is refused for a program" "$T/err" "describes a launch from the command lin
 
 # the course's kernels through clang: every programs/*/*.cu compiles (warpsim cc -ptx), and each .launch leaves
 # the same bytes in every buffer from clang's PTX as from the program's own PTX
-R=$(cd "$D/../../programs" && pwd)
 for L in "$R"/*/*.launch; do
     dir=$(dirname "$L"); name=$(basename "$dir")/$(basename "$L")
     cu=$(ls "$dir"/*.cu | head -1)

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
+#include "sim/check.h"
 #include "sim/demangle.h"
 #include "sim/memory.h"
 #include "sim/report.h"
@@ -82,6 +84,7 @@ static int set_up(ws_cuda *c)
     }
     c->device_count = c->options.devices;
     ws_global_init(&c->global, c->options.mem_limit);
+    c->global.track_init = c->options.initcheck;
     reserve_windows(c->options.mem_limit * 2 + (UINT64_C(1) << 32));
     atexit(at_exit);
     return 0;
@@ -258,6 +261,7 @@ int ws_cuda_module_ready(ws_cuda *c, int mi)
             memcpy(a->bytes, sym->init, sym->size);
         a->read_only = sym->space == PTX_SPACE_CONST;
         a->device = -1;   /* one copy of the module's variables, reachable from every GPU */
+        ws_global_mark_written(a, 0, a->size);   /* initialised or zero, as loaded */
         cm->globals[s] = a->base;
     }
     cm->globals_ready = 1;
@@ -301,6 +305,13 @@ static void at_exit(void)
     ws_cuda_report(c);
     if (c->options.leak_check)
         ws_cuda_leak_report(c);
+    if (c->options.initcheck) {   /* compute-sanitizer's ending, and its --error-exitcode */
+        ws_check_summary(stderr, c->check_errors);
+        if (c->check_errors) {
+            fflush(NULL);
+            _exit(1);
+        }
+    }
     if (c->report && c->report != stdout)
         fclose(c->report);
     c->report = NULL;

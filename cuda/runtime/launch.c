@@ -164,6 +164,7 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
         .display_name = f->display_name,
         .device = ws_cuda_current_device(),
         .device_mask = ws_cuda_device_mask(c, ws_cuda_current_device()),
+        .initcheck = o->initcheck,
     };
     ws_launch l;
     double t0 = now_seconds();
@@ -171,6 +172,7 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
     double seconds = now_seconds() - t0;
     free(params);
     c->total_launches++;
+    c->check_errors += l.check_errors;
     if (status) {
         fflush(stdout);
         if (l.fault_kind == WS_FAULT_SETUP) {   /* it could not start: the launch call fails, nothing sticks */

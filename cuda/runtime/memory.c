@@ -199,6 +199,14 @@ static cudaError_t copy_side(ws_cuda *c, const void *p, size_t n, int want_devic
     return cudaSuccess;
 }
 
+/* --check initcheck: device bytes a copy or memset wrote. */
+static void mark_written(ws_cuda *c, const void *p, size_t n)
+{
+    ws_allocation *a = ws_global_find(&c->global, (uint64_t)(uintptr_t)p, n ? n : 1);
+    if (a)
+        ws_global_mark_written(a, (uint64_t)(uintptr_t)p - a->base, n);
+}
+
 static cudaError_t copy(ws_cuda *c, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
     if (count == 0)
@@ -213,8 +221,10 @@ static cudaError_t copy(ws_cuda *c, void *dst, const void *src, size_t count, en
                               infer, &d);
     if (e == cudaSuccess)
         e = copy_side(c, src, count, kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice, infer, &s);
-    if (e == cudaSuccess)
+    if (e == cudaSuccess) {
         memmove(d, s, count);
+        mark_written(c, dst, count);
+    }
     return e;
 }
 
@@ -275,6 +285,7 @@ cudaError_t cudaMemset(void *ptr, int value, size_t count)
     if (!d)
         return ws_api_end(c, cudaErrorInvalidValue);
     memset(d, value, count);
+    mark_written(c, ptr, count);
     return ws_api_end(c, cudaSuccess);
 }
 
@@ -313,6 +324,9 @@ static cudaError_t symbol_copy(const void *symbol, void *buffer, size_t count, s
     enum cudaMemcpyKind other = kind == cudaMemcpyDeviceToDevice ? cudaMemcpyDefault : cudaMemcpyHostToHost;
     if (e == cudaSuccess && count)
         e = to_symbol ? copy(c, bytes, buffer, count, other) : copy(c, buffer, bytes, count, other);
+    if (e == cudaSuccess && to_symbol)   /* bytes is the host's view: mark through the device address */
+        mark_written(c, (const void *)(uintptr_t)(ws_cuda_variable_address(c, ws_cuda_variable_of(c, symbol)) + offset),
+                     count);
     return ws_api_end(c, e);
 }
 

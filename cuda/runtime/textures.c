@@ -82,6 +82,7 @@ cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset, size_t h_offse
         if (!s)
             return ws_api_end(c, cudaErrorInvalidValue);
         memcpy(dst->alloc->bytes + (h_offset + r) * row + w_offset, s, width);
+        ws_global_mark_written(dst->alloc, (h_offset + r) * row + w_offset, width);
     }
     return ws_api_end(c, cudaSuccess);
 }
@@ -100,6 +101,7 @@ cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_offset, size_t h_offset,
     if (!s)
         return ws_api_end(c, cudaErrorInvalidValue);
     memcpy(dst->alloc->bytes + at, s, count);
+    ws_global_mark_written(dst->alloc, at, count);
     return ws_api_end(c, cudaSuccess);
 }
 
@@ -167,6 +169,7 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *tex, const struct cudaR
     if (!a)
         return ws_api_end(c, cudaErrorMemoryAllocation);
     memcpy(a->bytes, &t, sizeof t);
+    ws_global_mark_written(a, 0, sizeof t);
     a->read_only = 1;
     a->device = -1;   /* the descriptor: readable from every GPU */
     *tex = a->base;
