@@ -120,6 +120,17 @@ void exec_vote(ws_exec *x, const ptx_instr *in, uint32_t mask)
     }
 }
 
+/* bar.warp.sync membermask (__syncwarp): warpsim's warps run their active
+ * lanes in lockstep, so the lanes are already together; the warp's count of
+ * warp barriers lets racecheck treat accesses on either side as ordered. */
+void exec_bar_warp_sync(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    (void)in;
+    ws_advance(x);
+    if (mask)
+        x->warp->warp_syncs++;
+}
+
 /* redux.sync.op.type d, a, membermask: the reduction of a over the active lanes, in each of them. */
 void exec_redux(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {

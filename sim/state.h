@@ -127,6 +127,7 @@ struct ws_warp {
     int32_t frame_depth;
     uint8_t *local;              /* [lane][local_stack_size] */
     const ptx_instr *barrier_instr; /* the bar.red waiting for its result */
+    uint32_t warp_syncs;         /* bar.warp.sync executed (racecheck orders a warp's accesses by it) */
     uint32_t tid[3][WS_WARP_SIZE];
     ws_exec exec;                /* the handlers' context for the top frame (ws_warp_context keeps it current) */
 };

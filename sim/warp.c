@@ -90,6 +90,7 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
         ws_warp *w = &b->warps[wi];
         w->index = wi;
         w->exited = 0;
+        w->warp_syncs = 0;
         w->carry = 0;
         w->state = WS_WARP_READY;
         w->barrier_mask = 0;

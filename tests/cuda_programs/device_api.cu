@@ -77,6 +77,7 @@ __global__ void warp_functions(int *out)
     out[2 * 32 + lane] = __shfl_down_sync(0xffffffff, v, 2);
     out[3 * 32 + lane] = __shfl_xor_sync(0xffffffff, v, 1);
     out[4 * 32 + lane] = __shfl_sync(0xffffffff, v, 1, 8);   // width 8: lane 1 of each group of 8
+    __syncwarp();
     out[5 * 32 + lane] = (int)__ballot_sync(0xffffffff, lane % 3 == 0);
     out[6 * 32 + lane] = __any_sync(0xffffffff, lane == 31) * 10 + __all_sync(0xffffffff, lane < 31);
     out[7 * 32 + lane] = lane < 20 ? (int)__activemask() : -1;
@@ -136,6 +137,7 @@ __global__ void groups(int *out)
     int rank = (int)block.thread_rank();
     cg::thread_block_tile<8> tile = cg::tiled_partition<8>(block);
     int tile_sum = cg::reduce(tile, ranks[63 - rank], cg::plus<int>());
+    tile.sync();
     int down = tile.shfl_down(rank, 1);
     unsigned odd = tile.ballot(rank & 1);
     out[rank] = tile_sum * 1000 + (int)tile.meta_group_rank() * 10 + (int)tile.thread_rank();
