@@ -312,7 +312,7 @@ ptx_type ptx_slot_type(const ptx_instr *in, char letter)
         return (letter == 'c' || letter == 'e') ? PTX_U32 : t;
     case OP_shfl:
         return letter == 'a' ? t : PTX_U32;
-    case OP_vote: case OP_bar_sync: case OP_bar_arrive: case OP_bar_red:
+    case OP_vote: case OP_bar_sync: case OP_bar_arrive: case OP_bar_red: case OP_bar_warp_sync:
         return PTX_U32;
     case OP_mad:
         return (letter == 'c' && in->mode == PTX_MUL_WIDE) ? double_width(t) : t;
