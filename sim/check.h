@@ -1,5 +1,6 @@
 /* compute-sanitizer's checks, as far as warpsim has them (sim/check.c):
- * initcheck, reads of global or shared memory no one wrote. */
+ * initcheck, reads of global or shared memory no one wrote; racecheck,
+ * shared-memory accesses of two threads with no barrier between. */
 #ifndef WARPSIM_SIM_CHECK_H
 #define WARPSIM_SIM_CHECK_H
 
@@ -10,6 +11,23 @@
  * byte is reported (space and address name it). */
 void ws_check_written(ws_exec *x, const ptx_instr *in, int lane, uint8_t *bits, uint64_t offset, unsigned size,
                       int is_store, ptx_space space, uint64_t address);
+
+/* racecheck: the per-byte record of a block's shared memory, and the launch's hazards. */
+struct ws_race_cell;
+struct ws_race_groups;
+struct ws_race_cell *ws_race_cells_new(uint64_t shared_bytes);
+void ws_race_reset(struct ws_race_cell *cells, uint64_t shared_bytes);
+struct ws_race_groups *ws_race_groups_new(void);
+void ws_race_groups_free(struct ws_race_groups *g);
+/* A lane's shared access of `size` bytes at addr: a hazard with the last
+ * access of another thread since the block's last barrier is recorded (an
+ * error between warps; a warning, as compute-sanitizer's "Warp Level
+ * Programming" ones, between lanes of one warp with no __syncwarp between). */
+void ws_check_race(ws_exec *x, const ptx_instr *in, int lane, uint64_t addr, unsigned size, int is_store);
+/* Print a launch's hazards, one per pair of instructions, as compute-sanitizer's
+ * racecheck does; adds what it displayed to *shown, *errors and *warnings. */
+void ws_race_report(const ws_launch *l, uint64_t *shown, uint64_t *errors, uint64_t *warnings);
+void ws_race_summary(FILE *f, uint64_t shown, uint64_t errors, uint64_t warnings);
 
 /* What the checks print at the end: "========= ERROR SUMMARY: N errors". */
 void ws_check_summary(FILE *f, uint64_t errors);

@@ -169,7 +169,12 @@ int cli_run(int argc, char **argv)
             if (o.stats)
                 ws_session_print_stats(&s, stderr);
         }
-        if (o.initcheck) {   /* compute-sanitizer's ending, and its --error-exitcode */
+        if (o.racecheck) {   /* compute-sanitizer's endings, and its --error-exitcode */
+            ws_race_summary(stderr, s.races_shown, s.race_errors, s.race_warnings);
+            if (s.race_errors && !status)
+                status = 1;
+        }
+        if (o.initcheck) {
             ws_check_summary(stderr, s.check_errors);
             if (s.check_errors && !status)
                 status = 1;

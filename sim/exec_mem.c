@@ -133,7 +133,7 @@ static int access_lanes_fast(ws_exec *x, ptx_space space, access_target *t, uint
                              int is_store)
 {
     ws_launch *l = x->launch;
-    if (l->initcheck)   /* every lane through ws_memory_access, which keeps the written bits */
+    if (l->initcheck || l->racecheck)   /* every lane through ws_memory_access, where the checks are */
         return 0;
     ws_lane_span span;
     ws_lane_span_of(t->addr, mask, &span);

@@ -207,6 +207,8 @@ uint8_t *ws_memory_access(ws_exec *x, const ptx_instr *in, int lane, ptx_space *
         }
         if (x->block->shared_init)
             ws_check_written(x, in, lane, x->block->shared_init, addr, size, is_store, PTX_SPACE_SHARED, addr);
+        if (x->block->race)
+            ws_check_race(x, in, lane, addr, size, is_store);
         return x->block->shared + addr;
     case PTX_SPACE_LOCAL:
         if (addr >= l->local_stack_size || l->local_stack_size - addr < size) {

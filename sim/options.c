@@ -700,10 +700,11 @@ static ws_launch_status apply(pstate *s, int id, const char *v)
         for (char *t = strtok(tools, ","); t; t = strtok(NULL, ",")) {
             if (!strcmp(t, "initcheck"))
                 o->initcheck = 1;
+            else if (!strcmp(t, "racecheck"))
+                o->racecheck = 1;
             else if (strcmp(t, "memcheck"))
-                return fail(s, id, "%s '%s' (warpsim has initcheck, and memcheck's checks always on)",
-                            !strcmp(t, "racecheck") || !strcmp(t, "synccheck") ? "warpsim has no" : "unknown tool",
-                            quote(&q, t));
+                return fail(s, id, "%s '%s' (warpsim has initcheck and racecheck, and memcheck's checks always on)",
+                            !strcmp(t, "synccheck") ? "warpsim has no" : "unknown tool", quote(&q, t));
         }
         if (!*v)
             return fail(s, id, "expected initcheck or memcheck");
@@ -1091,7 +1092,10 @@ static ws_launch_status merge(pstate *f, pstate *c)
     if (c->given[WS_FLAG_LAUNCH_COUNT]) fo->launch_count = co->launch_count;
     if (c->given[WS_FLAG_DEVICES]) fo->devices = co->devices;
     if (c->given[WS_FLAG_LEAK_CHECK]) fo->leak_check = co->leak_check;
-    if (c->given[WS_FLAG_CHECK]) fo->initcheck = co->initcheck;
+    if (c->given[WS_FLAG_CHECK]) {
+        fo->initcheck = co->initcheck;
+        fo->racecheck = co->racecheck;
+    }
     fo->source |= co->source;
     fo->stats |= co->stats;
     fo->quiet |= co->quiet;

@@ -149,6 +149,7 @@ typedef struct ws_run_options {
     int leak_check;          /* --leak-check full */
     int devices;             /* --devices N (1 when not given) */
     int initcheck;           /* --check initcheck */
+    int racecheck;           /* --check racecheck */
     int help;                /* --help / -h seen: nothing else is filled in */
 } ws_run_options;
 

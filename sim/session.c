@@ -1,6 +1,7 @@
 /* One `warpsim run`: module, architecture, buffers, and the launches in order. */
 #include "sim/session.h"
 
+#include "sim/check.h"
 #include "sim/demangle.h"
 #include "sim/memory.h"
 #include "sim/setup.h"
@@ -261,6 +262,7 @@ int ws_session_run(ws_session *s, char *err, size_t errlen)
             .module = s->module, .kernel_index = k, .arch = &s->arch,
             .display_name = s->display_names[gi],
             .initcheck = o->initcheck,
+            .racecheck = o->racecheck,
             .dynamic_shared = g->shared_bytes,
             .params = params, .params_size = s->module->functions[k].param_size,
             .globals = s->globals,
@@ -275,6 +277,8 @@ int ws_session_run(ws_session *s, char *err, size_t errlen)
         int status = ws_launch_run(&s->launches[gi], &cfg, &s->global);
         s->seconds[gi] = now_seconds() - t0;
         s->check_errors += s->launches[gi].check_errors;
+        if (o->racecheck)
+            ws_race_report(&s->launches[gi], &s->races_shown, &s->race_errors, &s->race_warnings);
         s->launch_count = gi + 1;
         s->peak_rss_kib = peak_rss_kib();
         free(params);

@@ -27,7 +27,8 @@ typedef struct {
     uint64_t buffer_bytes;       /* simulated global memory held by the buffers */
     uint64_t variable_bytes;     /* and by the module's .global/.const variables */
     int variable_count;
-    uint64_t check_errors;       /* --check: errors found over every launch */
+    uint64_t check_errors;       /* --check initcheck: errors found over every launch */
+    uint64_t races_shown, race_errors, race_warnings;   /* --check racecheck */
     const char *process_name;    /* the CSV's "Process Name": NULL is warpsim; a .cu program's own name */
 } ws_session;
 

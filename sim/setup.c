@@ -7,6 +7,7 @@
 #include "sim/setup.h"
 
 #include "sim/builtins.h"
+#include "sim/check.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -314,6 +315,11 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
     l->device = cfg->device;
     l->device_mask = cfg->device_mask;
     l->initcheck = (uint8_t)(cfg->initcheck != 0);
+    l->racecheck = (uint8_t)(cfg->racecheck != 0);
+    if (l->racecheck && !(l->races = ws_race_groups_new())) {
+        ws_launch_error(l, "error: out of host memory");
+        return -1;
+    }
     l->check_out = cfg->check_out ? cfg->check_out : stderr;
     if (!fn_marks || !used || !l->symbol_address || !l->reconverge || !l->instr_counters || !l->decoded ||
         !l->zeroed || !l->builtin) {

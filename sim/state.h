@@ -145,6 +145,8 @@ struct ws_block {
     int tids_ready;              /* warps' lanes and thread indices set (the same in every block) */
     uint8_t *shared;             /* static + dynamic shared memory */
     uint8_t *shared_init;        /* --check initcheck: a bit per shared byte written in this block */
+    struct ws_race_cell *race;   /* --check racecheck: per shared byte, its last write and read (sim/check.c) */
+    uint32_t epoch;              /* barriers the block has completed (racecheck's ordering) */
     uint64_t shared_size;
     struct {
         uint32_t arrived;        /* threads arrived */
@@ -162,9 +164,10 @@ struct ws_launch {
     int device;                  /* the simulated GPU it runs on (--devices) */
     uint32_t device_mask;        /* the GPUs whose memory it may touch; 0: no check (one GPU) */
     /* --check initcheck (sim/check.c): reads of memory nothing wrote, reported as compute-sanitizer does */
-    uint8_t initcheck;
+    uint8_t initcheck, racecheck;
     uint64_t check_errors;       /* found, whether printed or not */
     FILE *check_out;
+    struct ws_race_groups *races;   /* racecheck's hazards, grouped by their two instructions */
     int32_t kernel_index;
     const ws_arch *arch;
     uint32_t grid[3], block_dim[3];
@@ -215,6 +218,7 @@ typedef struct {
     int device;                   /* the GPU it runs on (0 unless --devices) */
     uint32_t device_mask;         /* the GPUs whose memory it may touch (itself and its peers); 0: all */
     int initcheck;                /* --check initcheck: report reads of unwritten global and shared bytes */
+    int racecheck;                /* --check racecheck: report shared-memory hazards between threads */
     FILE *check_out;              /* where the checks report (stderr when NULL) */
 } ws_launch_config;
 

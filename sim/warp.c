@@ -6,6 +6,8 @@
  */
 #include "sim/warp.h"
 
+#include "sim/check.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,6 +88,9 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
     memset(b->shared, 0, l->shared_size);
     if (b->shared_init)
         memset(b->shared_init, 0, (l->shared_size + 7) / 8);
+    if (b->race)
+        ws_race_reset(b->race, l->shared_size);
+    b->epoch = 0;
     for (int wi = 0; wi < b->warp_count; wi++) {
         ws_warp *w = &b->warps[wi];
         w->index = wi;
@@ -135,6 +140,8 @@ int ws_block_alloc(ws_launch *l, ws_block *b)
     b->shared_size = l->shared_size;
     if (l->initcheck && !(b->shared_init = calloc(1, (l->shared_size + 7) / 8 + 1)))
         return -1;
+    if (l->racecheck && !(b->race = ws_race_cells_new(l->shared_size)))
+        return -1;
     if (!b->warps || !b->shared)
         return -1;
     for (int wi = 0; wi < b->warp_count; wi++)
@@ -155,6 +162,7 @@ void ws_block_free(ws_block *b)
     free(b->warps);
     free(b->shared);
     free(b->shared_init);
+    free(b->race);
     memset(b, 0, sizeof *b);
 }
 
@@ -191,6 +199,7 @@ void ws_barrier_check(ws_launch *l, ws_block *b, int id)
     }
     (void)l;
     memset(&b->barrier[id], 0, sizeof b->barrier[id]);
+    b->epoch++;   /* accesses on either side of a barrier are ordered */
 }
 
 /* Threads that exited no longer count toward barriers. */

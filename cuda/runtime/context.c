@@ -305,12 +305,14 @@ static void at_exit(void)
     ws_cuda_report(c);
     if (c->options.leak_check)
         ws_cuda_leak_report(c);
-    if (c->options.initcheck) {   /* compute-sanitizer's ending, and its --error-exitcode */
+    /* compute-sanitizer's endings, and its --error-exitcode */
+    if (c->options.racecheck)
+        ws_race_summary(stderr, c->races_shown, c->race_errors, c->race_warnings);
+    if (c->options.initcheck)
         ws_check_summary(stderr, c->check_errors);
-        if (c->check_errors) {
-            fflush(NULL);
-            _exit(1);
-        }
+    if (c->check_errors || c->race_errors) {
+        fflush(NULL);
+        _exit(1);
     }
     if (c->report && c->report != stdout)
         fclose(c->report);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sim/check.h"
 #include "sim/grid.h"
 #include "sim/session.h"
 
@@ -165,6 +166,7 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
         .device = ws_cuda_current_device(),
         .device_mask = ws_cuda_device_mask(c, ws_cuda_current_device()),
         .initcheck = o->initcheck,
+        .racecheck = o->racecheck,
     };
     ws_launch l;
     double t0 = now_seconds();
@@ -173,6 +175,8 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
     free(params);
     c->total_launches++;
     c->check_errors += l.check_errors;
+    if (o->racecheck)
+        ws_race_report(&l, &c->races_shown, &c->race_errors, &c->race_warnings);
     if (status) {
         fflush(stdout);
         if (l.fault_kind == WS_FAULT_SETUP) {   /* it could not start: the launch call fails, nothing sticks */

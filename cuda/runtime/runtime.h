@@ -85,6 +85,7 @@ typedef struct {
     cudaError_t pending_error;
     int device_count;          /* --devices */
     uint64_t check_errors;     /* --check initcheck: over every launch */
+    uint64_t races_shown, race_errors, race_warnings;   /* --check racecheck */
     uint32_t peer_access[WS_CUDA_MAX_DEVICES];   /* bit p of [d]: kernels on d may touch p's memory */   /* a kernel's fault, not yet seen: the next call that waits for the device makes it sticky */
     /* the launches the report covers (--kernel, --launch-skip, --launch-count) */
     ws_launch *launches; double *seconds; int launch_count, launch_capacity;
