@@ -14,7 +14,6 @@
 
 static void where(const ws_launch *l, int fn, int pc, char *buf, size_t n);
 
-#define PRINT_LIMIT 100   /* reports printed per launch; the summary counts them all */
 
 static int all_written(const uint8_t *bits, uint64_t offset, unsigned size)
 {
@@ -36,9 +35,10 @@ void ws_check_written(ws_exec *x, const ptx_instr *in, int lane, uint8_t *bits, 
     if (all_written(bits, offset, size))
         return;
     ws_launch *l = x->launch;
-    if (l->check_errors++ >= PRINT_LIMIT) {
-        if (l->check_errors == PRINT_LIMIT + 1)
-            fprintf(l->check_out, "========= (more uninitialized reads in this launch are counted, not shown)\n");
+    if (l->check_errors++ >= l->print_limit) {   /* --print-limit: counted, not shown */
+        if (l->check_errors == l->print_limit + 1)
+            fprintf(l->check_out, "========= (more uninitialized reads in this launch are counted, not shown: "
+                    "--print-limit)\n");
         return;
     }
     const ws_warp *w = x->warp;
@@ -206,6 +206,9 @@ void ws_race_report(const ws_launch *l, uint64_t *shown, uint64_t *errors, uint6
         return;
     for (int i = 0; i < g->count; i++) {
         const race_group *r = &g->group[i];
+        ++*(r->warning ? warnings : errors);
+        if ((uint64_t)i >= l->print_limit)   /* --print-limit: counted, not shown */
+            continue;
         char first[512], second[512];
         where(l, r->first_fn, r->first_pc, first, sizeof first);
         where(l, r->second_fn, r->second_pc, second, sizeof second);
@@ -215,7 +218,6 @@ void ws_race_report(const ws_launch *l, uint64_t *shown, uint64_t *errors, uint6
                 r->warning ? "Warning" : "Error", r->warning ? "(Warp Level Programming) " : "", a, first, b, second,
                 r->count, r->count == 1 ? "" : "s");
         ++*shown;
-        ++*(r->warning ? warnings : errors);
     }
     if (g->dropped)
         fprintf(l->check_out, "========= (%" PRIu64 " more hazards of other instruction pairs not shown)\n", g->dropped);

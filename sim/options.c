@@ -191,6 +191,7 @@ static void options_init(ws_run_options *o)
     o->mem_limit = WS_DEFAULT_MEM_LIMIT;
     o->launch_count = UINT64_MAX;
     o->devices = 1;
+    o->print_limit = 100;
 }
 
 static void pstate_init(pstate *s, ws_run_options *o, const char *path, char *err, size_t errlen)
@@ -710,6 +711,11 @@ static ws_launch_status apply(pstate *s, int id, const char *v)
             return fail(s, id, "expected initcheck or memcheck");
         return WS_LAUNCH_OK;
     }
+    case WS_FLAG_PRINT_LIMIT:
+        if (ws_parse_u64(v, 0, &n))
+            return fail(s, id, "expected a non-negative integer, got '%s'", quote(&q, v));
+        o->print_limit = n;
+        return WS_LAUNCH_OK;
     case WS_FLAG_DEVICES:
         if (ws_parse_u64(v, 0, &n) || n == 0 || n > 16)
             return fail(s, id, "expected an integer from 1 to 16, got '%s'", quote(&q, v));
@@ -1091,6 +1097,7 @@ static ws_launch_status merge(pstate *f, pstate *c)
     if (c->given[WS_FLAG_LAUNCH_SKIP]) fo->launch_skip = co->launch_skip;
     if (c->given[WS_FLAG_LAUNCH_COUNT]) fo->launch_count = co->launch_count;
     if (c->given[WS_FLAG_DEVICES]) fo->devices = co->devices;
+    if (c->given[WS_FLAG_PRINT_LIMIT]) fo->print_limit = co->print_limit;
     if (c->given[WS_FLAG_LEAK_CHECK]) fo->leak_check = co->leak_check;
     if (c->given[WS_FLAG_CHECK]) {
         fo->initcheck = co->initcheck;

@@ -104,6 +104,9 @@ got=$(grep -c 'Uninitialized __global__ memory read of size 4 bytes' "$T/err")
 [ "$got" = "$want" ] && pass "as many uninitialized reads as compute-sanitizer found ($want)" || fail "initcheck: $got reads, compute-sanitizer $want"
 has "compute-sanitizer's summary" "$T/err" "$(grep 'ERROR SUMMARY' "$REF/results/nvidia-h100-80gb-hbm3/initcheck.txt")"
 has "names the line" "$T/err" "init_global.cu:3"
+expect "--print-limit" 1 "" -- "$W" run "$REF/init_global.cu" --check initcheck --print-limit 2 --quiet
+[ "$(grep -c 'Uninitialized __global__' "$T/err")" = 2 ] && pass "shows 2 reports" || fail "--print-limit 2"
+has "and still counts them all" "$T/err" "ERROR SUMMARY: 32 errors"
 expect "initcheck on shared memory (beyond compute-sanitizer)" 1 "" -- "$W" run "$D/uninit_shared.cu" --check initcheck --quiet
 [ "$(grep -c 'Uninitialized __shared__ memory read of size 4 bytes' "$T/err")" = 48 ] &&
     pass "48 reads of unwritten shared words (threads 16-63)" || fail "shared initcheck count"
