@@ -2,7 +2,7 @@
 # Build the libFuzzer harnesses (clang, -DWARPSIM_FUZZ=ON, into build-fuzz) and
 # run each for SECONDS:
 #
-#   fuzz/run.sh SECONDS [HARNESS...]      HARNESS: ptx launch argv exec (default: all four, one after another)
+#   fuzz/run.sh SECONDS [HARNESS...]      HARNESS: ptx launch argv exec names (default: all five, one after another)
 #
 # Seeds are copied at run time from the repository (programs/**/*.ptx,
 # tests/nvcc/*.ptx, tests/ptx/*.ptx, programs/**/*.launch; the .launch files
@@ -18,9 +18,9 @@
 set -e
 cd "$(dirname "$0")/.."
 root=$(pwd)
-seconds=${1:?usage: fuzz/run.sh SECONDS [ptx|launch|argv|exec]...}
+seconds=${1:?usage: fuzz/run.sh SECONDS [ptx|launch|argv|exec|names]...}
 shift
-harnesses=${*:-ptx launch argv exec}
+harnesses=${*:-ptx launch argv exec names}
 build=build-fuzz
 
 if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
@@ -95,7 +95,15 @@ for h in $harnesses; do
                   seed "fuzz/seeds/$h" $launch_files ;;
         argv)     dict=fuzz/launch.dict
                   for f in $launch_files; do argv_seed "$f" "fuzz/seeds/argv/$(echo "$f" | tr '/' '_').seed"; done ;;
-        *) echo "fuzz/run.sh: unknown harness '$h' (ptx, launch, argv, exec)" >&2; exit 2 ;;
+        names)    dict=fuzz/launch.dict
+                  # the kernel names of the PTX files (mangled ones among them), and flag lines
+                  for f in $ptx_files; do
+                      sed -n 's/.*\.entry[[:space:]]*\([A-Za-z0-9_$]*\).*/\1/p' "$f" | head -3 |
+                          while IFS= read -r k; do printf '%s' "$k" > "fuzz/seeds/names/$(echo "$f$k" | tr '/' '_').seed"; done
+                  done
+                  printf '%s' "--csv --metrics 'regex:sectors' --kernel vector_add --launch-skip 2 --check initcheck,racecheck" \
+                      > fuzz/seeds/names/flags.seed ;;
+        *) echo "fuzz/run.sh: unknown harness '$h' (ptx, launch, argv, exec, names)" >&2; exit 2 ;;
     esac
     # what a kept finding must keep finding: the regression inputs as seeds too
     [ -d "tests/regress/$h" ] && seed "fuzz/seeds/$h" $(find "tests/regress/$h" -type f | sort)

@@ -1,6 +1,8 @@
 /* The fuzz targets (see targets.h): shared by fuzz/fuzz_*.c and tests/test_regress.c. */
 #include "fuzz/targets.h"
 
+#include "sim/demangle.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,8 +107,13 @@ static int check_options(ws_launch_status rc, ws_run_options *o, const char *err
     }
     if (o->help)
         return FUZZ_OK;
-    if (!o->ptx_path || o->group_count < 1)
-        return finding(why, whylen, "a successful parse without a PTX file or a launch group");
+    if (o->program) {   /* a .cu program: its main() launches; nothing of a launch may be left */
+        if (!o->cu_path || o->group_count || o->buffer_count || o->dump_count || o->ptx_path)
+            return finding(why, whylen, "a .cu program parse with launch groups, buffers, dumps or a PTX file");
+        return FUZZ_OK;
+    }
+    if ((!o->ptx_path && !o->cu_path) || o->group_count < 1)
+        return finding(why, whylen, "a successful parse without a PTX (or .cu) file or a launch group");
     for (int g = 0; g < o->group_count; g++) {
         const ws_launch_group *lg = &o->groups[g];
         for (int k = 0; k < 3; k++)
@@ -279,5 +286,34 @@ int fuzz_exec(const uint8_t *data, size_t size, char *why, size_t whylen)
     }
     ws_session_close(&s);
     ws_run_options_free(&o);
+    return status;
+}
+
+int fuzz_names(const uint8_t *data, size_t size, char *why, size_t whylen)
+{
+    char *text = malloc(size + 1);
+    if (!text)
+        return FUZZ_OK;
+    if (size)
+        memcpy(text, data, size);
+    text[size] = '\0';
+    char out[256];
+    memset(out, 0x55, sizeof out);
+    ws_demangle(text, out, sizeof out);
+    if (!memchr(out, '\0', sizeof out)) {
+        snprintf(why, whylen, "ws_demangle left its output unterminated");
+        free(text);
+        return FUZZ_FINDING;
+    }
+    ws_run_options o;
+    char err[1024] = "";
+    ws_launch_status rc = ws_run_options_parse_program_flags(text, &o, err, sizeof err);
+    int status = FUZZ_OK;
+    if (rc != WS_LAUNCH_OK && !err[0]) {
+        snprintf(why, whylen, "WARPSIM_FLAGS refused without a message");
+        status = FUZZ_FINDING;
+    }
+    ws_run_options_free(&o);
+    free(text);
     return status;
 }

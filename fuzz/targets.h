@@ -35,6 +35,10 @@ int fuzz_launch(const uint8_t *data, size_t size, char *why, size_t whylen);
 /* The bytes split at NUL bytes into argv[1..] for ws_run_options_parse_argv
  * (argv[0] = "run"). */
 int fuzz_argv(const uint8_t *data, size_t size, char *why, size_t whylen);
+/* fuzz_names: the bytes as a mangled kernel name (sim/demangle.c) and as
+ * WARPSIM_FLAGS (ws_run_options_parse_program_flags): neither may crash, the
+ * demangled name is a string that fits, and a failed parse explains itself. */
+int fuzz_names(const uint8_t *data, size_t size, char *why, size_t whylen);
 
 /* Parse the bytes as PTX -- or, when they hold no ".entry", as the body of a
  * kernel fuzz_kernel(.param .u64 p0..p3, .param .u32 p4..p7) that declares

@@ -15,9 +15,12 @@
 #define MAX_SUBS 64
 #define MAX_TEXT 1024
 
+#define MAX_DEPTH 64   /* nesting of types and names: deeper inputs are not kernel names (and must not blow the stack) */
+
 typedef struct {
     const char *p;
     int ok;
+    int depth;
     char subs[MAX_SUBS][MAX_TEXT];
     int sub_count;
     int template_args;            /* of the function's name: it has a return type */
@@ -90,8 +93,11 @@ static int substitution(reader *r, char *out)
     long index = 0;
     if (*r->p != '_') {
         long v = 0;
-        while ((*r->p >= '0' && *r->p <= '9') || (*r->p >= 'A' && *r->p <= 'Z'))
-            v = v * 36 + (*r->p >= 'A' ? *r->p - 'A' + 10 : *r->p - '0'), r->p++;
+        while ((*r->p >= '0' && *r->p <= '9') || (*r->p >= 'A' && *r->p <= 'Z')) {
+            if (v <= MAX_SUBS)   /* past the table already: keep reading, stop growing */
+                v = v * 36 + (*r->p >= 'A' ? *r->p - 'A' + 10 : *r->p - '0');
+            r->p++;
+        }
         index = v + 1;
     }
     if (*r->p++ != '_' || index >= r->sub_count)
@@ -138,6 +144,8 @@ static int template_args(reader *r, char *out)
 static int name(reader *r, char *out, int top)
 {
     out[0] = 0;
+    if (r->depth > MAX_DEPTH)
+        return 0;
     if (*r->p == 'N') {
         r->p++;
         while (*r->p == 'K' || *r->p == 'V' || *r->p == 'r')
@@ -217,7 +225,18 @@ static void pointer_to(char *out, const char *inner, const char *op)
         put(out, "%s %s", inner, op);
 }
 
+static int type_at_depth(reader *r, char *out);
+
 static int type(reader *r, char *out)
+{
+    if (++r->depth > MAX_DEPTH)
+        return 0;
+    int ok = type_at_depth(r, out);
+    r->depth--;
+    return ok;
+}
+
+static int type_at_depth(reader *r, char *out)
 {
     char inner[MAX_TEXT];
     char c = *r->p;

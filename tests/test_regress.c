@@ -29,6 +29,7 @@ static const struct {
     {"launch", fuzz_launch},
     {"argv", fuzz_argv},
     {"exec", fuzz_exec},
+    {"names", fuzz_names},
 };
 #define HARNESS_COUNT (int)(sizeof harnesses / sizeof harnesses[0])
 
