@@ -118,7 +118,10 @@ static int template_args(reader *r, char *out)
         char arg[MAX_TEXT];
         if (*r->p == 'L') {   /* a literal: L <type> <value> E */
             r->p++;
-            char t = *r->p++;
+            char t = *r->p;
+            if (!t)
+                return 0;
+            r->p++;
             long v;
             if (!read_number(r, &v) || *r->p++ != 'E')
                 return 0;
