@@ -228,3 +228,50 @@ void ws_race_summary(FILE *f, uint64_t shown, uint64_t errors, uint64_t warnings
     fprintf(f, "========= RACECHECK SUMMARY: %" PRIu64 " hazard%s displayed (%" PRIu64 " error%s, %" PRIu64 " warning%s)\n",
             shown, shown == 1 ? "" : "s", errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
 }
+
+/* ---- synccheck -------------------------------------------------------------------
+ * The messages of compute-sanitizer's synccheck (validate/reference/results/:
+ * synccheck.txt), one per thread, then the launch stops as it does there. */
+
+static void sync_report(ws_launch *l, const char *what, const char *at, const uint32_t tid[3], const uint32_t ctaid[3])
+{
+    if (l->check_errors++ >= l->print_limit)
+        return;
+    fprintf(l->check_out, "========= Barrier error detected. %s\n=========     at %s\n"
+            "=========     by thread (%u,%u,%u) in block (%u,%u,%u)\n=========\n", what, at, tid[0], tid[1], tid[2],
+            ctaid[0], ctaid[1], ctaid[2]);
+}
+
+void ws_sync_divergent_block(ws_launch *l, const ws_block *b)
+{
+    for (int wi = 0; wi < b->warp_count; wi++) {
+        const ws_warp *w = &b->warps[wi];
+        if (w->state != WS_WARP_AT_BARRIER)
+            continue;
+        char at[512];
+        where(l, w->frames[w->frame_depth - 1].fn_index, w->barrier_pc, at, sizeof at);
+        /* a warp whose live lanes are not all here diverged inside itself; a whole warp waits for other warps */
+        int in_warp = (w->barrier_mask & ~w->exited) != (w->lanes & ~w->exited);
+        WS_FOR_LANES(w->barrier_mask, lane) {
+            uint32_t tid[3] = {w->tid[0][lane], w->tid[1][lane], w->tid[2][lane]};
+            sync_report(l, in_warp ? "Divergent thread(s) in warp." : "Divergent thread(s) in block.", at, tid, b->ctaid);
+        }
+    }
+}
+
+void ws_sync_warp(ws_exec *x, const ptx_instr *in, uint32_t mask, uint32_t members)
+{
+    ws_launch *l = x->launch;
+    const ws_warp *w = x->warp;
+    uint32_t outside = mask & ~members;
+    uint32_t elsewhere = members & w->lanes & ~w->exited & ~x->active;
+    if (!outside && !elsewhere)
+        return;
+    (void)in;
+    char at[512];
+    where(l, w->frames[w->frame_depth - 1].fn_index, x->pc, at, sizeof at);
+    WS_FOR_LANES(outside ? outside : (mask & members), lane) {
+        uint32_t tid[3] = {w->tid[0][lane], w->tid[1][lane], w->tid[2][lane]};
+        sync_report(l, outside ? "Invalid arguments." : "Divergent thread(s) in warp.", at, tid, x->block->ctaid);
+    }
+}

@@ -29,6 +29,19 @@ void ws_check_race(ws_exec *x, const ptx_instr *in, int lane, uint64_t addr, uns
 void ws_race_report(const ws_launch *l, uint64_t *shown, uint64_t *errors, uint64_t *warnings);
 void ws_race_summary(FILE *f, uint64_t shown, uint64_t errors, uint64_t warnings);
 
+/* synccheck: a block stuck at a barrier some of its threads never reach (the
+ * others are on a divergent path): each waiting thread is reported as
+ * compute-sanitizer does, "Divergent thread(s) in warp." where its warp split
+ * ("in block." where the whole warp waits for others), counted in the launch's
+ * check errors. Threads that exited do not count
+ * (sm_70 and later let them skip the barrier). */
+void ws_sync_divergent_block(ws_launch *l, const ws_block *b);
+/* synccheck of a warp-synchronous instruction (bar.warp.sync, shfl.sync,
+ * vote.sync, redux.sync) with membermask `members`, executed by the lanes of
+ * `mask`: a lane outside the mask is "Invalid arguments"; a member lane that
+ * is alive but on another path is "Divergent thread(s) in warp". */
+void ws_sync_warp(ws_exec *x, const ptx_instr *in, uint32_t mask, uint32_t members);
+
 /* What the checks print at the end: "========= ERROR SUMMARY: N errors". */
 void ws_check_summary(FILE *f, uint64_t errors);
 

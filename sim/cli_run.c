@@ -174,7 +174,7 @@ int cli_run(int argc, char **argv)
             if (s.race_errors && !status)
                 status = 1;
         }
-        if (o.initcheck) {
+        if (o.initcheck || o.synccheck) {
             ws_check_summary(stderr, s.check_errors);
             if (s.check_errors && !status)
                 status = 1;

@@ -3,8 +3,17 @@
  * sequentially consistent, one warp-instruction at a time). */
 #include <string.h>
 
+#include "sim/check.h"
 #include "sim/fault.h"
 #include "sim/warp.h"
+
+/* The membermask operand's value (the first executing lane's: it is the same in all of them). */
+static uint32_t member_mask(ws_exec *x, const ptx_operand *op, uint32_t mask)
+{
+    uint64_t tmp[WS_WARP_SIZE];
+    const uint64_t *v = ws_src(x, op, tmp);
+    return (uint32_t)v[__builtin_ctz(mask)];
+}
 
 /* The first thread to arrive opens the barrier's round. */
 static void barrier_open(ws_block *b, int id, uint32_t count)
@@ -98,6 +107,8 @@ void exec_vote(ws_exec *x, const ptx_instr *in, uint32_t mask)
     ws_advance(x);
     if (!mask)
         return;
+    if (x->launch->synccheck && (in->flags & PTX_FLAG_SYNC) && in->operand_count > 2)
+        ws_sync_warp(x, in, mask, member_mask(x, &in->operand[2], mask));
     uint32_t p = ws_pred_src(x, &in->operand[1]) & mask;
     const ptx_operand *d = &in->operand[0];
     switch (in->mode) {
@@ -125,10 +136,12 @@ void exec_vote(ws_exec *x, const ptx_instr *in, uint32_t mask)
  * warp barriers lets racecheck treat accesses on either side as ordered. */
 void exec_bar_warp_sync(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
-    (void)in;
     ws_advance(x);
-    if (mask)
-        x->warp->warp_syncs++;
+    if (!mask)
+        return;
+    x->warp->warp_syncs++;
+    if (x->launch->synccheck)
+        ws_sync_warp(x, in, mask, member_mask(x, &in->operand[0], mask));
 }
 
 /* redux.sync.op.type d, a, membermask: the reduction of a over the active lanes, in each of them. */
@@ -137,6 +150,8 @@ void exec_redux(ws_exec *x, const ptx_instr *in, uint32_t mask)
     ws_advance(x);
     if (!mask)
         return;
+    if (x->launch->synccheck)
+        ws_sync_warp(x, in, mask, member_mask(x, &in->operand[2], mask));
     uint64_t ta[WS_WARP_SIZE];
     const uint64_t *a = ws_src(x, &in->operand[1], ta);
     int first = 1;
@@ -173,6 +188,8 @@ void exec_shfl(ws_exec *x, const ptx_instr *in, uint32_t mask)
     /* operand layout: d, [q], a, b, c, [membermask]; q is present when the second operand is a predicate */
     int k = (in->operand_count > 1 && (in->operand[1].kind == PTX_OPD_PRED || in->operand[1].kind == PTX_OPD_SINK)
              && in->operand_count >= 5) ? 2 : 1;
+    if (x->launch->synccheck && in->operand_count > k + 3)
+        ws_sync_warp(x, in, mask, member_mask(x, &in->operand[k + 3], mask));
     const uint64_t *a = ws_src(x, &in->operand[k], ta);
     const uint64_t *b = ws_src(x, &in->operand[k + 1], tb);
     const uint64_t *c = ws_src(x, &in->operand[k + 2], tc);

@@ -210,7 +210,7 @@ int ws_launch_run(ws_launch *l, const ws_launch_config *cfg, ws_global_memory *g
         return 1;
     uint64_t blocks = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
     int jobs = cfg->jobs < 1 ? 1 : cfg->jobs;
-    if (cfg->initcheck || cfg->racecheck)
+    if (cfg->initcheck || cfg->racecheck || cfg->synccheck)
         jobs = 1;   /* the checks keep their records on one thread */
     if ((uint64_t)jobs > blocks)
         jobs = (int)blocks;

@@ -7,6 +7,8 @@
  */
 #include "sim/machine.h"
 
+#include "sim/check.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -150,6 +152,10 @@ int ws_run_block(ws_launch *l, ws_block *b)
             return WS_BLOCK_DONE;
         if (!progressed) {
             report_deadlock(l, b);
+            if (l->synccheck) {   /* compute-sanitizer's verdict, and its "unspecified launch failure" */
+                ws_sync_divergent_block(l, b);
+                l->fault_kind = WS_FAULT_OTHER;
+            }
             return WS_BLOCK_DEADLOCK;
         }
     }

@@ -703,12 +703,13 @@ static ws_launch_status apply(pstate *s, int id, const char *v)
                 o->initcheck = 1;
             else if (!strcmp(t, "racecheck"))
                 o->racecheck = 1;
+            else if (!strcmp(t, "synccheck"))
+                o->synccheck = 1;
             else if (strcmp(t, "memcheck"))
-                return fail(s, id, "%s '%s' (warpsim has initcheck and racecheck, and memcheck's checks always on)",
-                            !strcmp(t, "synccheck") ? "warpsim has no" : "unknown tool", quote(&q, t));
+                return fail(s, id, "unknown tool '%s' (initcheck, racecheck, synccheck, memcheck)", quote(&q, t));
         }
         if (!*v)
-            return fail(s, id, "expected initcheck or memcheck");
+            return fail(s, id, "expected initcheck, racecheck, synccheck or memcheck");
         return WS_LAUNCH_OK;
     }
     case WS_FLAG_PRINT_LIMIT:
@@ -1102,6 +1103,7 @@ static ws_launch_status merge(pstate *f, pstate *c)
     if (c->given[WS_FLAG_CHECK]) {
         fo->initcheck = co->initcheck;
         fo->racecheck = co->racecheck;
+        fo->synccheck = co->synccheck;
     }
     fo->source |= co->source;
     fo->stats |= co->stats;

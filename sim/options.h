@@ -150,6 +150,7 @@ typedef struct ws_run_options {
     int devices;             /* --devices N (1 when not given) */
     int initcheck;           /* --check initcheck */
     int racecheck;           /* --check racecheck */
+    int synccheck;           /* --check synccheck */
     uint64_t print_limit;    /* --print-limit (default 100) */
     int help;                /* --help / -h seen: nothing else is filled in */
 } ws_run_options;

@@ -263,6 +263,7 @@ int ws_session_run(ws_session *s, char *err, size_t errlen)
             .display_name = s->display_names[gi],
             .initcheck = o->initcheck,
             .racecheck = o->racecheck,
+            .synccheck = o->synccheck,
             .print_limit = o->print_limit,
             .dynamic_shared = g->shared_bytes,
             .params = params, .params_size = s->module->functions[k].param_size,

@@ -316,6 +316,7 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
     l->device_mask = cfg->device_mask;
     l->initcheck = (uint8_t)(cfg->initcheck != 0);
     l->racecheck = (uint8_t)(cfg->racecheck != 0);
+    l->synccheck = (uint8_t)(cfg->synccheck != 0);
     l->print_limit = cfg->print_limit;
     if (l->racecheck && !(l->races = ws_race_groups_new())) {
         ws_launch_error(l, "error: out of host memory");

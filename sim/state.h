@@ -164,7 +164,7 @@ struct ws_launch {
     int device;                  /* the simulated GPU it runs on (--devices) */
     uint32_t device_mask;        /* the GPUs whose memory it may touch; 0: no check (one GPU) */
     /* --check initcheck (sim/check.c): reads of memory nothing wrote, reported as compute-sanitizer does */
-    uint8_t initcheck, racecheck;
+    uint8_t initcheck, racecheck, synccheck;
     uint64_t print_limit;        /* --print-limit: reports printed per launch */
     uint64_t check_errors;       /* found, whether printed or not */
     FILE *check_out;
@@ -220,6 +220,7 @@ typedef struct {
     uint32_t device_mask;         /* the GPUs whose memory it may touch (itself and its peers); 0: all */
     int initcheck;                /* --check initcheck: report reads of unwritten global and shared bytes */
     int racecheck;                /* --check racecheck: report shared-memory hazards between threads */
+    int synccheck;                /* --check synccheck: report barriers and warp syncs that not all threads meet */
     uint64_t print_limit;         /* reports printed per launch (0 with a check on: none) */
     FILE *check_out;              /* where the checks report (stderr when NULL) */
 } ws_launch_config;

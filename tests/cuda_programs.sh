@@ -143,6 +143,23 @@ for L in "$R"/*/*.launch; do
 done
 pass "the course launches under racecheck: clean, the broadcast demos aside"
 
+# --check synccheck: the divergent barrier compute-sanitizer's synccheck ran on the H100, and a bad __syncwarp mask
+expect "synccheck: a barrier part of the block never reaches" 1 "" -- "$W" run "$REF/sync_divergent.cu" --check synccheck --quiet
+# the same errors, threads and lines (each error's three lines, SASS offsets aside), in compute-sanitizer's order
+sed 's/+0x[0-9a-f]*//' "$REF/results/nvidia-h100-80gb-hbm3/synccheck.txt" |
+    grep -e 'Barrier error' -e '     at divergent' -e 'by thread' > "$T/want"
+grep -e 'Barrier error' -e '     at divergent' -e 'by thread' "$T/err" > "$T/got"
+cmp -s "$T/want" "$T/got" && pass "compute-sanitizer's 48 errors: threads 0-31 in block at line 9, 48-63 in warp at line 13" ||
+    { fail "synccheck report differs"; diff "$T/want" "$T/got" | head; }
+has "and its summary" "$T/err" "$(grep 'ERROR SUMMARY' "$REF/results/nvidia-h100-80gb-hbm3/synccheck.txt")"
+expect "synccheck: __syncwarp with a mask without the caller" 1 "" -- "$W" run "$D/syncwarp_mask.cu" --check synccheck --quiet
+[ "$(grep -c 'Barrier error detected. Invalid arguments.' "$T/err")" = 16 ] && pass "lanes 16-31 reported" || fail "syncwarp mask"
+has "at the line" "$T/err" "at half_mask(int *) in syncwarp_mask.cu:7"
+for L in "$R"/*/*.launch; do
+    "$W" run "$L" --check synccheck --quiet > /dev/null 2> "$T/err" || { fail "$L under synccheck"; head -4 "$T/err"; }
+done
+pass "every course launch is clean under synccheck"
+
 # warpsim cc: a standalone executable that reads its report flags from WARPSIM_FLAGS
 expect "warpsim cc" 0 "" -- "$W" cc "$D/vector_add.cu" -o "$T/vector_add"
 expect "the built program runs" 0 "$D/vector_add.expected" -- env WARPSIM_FLAGS=--quiet "$T/vector_add"

@@ -308,7 +308,7 @@ static void at_exit(void)
     /* compute-sanitizer's endings, and its --error-exitcode */
     if (c->options.racecheck)
         ws_race_summary(stderr, c->races_shown, c->race_errors, c->race_warnings);
-    if (c->options.initcheck)
+    if (c->options.initcheck || c->options.synccheck)
         ws_check_summary(stderr, c->check_errors);
     if (c->check_errors || c->race_errors) {
         fflush(NULL);

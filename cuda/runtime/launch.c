@@ -167,6 +167,7 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
         .device_mask = ws_cuda_device_mask(c, ws_cuda_current_device()),
         .initcheck = o->initcheck,
         .racecheck = o->racecheck,
+        .synccheck = o->synccheck,
         .print_limit = o->print_limit,
     };
     ws_launch l;
