@@ -26,13 +26,13 @@ static int all_written(const uint8_t *bits, uint64_t offset, unsigned size)
 void ws_check_written(ws_exec *x, const ptx_instr *in, int lane, uint8_t *bits, uint64_t offset, unsigned size,
                       int is_store, ptx_space space, uint64_t address)
 {
-    (void)in;   /* the instruction is x->pc of the frame: where() names it */
-    if (is_store) {
+    /* an atomic reads the old value before it writes: both a check and a mark */
+    int read_modify_write = in->opcode == OP_atom || in->opcode == OP_red;
+    int unwritten = (!is_store || read_modify_write) && !all_written(bits, offset, size);
+    if (is_store)
         for (uint64_t i = offset; i < offset + size; i++)
             bits[i >> 3] |= (uint8_t)(1u << (i & 7));
-        return;
-    }
-    if (all_written(bits, offset, size))
+    if (!unwritten)
         return;
     ws_launch *l = x->launch;
     if (l->check_errors++ >= l->print_limit) {   /* --print-limit: counted, not shown */

@@ -160,6 +160,20 @@ for L in "$R"/*/*.launch; do
 done
 pass "every course launch is clean under synccheck"
 
+# programs/005_find_the_bug: each check finds the buggy kernel and not its fix
+B="$R/005_find_the_bug"
+verdict() { # verdict PROGRAM CHECK STATUS FOUND-TEXT FIXED-NAME
+    "$W" run "$B/$1.cu" --check "$2" --quiet > "$T/out" 2> "$T/err"
+    status=$?
+    if [ "$status" = "$3" ] && grep -qF -- "$4" "$T/err" && ! grep -qF -- "$5" "$T/err"; then pass "find the bug: $1 ($2)"
+    else fail "find the bug: $1 ($2): status $status"; head -6 "$T/err"; fi
+}
+verdict reduction_no_barrier racecheck 1 "Write access at sum_buggy(const int *, int *) in reduction_no_barrier.cu:17" sum_fixed
+verdict transpose_early_read racecheck 1 "and Read access at transpose_buggy(const float *, float *, int) in transpose_early_read.cu:16" transpose_fixed
+verdict warp_unroll racecheck 0 "(Warp Level Programming) Race reported between Read access at sum(const int *, int *, int) in warp_unroll.cu:12" "warp_unroll.cu:2"
+verdict barrier_in_if synccheck 1 "at scale_buggy(float *, int) in barrier_in_if.cu:15" scale_fixed
+verdict uninitialized initcheck 1 "at histogram(const unsigned char *, int, unsigned int *) in uninitialized.cu:11" "in uninitialized.cu:18"
+
 # warpsim cc: a standalone executable that reads its report flags from WARPSIM_FLAGS
 expect "warpsim cc" 0 "" -- "$W" cc "$D/vector_add.cu" -o "$T/vector_add"
 expect "the built program runs" 0 "$D/vector_add.expected" -- env WARPSIM_FLAGS=--quiet "$T/vector_add"
