@@ -213,9 +213,9 @@ void ws_race_report(const ws_launch *l, uint64_t *shown, uint64_t *errors, uint6
         where(l, r->first_fn, r->first_pc, first, sizeof first);
         where(l, r->second_fn, r->second_pc, second, sizeof second);
         const char *a = r->type == RACE_WAR ? "Read" : "Write", *b = r->type == RACE_RAW ? "Read" : "Write";
-        fprintf(l->check_out, "========= %s: %sRace reported between %s access at %s\n"
+        fprintf(l->check_out, "========= %s: Race reported between %s access at %s\n"
                 "=========     and %s access at %s [%" PRIu64 " hazard%s]\n=========\n",
-                r->warning ? "Warning" : "Error", r->warning ? "(Warp Level Programming) " : "", a, first, b, second,
+                r->warning ? "Warning" : "Error", a, first, b, second,
                 r->count, r->count == 1 ? "" : "s");
         ++*shown;
     }

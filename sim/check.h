@@ -21,8 +21,8 @@ struct ws_race_groups *ws_race_groups_new(void);
 void ws_race_groups_free(struct ws_race_groups *g);
 /* A lane's shared access of `size` bytes at addr: a hazard with the last
  * access of another thread since the block's last barrier is recorded (an
- * error between warps; a warning, as compute-sanitizer's "Warp Level
- * Programming" ones, between lanes of one warp with no __syncwarp between). */
+ * error between warps; a warning between lanes of one warp with no
+ * __syncwarp between, as compute-sanitizer tells them apart). */
 void ws_check_race(ws_exec *x, const ptx_instr *in, int lane, uint64_t addr, unsigned size, int is_store);
 /* Print a launch's hazards, one per pair of instructions, as compute-sanitizer's
  * racecheck does; adds what it displayed to *shown, *errors and *warnings. */

@@ -34,5 +34,14 @@ compute-sanitizer --tool synccheck ./sync_divergent > "$R/synccheck.txt" 2>&1
 compute-sanitizer --tool initcheck ./init_global > "$R/initcheck.txt" 2>&1
 compute-sanitizer --tool memcheck ./cpp_names > "$R/memcheck_clean.txt" 2>&1
 rm -f "$R"/*.build.txt "$R"/ncu_regex.csv; find "$R" -empty -delete
+# the course's find-the-bug programs under the tool each one is for
+B=$(cd "$D/../../programs/005_find_the_bug" && pwd)
+for pair in reduction_no_barrier:racecheck transpose_early_read:racecheck warp_unroll:racecheck \
+            barrier_in_if:synccheck uninitialized:initcheck; do
+    n=${pair%%:*}; tool=${pair#*:}
+    nvcc -arch=sm_90 -lineinfo -o "$W/bug_$n" "$B/$n.cu" > "$R/bug_$n.build.txt" 2>&1
+    compute-sanitizer --tool "$tool" --print-limit 2 "$W/bug_$n" > "$R/bug_$n.$tool.txt" 2>&1
+done
+rm -f "$R"/*.build.txt
 tar -C "$W" -czf "$OUT/reference.tar.gz" reference
 ls -la "$R"
