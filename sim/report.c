@@ -2,6 +2,8 @@
  * layout), JSON, and PTX annotated line by line. */
 #include "sim/report.h"
 
+#include "sim/values.h"
+
 #include <inttypes.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -123,19 +125,9 @@ static void csv_field(FILE *f, const char *s, int last)
  * ("1,884,160"), other numbers with two decimals ("0.12"). */
 static const char *csv_number(double v, char *buf, size_t n)
 {
-    char digits[32];
-    if (v == (double)(uint64_t)v && v < 1e19) {
-        int len = snprintf(digits, sizeof digits, "%" PRIu64, (uint64_t)v);
-        size_t k = 0;
-        for (int i = 0; i < len && k + 2 < n; i++) {
-            if (i && (len - i) % 3 == 0)
-                buf[k++] = ',';
-            buf[k++] = digits[i];
-        }
-        buf[k] = 0;
-    } else {
-        snprintf(buf, n, "%.2f", v);
-    }
+    if (v == (double)(uint64_t)v && v < 1e19)
+        return ws_grouped_u64((uint64_t)v, buf, n);
+    snprintf(buf, n, "%.2f", v);
     return buf;
 }
 

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,5 +167,20 @@ const char *ws_value_expect(ptx_type t, char *buf, size_t n)
     else
         snprintf(buf, n, "an integer from 0 to %llu, decimal or 0x hex",
                  (unsigned long long)(width == 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1));
+    return buf;
+}
+
+const char *ws_grouped_u64(uint64_t v, char *buf, size_t n)
+{
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%" PRIu64, v);
+    size_t k = 0;
+    for (int i = 0; i < len && k + 2 < n; i++) {
+        if (i && (len - i) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = digits[i];
+    }
+    if (n)
+        buf[k < n ? k : n - 1] = 0;
     return buf;
 }

@@ -26,6 +26,9 @@ ptx_type ws_value_type(const char *s, size_t n);
  * and TYPE:VALUE do; *bits gets its bit pattern, zero-extended.  0 or -1. */
 int ws_parse_value(ptx_type t, const char *text, uint64_t *bits);
 
+/* v with thousands separators, as ncu and compute-sanitizer print counts: "1,884,160". Returns buf. */
+const char *ws_grouped_u64(uint64_t v, char *buf, size_t n);
+
 /* What a value of type t looks like, for messages: "an integer from 0 to 255, decimal or 0x hex". */
 const char *ws_value_expect(ptx_type t, char *buf, size_t n);
 

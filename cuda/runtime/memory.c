@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sim/memory.h"
+#include "sim/values.h"
 
 /* The simulated bytes behind [p, p+n), or NULL when no allocation holds them all. */
 static uint8_t *device_bytes(ws_cuda *c, const void *p, size_t n)
@@ -418,21 +419,6 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
     return ws_api_end(c, cudaSuccess);
 }
 
-/* "4,096": compute-sanitizer groups the size of each leak by thousands. */
-static const char *grouped(size_t v, char *buf, size_t n)
-{
-    char digits[32];
-    int len = snprintf(digits, sizeof digits, "%zu", v);
-    size_t k = 0;
-    for (int i = 0; i < len && k + 2 < n; i++) {
-        if (i && (len - i) % 3 == 0)
-            buf[k++] = ',';
-        buf[k++] = digits[i];
-    }
-    buf[k] = 0;
-    return buf;
-}
-
 /* --leak-check full, in compute-sanitizer's words (validate/reference/results/: memcheck.txt). */
 void ws_cuda_leak_report(ws_cuda *c)
 {
@@ -445,7 +431,7 @@ void ws_cuda_leak_report(ws_cuda *c)
             continue;
         n++;
         bytes += r->size;
-        fprintf(stderr, "========= Leaked %s bytes at %p\n", grouped(r->size, size, sizeof size), r->ptr);
+        fprintf(stderr, "========= Leaked %s bytes at %p\n", ws_grouped_u64(r->size, size, sizeof size), r->ptr);
         fprintf(stderr, "=========     by %s", r->name);
         if (c->device_count > 1 && r->device >= 0)
             fprintf(stderr, " on device %d", r->device);
