@@ -205,6 +205,7 @@ typedef struct {
     unsigned int texel_bytes;    /* channels x channel bytes */
     unsigned int address_mode[2], filter, normalized, read_mode;
     float border[4];
+    unsigned int channels, channel_bytes, channel_signed;   /* for cudaReadModeNormalizedFloat */
 } ws_texture_desc;
 
 /* ---- The API --------------------------------------------------------------------- */

@@ -394,6 +394,30 @@ __WS_DEV int __ws_tex_address(int i, int n, unsigned mode)
     default: return i < 0 ? 0 : n - 1;
     }
 }
+/* cudaReadModeNormalizedFloat: 8- and 16-bit integer channels read as floats,
+ * unsigned ones in [0, 1] (v / (2^n - 1)), signed ones in [-1, 1]. */
+__WS_DEV float4 __ws_normalized(const ws_texture_desc *d, unsigned long long at)
+{
+    float c[4] = {0, 0, 0, 0};
+    for (unsigned k = 0; k < d->channels && k < 4; k++) {
+        unsigned long long p = at + k * d->channel_bytes;
+        if (d->channel_bytes == 1)
+            c[k] = d->channel_signed ? __builtin_fmaxf(*(const signed char *)p / 127.0f, -1.0f)
+                                     : *(const unsigned char *)p / 255.0f;
+        else
+            c[k] = d->channel_signed ? __builtin_fmaxf(*(const short *)p / 32767.0f, -1.0f)
+                                     : *(const unsigned short *)p / 65535.0f;
+    }
+    return make_float4(c[0], c[1], c[2], c[3]);
+}
+template <class T> __WS_DEV T __ws_from_float4(float4 v) { T t; __builtin_memset(&t, 0, sizeof t); (void)v; return t; }
+/* explicit specializations take no storage class: inline, not static */
+#define __WS_DEV_SPEC __attribute__((device)) __inline__ __attribute__((always_inline, nodebug))
+template <> __WS_DEV_SPEC float __ws_from_float4<float>(float4 v) { return v.x; }
+template <> __WS_DEV_SPEC float2 __ws_from_float4<float2>(float4 v) { return make_float2(v.x, v.y); }
+template <> __WS_DEV_SPEC float4 __ws_from_float4<float4>(float4 v) { return v; }
+#undef __WS_DEV_SPEC
+
 template <class T> __WS_DEV T __ws_texel(const ws_texture_desc *d, int x, int y)
 {
     int ix = __ws_tex_address(x, (int)d->width, d->address_mode[0]);
@@ -403,6 +427,9 @@ template <class T> __WS_DEV T __ws_texel(const ws_texture_desc *d, int x, int y)
         __builtin_memset(&zero, 0, sizeof zero);
         return zero;
     }
+    if (d->read_mode == cudaReadModeNormalizedFloat)
+        return __ws_from_float4<T>(__ws_normalized(d, d->data + (unsigned long long)iy * d->pitch +
+                                                         (unsigned long long)ix * d->texel_bytes));
     return *(const T *)(d->data + (unsigned long long)iy * d->pitch + (unsigned long long)ix * sizeof(T));
 }
 template <class T> __WS_DEV T tex1Dfetch(cudaTextureObject_t t, int i)
@@ -413,6 +440,8 @@ template <class T> __WS_DEV T tex1Dfetch(cudaTextureObject_t t, int i)
         __builtin_memset(&zero, 0, sizeof zero);
         return zero;
     }
+    if (d->read_mode == cudaReadModeNormalizedFloat)
+        return __ws_from_float4<T>(__ws_normalized(d, d->data + (unsigned long long)i * d->texel_bytes));
     return *(const T *)(d->data + (unsigned long long)i * sizeof(T));
 }
 /* linear filtering weights keep 8 fractional bits, as the hardware's 9-bit fixed point does */

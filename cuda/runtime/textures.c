@@ -152,18 +152,19 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *tex, const struct cudaR
         ws_cuda_warn("cudaCreateTextureObject", "mipmapped arrays are not supported by warpsim");
         return ws_api_end(c, cudaErrorNotSupported);
     }
-    if (desc->readMode == cudaReadModeNormalizedFloat && ch->f != cudaChannelFormatKindFloat) {
-        ws_cuda_warn("cudaCreateTextureObject", "cudaReadModeNormalizedFloat is not supported by warpsim yet "
-                     "(read the integers with cudaReadModeElementType)");
-        return ws_api_end(c, cudaErrorNotSupported);
-    }
-    if (desc->filterMode == cudaFilterModeLinear && ch->f != cudaChannelFormatKindFloat)
+    int normalized = desc->readMode == cudaReadModeNormalizedFloat && ch->f != cudaChannelFormatKindFloat;
+    if (normalized && ch->x != 8 && ch->x != 16)
+        return ws_api_end(c, cudaErrorInvalidValue);   /* normalized reads are for 8- and 16-bit integers */
+    if (desc->filterMode == cudaFilterModeLinear && ch->f != cudaChannelFormatKindFloat && !normalized)
         return ws_api_end(c, cudaErrorInvalidValue);   /* linear filtering returns floats only */
+    t.channel_bytes = (unsigned)ch->x / 8;
+    t.channels = t.channel_bytes ? t.texel_bytes / t.channel_bytes : 0;
+    t.channel_signed = ch->f == cudaChannelFormatKindSigned;
     t.address_mode[0] = desc->addressMode[0];
     t.address_mode[1] = desc->addressMode[1];
     t.filter = desc->filterMode;
     t.normalized = desc->normalizedCoords != 0;
-    t.read_mode = desc->readMode;
+    t.read_mode = normalized ? cudaReadModeNormalizedFloat : cudaReadModeElementType;
     memcpy(t.border, desc->borderColor, sizeof t.border);
     ws_allocation *a = ws_global_alloc(&c->global, sizeof t, "texture object");
     if (!a)

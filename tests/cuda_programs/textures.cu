@@ -14,6 +14,14 @@ __global__ void fetch(cudaTextureObject_t lin, cudaTextureObject_t point, cudaTe
     out[96 + i] = tex2D<float>(wrap, (i - 8) / 8.0f + 0.01f, 0.3f);   // normalized, wrap
 }
 
+// cudaReadModeNormalizedFloat: 8-bit channels read as floats in [0, 1]
+__global__ void normalized(cudaTextureObject_t bytes, cudaTextureObject_t rgba, float *out)
+{
+    out[0] = tex1Dfetch<float>(bytes, 2);            // 102 / 255
+    float4 mid = tex2D<float4>(rgba, 1.0f, 0.5f);     // halfway between the two texels (linear)
+    out[1] = mid.x; out[2] = mid.y; out[3] = mid.z; out[4] = mid.w;
+}
+
 static float texel(const float *t, int w, int h, int x, int y, bool wrap)
 {
     if (wrap) { x = ((x % w) + w) % w; y = ((y % h) + h) % h; }
@@ -80,6 +88,33 @@ int main()
     printf("tex1Dfetch %g %g %g, tex2D point %g, linear %g, wrap %g\n", out[0], out[2], out[21], out[32 + 5], out[64 + 5],
            out[96]);
     printf("textures: %s\n", bad ? "FAILED" : "OK");
+
+    unsigned char bytes[6] = {0, 51, 102, 153, 204, 255}, *dbytes;
+    uchar4 pixels[2] = {make_uchar4(255, 0, 0, 255), make_uchar4(0, 255, 0, 255)};
+    cudaMalloc(&dbytes, sizeof bytes);
+    cudaMemcpy(dbytes, bytes, sizeof bytes, cudaMemcpyHostToDevice);
+    cudaChannelFormatDesc c8 = cudaCreateChannelDesc<unsigned char>(), c8x4 = cudaCreateChannelDesc<uchar4>();
+    cudaArray_t image;
+    cudaMallocArray(&image, &c8x4, 2, 1);
+    cudaMemcpy2DToArray(image, 0, 0, pixels, sizeof pixels, sizeof pixels, 1, cudaMemcpyHostToDevice);
+    cudaResourceDesc rb = {}, ri = {};
+    rb.resType = cudaResourceTypeLinear;
+    rb.res.linear.devPtr = dbytes;
+    rb.res.linear.desc = c8;
+    rb.res.linear.sizeInBytes = sizeof bytes;
+    ri.resType = cudaResourceTypeArray;
+    ri.res.array.array = image;
+    cudaTextureDesc tn = {};
+    tn.readMode = cudaReadModeNormalizedFloat;
+    tn.addressMode[0] = tn.addressMode[1] = cudaAddressModeClamp;
+    cudaTextureObject_t tb, trgba;
+    cudaCreateTextureObject(&tb, &rb, &tn, NULL);
+    tn.filterMode = cudaFilterModeLinear;
+    cudaCreateTextureObject(&trgba, &ri, &tn, NULL);
+    float n[5];
+    normalized<<<1, 1>>>(tb, trgba, dout);
+    cudaMemcpy(n, dout, sizeof n, cudaMemcpyDeviceToHost);
+    printf("normalized: %.4f | %.4f %.4f %.4f %.4f\n", n[0], n[1], n[2], n[3], n[4]);
     cudaDestroyTextureObject(tl);
     cudaDestroyTextureObject(tp);
     cudaDestroyTextureObject(tli);
