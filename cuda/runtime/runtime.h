@@ -60,6 +60,7 @@ typedef struct {
 struct CUstream_st { int id; unsigned flags; };
 /* A cudaArray: texels in simulated memory, rows packed. */
 struct cudaArray {
+    struct cudaArray *next;    /* the runtime's list of live arrays (reclaimed at exit, as the GPU's are) */
     ws_allocation *alloc;
     size_t width, height, texel_bytes;
     struct cudaChannelFormatDesc desc;
@@ -85,6 +86,7 @@ typedef struct {
     cudaError_t pending_error;
     int device_count;          /* --devices */
     uint64_t check_errors;     /* --check initcheck: over every launch */
+    struct cudaArray *arrays;  /* live cudaMallocArray arrays */
     uint64_t races_shown, race_errors, race_warnings;   /* --check racecheck */
     uint32_t peer_access[WS_CUDA_MAX_DEVICES];   /* bit p of [d]: kernels on d may touch p's memory */   /* a kernel's fault, not yet seen: the next call that waits for the device makes it sticky */
     /* the launches the report covers (--kernel, --launch-skip, --launch-count) */

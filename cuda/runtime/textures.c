@@ -48,6 +48,8 @@ cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDe
         return ws_api_end(c, cudaErrorMemoryAllocation);
     }
     a->alloc->device = (int16_t)ws_cuda_current_device();
+    a->next = c->arrays;
+    c->arrays = a;
     a->width = width;
     a->height = rows;
     a->texel_bytes = tb;
@@ -61,6 +63,12 @@ cudaError_t cudaFreeArray(cudaArray_t array)
     WS_API_BEGIN_WAITING(c);
     if (!array)
         return ws_api_end(c, cudaSuccess);
+    struct cudaArray **link = &c->arrays;
+    while (*link && *link != array)
+        link = &(*link)->next;
+    if (!*link)
+        return ws_api_end(c, cudaErrorInvalidValue);   /* not an array of this runtime, or freed already */
+    *link = array->next;
     ws_global_release(&c->global, array->alloc);
     free(array);
     return ws_api_end(c, cudaSuccess);
