@@ -47,6 +47,34 @@ static const ws_arch presets[] = {
         .shared_reserved_per_block = 1024,
         .clock_mhz = 1980, .memory_mib = 81920, .memory_clock_mhz = 2619, .memory_bus_bits = 5120, .l2_kib = 51200,
         .latency_shared = 30, .latency_global = 480, .latency_alu = 4,
+        .timing_validated = 1, .timing_clock_mhz = 1980, .subpartitions = 4,
+        .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
+        .latency_barrier = 20, .latency_l1 = 33, .latency_l2 = 262,
+        .cycles_int = 2, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 8, .cycles_cvt = 8,
+        .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .l2_partial_write_cost = 3,
+        .dram_gbps = 3000, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 2000,
+    },
+    {
+        /* The H100's chip with more and faster memory (4.8 TB/s HBM3e): same SM, L1 and L2. */
+        .name = "h200", .display_name = "NVIDIA H200 SXM (Hopper GH100, 141 GB HBM3e)",
+        .cc_major = 9, .cc_minor = 0, .sm_count = 132, .warp_size = 32,
+        .shared_model = SHARED_MODEL_MODERN, .shared_banks = 32, .bank_width_bytes = 4,
+        .shared_phase_lanes = 32,
+        .global_model = GLOBAL_MODEL_SECTORS, .line_bytes = 128, .sector_bytes = 32,
+        .l1_caches_global_loads = 1,
+        .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
+        .max_threads_per_block = 1024, .regs_per_sm = 65536, .max_regs_per_thread = 255,
+        .reg_alloc_unit = 256, .reg_alloc_per_block = 0, .warp_alloc_granularity = 4,
+        .shared_per_sm = 228 * 1024, .shared_per_block = 227 * 1024, .shared_alloc_unit = 128,
+        .shared_reserved_per_block = 1024,
+        .clock_mhz = 1980, .memory_mib = 143771, .memory_clock_mhz = 3201, .memory_bus_bits = 6144, .l2_kib = 51200,
+        .latency_shared = 30, .latency_global = 480, .latency_alu = 4,
+        .timing_validated = 0, .timing_clock_mhz = 1980, .subpartitions = 4,
+        .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
+        .latency_barrier = 20, .latency_l1 = 33, .latency_l2 = 262,
+        .cycles_int = 2, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 8, .cycles_cvt = 8,
+        .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .l2_partial_write_cost = 3,
+        .dram_gbps = 4300, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 2000,
     },
     {
         .name = "ampere", .display_name = "NVIDIA A100 SXM4 (Ampere GA100)",
@@ -62,6 +90,12 @@ static const ws_arch presets[] = {
         .shared_reserved_per_block = 1024,
         .clock_mhz = 1410, .memory_mib = 40960, .memory_clock_mhz = 1215, .memory_bus_bits = 5120, .l2_kib = 40960,
         .latency_shared = 30, .latency_global = 470, .latency_alu = 4,
+        .timing_validated = 0, .timing_clock_mhz = 1410, .subpartitions = 4,
+        .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
+        .latency_barrier = 20, .latency_l1 = 33, .latency_l2 = 200,
+        .cycles_int = 2, .cycles_fp32 = 2, .cycles_fp64 = 4, .cycles_sfu = 8, .cycles_cvt = 8,
+        .l1_kib = 192, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2500, .l2_partial_write_cost = 3,
+        .dram_gbps = 1400, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 2500,
     },
     {
         .name = "volta", .display_name = "NVIDIA V100 SXM2 (Volta GV100)",
@@ -77,6 +111,12 @@ static const ws_arch presets[] = {
         .shared_reserved_per_block = 0,
         .clock_mhz = 1530, .memory_mib = 16384, .memory_clock_mhz = 877, .memory_bus_bits = 4096, .l2_kib = 6144,
         .latency_shared = 19, .latency_global = 400, .latency_alu = 4,
+        .timing_validated = 0, .timing_clock_mhz = 1530, .subpartitions = 4,
+        .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
+        .latency_barrier = 20, .latency_l1 = 28, .latency_l2 = 193,
+        .cycles_int = 2, .cycles_fp32 = 2, .cycles_fp64 = 4, .cycles_sfu = 8, .cycles_cvt = 8,
+        .l1_kib = 128, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 1400, .l2_partial_write_cost = 3,
+        .dram_gbps = 800, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 3000,
     },
     {
         /* GP100 SMs have two processing blocks, hence warps allocated in pairs. */
@@ -93,6 +133,12 @@ static const ws_arch presets[] = {
         .shared_reserved_per_block = 0,
         .clock_mhz = 1480, .memory_mib = 16384, .memory_clock_mhz = 715, .memory_bus_bits = 4096, .l2_kib = 4096,
         .latency_shared = 24, .latency_global = 400, .latency_alu = 6,
+        .timing_validated = 0, .timing_clock_mhz = 1480, .subpartitions = 2,
+        .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
+        .latency_barrier = 20, .latency_l1 = 30, .latency_l2 = 230,
+        .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 4, .cycles_cvt = 4,
+        .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 800, .l2_partial_write_cost = 3,
+        .dram_gbps = 650, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 3500,
     },
     {
         /* GM107 (GTX 750 Ti) is compute capability 5.0, the sm_50 the course names;
@@ -112,6 +158,12 @@ static const ws_arch presets[] = {
         .shared_reserved_per_block = 0,
         .clock_mhz = 1085, .memory_mib = 2048, .memory_clock_mhz = 2700, .memory_bus_bits = 128, .l2_kib = 2048,
         .latency_shared = 23, .latency_global = 350, .latency_alu = 6,
+        .timing_validated = 0, .timing_clock_mhz = 1085, .subpartitions = 4,
+        .latency_fp64 = 48, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
+        .latency_barrier = 20, .latency_l1 = 30, .latency_l2 = 230,
+        .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 32, .cycles_sfu = 4, .cycles_cvt = 4,
+        .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 150, .l2_partial_write_cost = 3,
+        .dram_gbps = 80, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 4000,
     },
     {
         /* On cc 3.5, L1 serves local memory only; global loads are cached
@@ -129,6 +181,12 @@ static const ws_arch presets[] = {
         .shared_reserved_per_block = 0,
         .clock_mhz = 745, .memory_mib = 12288, .memory_clock_mhz = 3004, .memory_bus_bits = 384, .l2_kib = 1536,
         .latency_shared = 26, .latency_global = 300, .latency_alu = 11,
+        .timing_validated = 0, .timing_clock_mhz = 745, .subpartitions = 4,
+        .latency_fp64 = 10, .latency_sfu = 20, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
+        .latency_barrier = 20, .latency_l1 = 30, .latency_l2 = 230,
+        .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 4, .cycles_cvt = 4,
+        .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 512, .l2_partial_write_cost = 3,
+        .dram_gbps = 250, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 5000,
     },
     {
         .name = "fermi", .display_name = "NVIDIA GF100 (Fermi, full die; GTX 480 enables 15 SMs)",
@@ -144,6 +202,12 @@ static const ws_arch presets[] = {
         .shared_reserved_per_block = 0,
         .clock_mhz = 1401, .memory_mib = 1536, .memory_clock_mhz = 1848, .memory_bus_bits = 384, .l2_kib = 768,
         .latency_shared = 50, .latency_global = 600, .latency_alu = 22,
+        .timing_validated = 0, .timing_clock_mhz = 1401, .subpartitions = 2,
+        .latency_fp64 = 22, .latency_sfu = 40, .latency_cvt = 22, .latency_mio = 40, .latency_branch = 12,
+        .latency_barrier = 40, .latency_l1 = 50, .latency_l2 = 310,
+        .cycles_int = 2, .cycles_fp32 = 2, .cycles_fp64 = 4, .cycles_sfu = 16, .cycles_cvt = 8,
+        .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 384, .l2_partial_write_cost = 3,
+        .dram_gbps = 150, .l2_atomic_cycles = 6, .shared_atomic_cycles = 150, .launch_overhead_ns = 6000,
     },
     {
         /* cc 1.x: registers are allocated per block; 124 registers per
@@ -161,6 +225,12 @@ static const ws_arch presets[] = {
         .shared_reserved_per_block = 0,
         .clock_mhz = 1296, .memory_mib = 1024, .memory_clock_mhz = 1107, .memory_bus_bits = 512, .l2_kib = 0,
         .latency_shared = 38, .latency_global = 440, .latency_alu = 24,
+        .timing_validated = 0, .timing_clock_mhz = 1296, .subpartitions = 1,
+        .latency_fp64 = 48, .latency_sfu = 48, .latency_cvt = 24, .latency_mio = 48, .latency_branch = 24,
+        .latency_barrier = 48, .latency_l1 = 440, .latency_l2 = 440,
+        .cycles_int = 4, .cycles_fp32 = 4, .cycles_fp64 = 32, .cycles_sfu = 16, .cycles_cvt = 8,
+        .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .l2_partial_write_cost = 1,
+        .dram_gbps = 120, .l2_atomic_cycles = 20, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
     },
     {
         /* No published shared-memory latency for G80; GT200's SM is the same design. */
@@ -177,6 +247,12 @@ static const ws_arch presets[] = {
         .shared_reserved_per_block = 0,
         .clock_mhz = 1350, .memory_mib = 768, .memory_clock_mhz = 900, .memory_bus_bits = 384, .l2_kib = 0,
         .latency_shared = 38, .latency_global = 500, .latency_alu = 24,
+        .timing_validated = 0, .timing_clock_mhz = 1350, .subpartitions = 1,
+        .latency_fp64 = 48, .latency_sfu = 48, .latency_cvt = 24, .latency_mio = 48, .latency_branch = 24,
+        .latency_barrier = 48, .latency_l1 = 500, .latency_l2 = 500,
+        .cycles_int = 4, .cycles_fp32 = 4, .cycles_fp64 = 32, .cycles_sfu = 16, .cycles_cvt = 8,
+        .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .l2_partial_write_cost = 1,
+        .dram_gbps = 75, .l2_atomic_cycles = 20, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
     },
 };
 
@@ -314,6 +390,30 @@ static const arch_key arch_keys[] = {
     KEY("latency_shared", KEY_UINT, latency_shared, 0, 1000000, "latencies", "cycles"),
     KEY("latency_global", KEY_UINT, latency_global, 0, 1000000, NULL, "cycles"),
     KEY("latency_alu", KEY_UINT, latency_alu, 0, 1000000, NULL, "cycles"),
+    KEY("timing_validated", KEY_BOOL, timing_validated, 0, 0, "timing model (sim/timing.c)", "checked on the card in validate/"),
+    KEY("timing_clock_mhz", KEY_UINT, timing_clock_mhz, 1, 100000, NULL, "SM clock while profiled"),
+    KEY("subpartitions", KEY_UINT, subpartitions, 1, 64, NULL, "warp schedulers per SM"),
+    KEY("latency_fp64", KEY_UINT, latency_fp64, 0, 1000000, NULL, "cycles"),
+    KEY("latency_sfu", KEY_UINT, latency_sfu, 0, 1000000, NULL, "cycles"),
+    KEY("latency_cvt", KEY_UINT, latency_cvt, 0, 1000000, NULL, "cycles"),
+    KEY("latency_mio", KEY_UINT, latency_mio, 0, 1000000, NULL, "cycles: shfl, vote, redux"),
+    KEY("latency_branch", KEY_UINT, latency_branch, 0, 1000000, NULL, "cycles"),
+    KEY("latency_barrier", KEY_UINT, latency_barrier, 0, 1000000, NULL, "cycles"),
+    KEY("latency_l1", KEY_UINT, latency_l1, 0, 1000000, NULL, "cycles: L1 hit"),
+    KEY("latency_l2", KEY_UINT, latency_l2, 0, 1000000, NULL, "cycles: L2 hit"),
+    KEY("cycles_int", KEY_UINT, cycles_int, 1, 1024, NULL, "pipe cycles per warp-instruction"),
+    KEY("cycles_fp32", KEY_UINT, cycles_fp32, 1, 1024, NULL, "pipe cycles per warp-instruction"),
+    KEY("cycles_fp64", KEY_UINT, cycles_fp64, 1, 1024, NULL, "pipe cycles per warp-instruction"),
+    KEY("cycles_sfu", KEY_UINT, cycles_sfu, 1, 1024, NULL, "pipe cycles per warp-instruction"),
+    KEY("cycles_cvt", KEY_UINT, cycles_cvt, 1, 1024, NULL, "pipe cycles per warp-instruction"),
+    KEY("l1_kib", KEY_UINT, l1_kib, 0, 1u << 20, NULL, "L1 + shared per SM"),
+    KEY("l1_bytes_per_cycle", KEY_UINT, l1_bytes_per_cycle, 1, 1u << 20, NULL, "per SM"),
+    KEY("l2_bytes_per_cycle", KEY_UINT, l2_bytes_per_cycle, 1, 1u << 24, NULL, "whole chip"),
+    KEY("l2_partial_write_cost", KEY_UINT, l2_partial_write_cost, 1, 1024, NULL, "L2 slots per partly written sector"),
+    KEY("dram_gbps", KEY_UINT, dram_gbps, 1, 1u << 24, NULL, "GB/s sustained"),
+    KEY("l2_atomic_cycles", KEY_UINT, l2_atomic_cycles, 0, 1000000, NULL, "cycles per update of one word"),
+    KEY("shared_atomic_cycles", KEY_UINT, shared_atomic_cycles, 0, 1000000, NULL, "cycles per lane, float CAS loop"),
+    KEY("launch_overhead_ns", KEY_UINT, launch_overhead_ns, 0, 100000000, NULL, "ns added to every launch"),
 };
 
 #define KEY_COUNT (sizeof arch_keys / sizeof arch_keys[0])
@@ -787,5 +887,30 @@ uint32_t ws_arch_blocks_per_sm(const ws_arch *a, uint32_t threads, uint64_t shar
     }
     if (limit)
         *limit = why;
+    return best;
+}
+
+uint32_t ws_arch_blocks_per_sm_regs(const ws_arch *a, uint32_t threads, uint64_t shared_bytes, uint32_t regs,
+                                    const char **limit)
+{
+    uint32_t best = ws_arch_blocks_per_sm(a, threads, shared_bytes, limit);
+    uint32_t warps = (threads + a->warp_size - 1) / a->warp_size, unit = a->reg_alloc_unit ? a->reg_alloc_unit : 1;
+    if (!regs || !warps)
+        return best;
+    uint32_t by_regs;
+    if (a->reg_alloc_per_block) {
+        uint64_t per_block = ((uint64_t)regs * warps * a->warp_size + unit - 1) / unit * unit;
+        by_regs = (uint32_t)(a->regs_per_sm / per_block);
+    } else {
+        uint64_t per_warp = ((uint64_t)regs * a->warp_size + unit - 1) / unit * unit;
+        uint32_t g = a->warp_alloc_granularity ? a->warp_alloc_granularity : 1;
+        uint32_t warps_fit = (uint32_t)(a->regs_per_sm / per_warp) / g * g;
+        by_regs = warps_fit / warps;
+    }
+    if (by_regs < best) {
+        best = by_regs;
+        if (limit)
+            *limit = "registers";
+    }
     return best;
 }

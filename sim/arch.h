@@ -79,6 +79,33 @@ typedef struct ws_arch {
     uint32_t latency_shared;
     uint32_t latency_global;
     uint32_t latency_alu;              /* dependent-issue latency of a simple FP32 add/FMA */
+
+    /* The timing model (sim/timing.c): latencies in cycles, throughputs per
+     * cycle of the SM clock; sources in sim/arch.c. */
+    uint32_t timing_validated;         /* 1: checked against the real card in validate/ */
+    uint32_t timing_clock_mhz;         /* the SM clock under a profiler (ncu --clock-control none: boost) */
+    uint32_t subpartitions;            /* warp schedulers per SM, one warp-instruction per cycle each */
+    uint32_t latency_fp64;
+    uint32_t latency_sfu;              /* transcendentals, reciprocals (MUFU) */
+    uint32_t latency_cvt;              /* conversions involving floats */
+    uint32_t latency_mio;              /* shuffles, votes, warp reductions */
+    uint32_t latency_branch;           /* a taken or divergent branch before the next issue */
+    uint32_t latency_barrier;          /* the last arrival to the release */
+    uint32_t latency_l1;               /* a global load hitting L1 */
+    uint32_t latency_l2;               /* a global load hitting L2 (latency_global: from DRAM) */
+    uint32_t cycles_int;               /* sub-partition pipe cycles per warp-instruction: 32 / lanes per cycle */
+    uint32_t cycles_fp32;
+    uint32_t cycles_fp64;
+    uint32_t cycles_sfu;
+    uint32_t cycles_cvt;
+    uint32_t l1_kib;                   /* unified L1 data cache + shared memory per SM */
+    uint32_t l1_bytes_per_cycle;       /* per SM */
+    uint32_t l2_bytes_per_cycle;       /* the whole chip */
+    uint32_t l2_partial_write_cost;    /* L2 slots a partly written sector takes (a full one takes 1) */
+    uint32_t dram_gbps;                /* sustained DRAM bandwidth, GB/s */
+    uint32_t l2_atomic_cycles;         /* one update of one word at L2: updates of a word queue */
+    uint32_t shared_atomic_cycles;     /* one lane's turn in a shared-memory float atomic (a CAS loop) */
+    uint32_t launch_overhead_ns;       /* what gpu__time_duration adds to the kernel's own time */
 } ws_arch;
 
 const ws_arch *ws_arch_default(void);              /* hopper */
@@ -109,6 +136,10 @@ int ws_arch_load_file(const char *path, ws_arch *out, char *err, size_t errlen);
  * "blocks", "shared memory"). Registers are not counted: PTX registers are
  * virtual, only ptxas knows how many a thread really needs. */
 uint32_t ws_arch_blocks_per_sm(const ws_arch *a, uint32_t threads, uint64_t shared_bytes, const char **limit);
+
+/* The same with `regs` registers per thread counted too (0: not counted). */
+uint32_t ws_arch_blocks_per_sm_regs(const ws_arch *a, uint32_t threads, uint64_t shared_bytes, uint32_t regs,
+                                    const char **limit);
 
 /* Readable, aligned "key = value" lines that ws_arch_load_file reads back. */
 void ws_arch_print(const ws_arch *a, FILE *f);

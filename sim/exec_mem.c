@@ -8,6 +8,7 @@
 
 #include "sim/fault.h"
 #include "sim/memory.h"
+#include "sim/timing.h"
 #include "sim/memmodel.h"
 
 /* Lane addresses of an [address] operand, with the space each resolves to. */
@@ -64,6 +65,8 @@ static void count_access(ws_exec *x, ptx_space space, const uint64_t addr[WS_WAR
         ic[is_store ? WS_CTR_shared_st_bank_conflicts : WS_CTR_shared_ld_bank_conflicts] += conflicts;
         ic[WS_CTR_shared_wavefronts] += cost.wavefronts;
         ic[WS_CTR_shared_conflict_cycles] += conflicts;
+        if (x->launch->timing)
+            ws_timing_memory(x, space, addr, mask, bytes_per_lane, is_store, cost.wavefronts);
         return;
     }
     if (space != PTX_SPACE_GLOBAL && space != PTX_SPACE_LOCAL)
@@ -78,10 +81,14 @@ static void count_access(ws_exec *x, ptx_space space, const uint64_t addr[WS_WAR
         for (int lane = 0; lane < WS_WARP_SIZE; lane++)
             phys[lane] = warp_base + addr[lane] * WS_WARP_SIZE + (uint64_t)lane * bytes_per_lane;
         ws_global_access_cost(arch, phys, mask, bytes_per_lane, is_store, &cost);
+        if (x->launch->timing)
+            ws_timing_memory(x, space, phys, mask, bytes_per_lane, is_store, 0);
         ic[is_store ? WS_CTR_local_st_inst : WS_CTR_local_ld_inst]++;
         ic[is_store ? WS_CTR_local_st_sectors : WS_CTR_local_ld_sectors] += cost.sectors;
     } else {
         ws_global_access_cost_span(arch, addr, mask, bytes_per_lane, is_store, span, &cost);
+        if (x->launch->timing)
+            ws_timing_memory(x, space, addr, mask, bytes_per_lane, is_store, 0);
         ic[is_store ? WS_CTR_global_st_inst : WS_CTR_global_ld_inst]++;
         ic[is_store ? WS_CTR_global_st_requests : WS_CTR_global_ld_requests] += cost.requests;
         ic[is_store ? WS_CTR_global_st_sectors : WS_CTR_global_ld_sectors] += cost.sectors;
@@ -402,6 +409,8 @@ static void atomic(ws_exec *x, const ptx_instr *in, uint32_t mask, int returns)
         }
         ic[WS_CTR_shared_wavefronts] += worst;
         ic[WS_CTR_shared_atom_wavefronts] += worst;
+        if (x->launch->timing)
+            ws_timing_atomic(x, PTX_SPACE_SHARED, addr, mask, ptx_types[in->type].kind == PTX_KIND_FLOAT, worst);
     } else {
         /* Lanes on a word an earlier lane of the warp already updated: the memory
          * system applies them one after another (a histogram with one hot bin). */
@@ -415,6 +424,8 @@ static void atomic(ws_exec *x, const ptx_instr *in, uint32_t mask, int returns)
             seen |= 1u << lane;
         }
         ic[WS_CTR_global_atom_same_address] += repeats;
+        if (x->launch->timing)
+            ws_timing_atomic(x, PTX_SPACE_GLOBAL, addr, mask, ptx_types[in->type].kind == PTX_KIND_FLOAT, repeats);
     }
     if (returns) {
         uint64_t *d = ws_dst(x, &in->operand[0]);

@@ -15,6 +15,7 @@
 #include "sim/fault.h"
 #include "sim/machine.h"
 #include "sim/setup.h"
+#include "sim/timing_internal.h"
 #include "sim/warp.h"
 
 /* ---- Blocks on several threads (--jobs) -------------------------------------
@@ -202,11 +203,30 @@ static int run_parallel(ws_launch *l, uint64_t blocks, int jobs)
     return l->failed;
 }
 
+/* The timing model's state, and the occupancy it places blocks by. */
+static int start_timing(ws_launch *l, const ws_launch_config *cfg)
+{
+    if (ws_timing_start(l) < 0) {
+        ws_launch_error(l, "error: out of host memory for the timing model");
+        return -1;
+    }
+    ws_launch_timing *t = l->timing;
+    t->regs_estimated = cfg->regs == 0;
+    t->regs = cfg->regs ? cfg->regs : ws_timing_estimate_registers(l);
+    t->blocks_per_sm = ws_arch_blocks_per_sm_regs(l->arch, cfg->block[0] * cfg->block[1] * cfg->block[2],
+                                                  l->shared_size, t->regs, &t->occupancy_limit);
+    if (t->blocks_per_sm == 0)
+        t->blocks_per_sm = 1;   /* too many registers: the GPU would refuse; time it as one block per SM */
+    return 0;
+}
+
 int ws_launch_run(ws_launch *l, const ws_launch_config *cfg, ws_global_memory *global)
 {
     memset(l, 0, sizeof *l);
     l->global = global;
     if (ws_launch_setup(l, cfg) < 0)
+        return 1;
+    if (cfg->timing && start_timing(l, cfg) < 0)
         return 1;
     uint64_t blocks = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
     int jobs = cfg->jobs < 1 ? 1 : cfg->jobs;
@@ -238,6 +258,8 @@ int ws_launch_run(ws_launch *l, const ws_launch_config *cfg, ws_global_memory *g
             for (int i = 0; i < l->module->functions[f].instr_count; i++)
                 for (int c = 0; c < WS_CTR_COUNT; c++)
                     l->counters[c] += l->instr_counters[f][i][c];
+    if (!l->failed)
+        ws_timing_finish(l);
     return l->failed ? 1 : 0;
 }
 
@@ -251,6 +273,7 @@ void ws_launch_free(ws_launch *l)
             if (l->zeroed) free(l->zeroed[f].regs);
         }
     }
+    ws_timing_free(l);
     free(l->zeroed);
     free(l->builtin);
     ws_race_groups_free(l->races);

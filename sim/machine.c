@@ -16,6 +16,7 @@
 #include "sim/fault.h"
 #include "sim/sass.h"
 #include "sim/simt.h"
+#include "sim/timing.h"
 #include "sim/warp.h"
 
 /* ---- Stepping ------------------------------------------------------------------ */
@@ -79,15 +80,21 @@ static void step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
         trace_instr(l, w, fn, in, active, mask, w->frame_depth - 1);
     if (d->sass_branches)
         ws_sass_branches(x, in, mask);
+    if (l->timing)
+        ws_timing_issue(x, d, frame, mask);
     if (!d->moves_stack) {
         if (mask)
             d->run(x, in, mask);
+        if (l->timing)
+            ws_timing_retire(x, d, frame);
         top->pc = pc + 1;
         /* The stack changes only when this path has reached its merge point. */
         if (top->pc != top->rpc)
             return;
     } else {
         d->run(x, in, mask);
+        if (l->timing)
+            ws_timing_retire(x, d, frame);
     }
     ws_simt_settle(w);
     ws_frames_settle(x);
@@ -148,8 +155,11 @@ int ws_run_block(ws_launch *l, ws_block *b)
                 return WS_BLOCK_OUT_OF_STEPS;
             }
         }
-        if (!live)
+        if (!live) {
+            if (l->timing)
+                ws_timing_block_done(l, b);
             return WS_BLOCK_DONE;
+        }
         if (!progressed) {
             report_deadlock(l, b);
             if (l->synccheck) {   /* compute-sanitizer's verdict, and its "unspecified launch failure" */

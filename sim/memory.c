@@ -29,6 +29,7 @@ void ws_global_free(ws_global_memory *g)
         if (!g->allocs[i]->host_owned)
             free(g->allocs[i]->bytes);
         free(g->allocs[i]->init);
+        free(g->allocs[i]->l2);
         free(g->allocs[i]);
     }
     free(g->allocs);
@@ -129,6 +130,7 @@ void ws_global_release(ws_global_memory *g, ws_allocation *a)
         if (!a->host_owned)
             free(a->bytes);
         free(a->init);
+        free(a->l2);
         free(a);
         return;
     }

@@ -733,6 +733,14 @@ static ws_launch_status apply(pstate *s, int id, const char *v)
     case WS_FLAG_STATS:
         o->stats = 1;
         return WS_LAUNCH_OK;
+    case WS_FLAG_NO_TIMING:
+        o->no_timing = 1;
+        return WS_LAUNCH_OK;
+    case WS_FLAG_REGS:
+        if (ws_parse_u64(v, 0, &n) || n == 0 || n > 255)
+            return fail(s, id, "expected an integer from 1 to 255, got '%s'", quote(&q, v));
+        o->regs = (uint32_t)n;
+        return WS_LAUNCH_OK;
     case WS_FLAG_CSV:
     case WS_FLAG_JSON:
         if (s->given[id == WS_FLAG_CSV ? WS_FLAG_JSON : WS_FLAG_CSV])
@@ -1107,6 +1115,8 @@ static ws_launch_status merge(pstate *f, pstate *c)
     }
     fo->source |= co->source;
     fo->stats |= co->stats;
+    fo->no_timing |= co->no_timing;
+    if (c->given[WS_FLAG_REGS]) fo->regs = co->regs;
     fo->quiet |= co->quiet;
 
     for (int i = 0; i < co->buffer_count; i++) {

@@ -136,6 +136,8 @@ typedef struct ws_run_options {
     int jobs;
     uint64_t mem_limit;
     int stats, quiet;
+    int no_timing;           /* --no-timing */
+    uint32_t regs;           /* --regs N; 0: estimate */
     ws_color_mode color;     /* --color (WS_COLOR_AUTO when not given) */
     /* A .cu file (sim/cu_build.c compiles it): a whole program when no launch
      * group gives a grid (program set), else kernels run as from a .ptx. */

@@ -1,6 +1,7 @@
 /* Reports: text (sections like Nsight Compute's), CSV (ncu --csv --page raw
  * layout), JSON, and PTX annotated line by line. */
 #include "sim/report.h"
+#include "sim/timing.h"
 
 #include "sim/values.h"
 
@@ -423,18 +424,21 @@ void ws_report_text(const ws_session *s, FILE *f, int color)
         if (s->launch_count > 1)
             fprintf(f, "  [launch %d of %d]", li + 1, s->launch_count);
         fputc('\n', f);
+        ws_report_time_text(l, f, color);
         fprintf(f, "  Launch\n");
         fprintf(f, "    %-34s %14u\n", "warps per block", (threads + WS_WARP_SIZE - 1) / WS_WARP_SIZE);
         fprintf(f, "    %-34s %14" PRIu64 "\n", "shared memory per block (bytes)", l->shared_size);
-        const char *limit;
-        uint32_t resident = ws_arch_blocks_per_sm(&s->arch, threads, l->shared_size, &limit);
-        fprintf(f, "    %-34s %14u   %s(limited by %s; registers not counted)%s\n", "blocks resident per SM", resident,
-                DIM(color), limit, RESET(color));
+        if (!ws_timing_result_of(l)) {   /* the Time section gives it with registers counted */
+            const char *limit;
+            uint32_t resident = ws_arch_blocks_per_sm(&s->arch, threads, l->shared_size, &limit);
+            fprintf(f, "    %-34s %14u   %s(limited by %s; registers not counted)%s\n", "blocks resident per SM",
+                    resident, DIM(color), limit, RESET(color));
+        }
         row(f, "warp-instructions", c[WS_CTR_inst_executed], ws_counters[WS_CTR_inst_executed].metric, color);
         row(f, "thread-instructions", c[WS_CTR_thread_inst_executed], ws_counters[WS_CTR_thread_inst_executed].metric, color);
         fprintf(f, "    %-34s %13.1f%%   %swarpsim__simt_efficiency.pct%s\n", "SIMT efficiency (active lanes)",
                 counters_value(c, DERIVED_SIMT_EFFICIENCY), DIM(color), RESET(color));
-        fprintf(f, "    %-34s %14.3f   %s(%.1f million warp-instructions per second)%s\n", "simulation time (s)",
+        fprintf(f, "    %-34s %14.3f   %s(%.1f million warp-instructions per second)%s\n", "simulator host time (s)",
                 s->seconds[li], DIM(color), s->seconds[li] > 0 ? (double)c[WS_CTR_inst_executed] / s->seconds[li] / 1e6 : 0.0,
                 RESET(color));
         fprintf(f, "  Memory workload\n");

@@ -269,6 +269,8 @@ int ws_session_run(ws_session *s, char *err, size_t errlen)
             .params = params, .params_size = s->module->functions[k].param_size,
             .globals = s->globals,
             .max_steps = o->max_steps,
+        .timing = !o->no_timing,
+        .regs = o->regs,
             .trace_block = (int)o->trace_block, .trace_warp = o->trace_warp,
             .trace = o->trace_warp >= 0 ? stdout : NULL,
             .jobs = o->jobs,

@@ -17,6 +17,7 @@
 #include "sim/fault.h"
 #include "sim/memory.h"
 #include "sim/sass.h"
+#include "sim/timing.h"
 #include "sim/simt.h"
 
 /* The dispatch table: OP_<id> -> exec_<id>; isa/opcodes.def names each handler's file. */
@@ -132,13 +133,17 @@ int ws_module_globals(const ptx_module *m, ws_global_memory *g, uint64_t *symbol
 /* The value registers instruction `in` writes: operand 0 when the opcode's
  * shape starts with a destination (d, {d}, D) and it is a register or a
  * vector of them. */
-static int written_registers(const ptx_instr *in, int32_t out[PTX_MAX_VEC])
+int ws_instr_has_destination(const ptx_instr *in)
 {
     const char *shape = ptx_opcodes[in->opcode].shape;
-    int destination = shape[0] == 'd' || shape[0] == 'D' || (shape[0] == '{' && shape[1] == 'd');
+    return shape[0] == 'd' || shape[0] == 'D' || (shape[0] == '{' && shape[1] == 'd');
+}
+
+static int written_registers(const ptx_instr *in, int32_t out[PTX_MAX_VEC])
+{
     const ptx_operand *d = &in->operand[0];
     int n = 0;
-    if (!destination || in->operand_count == 0)
+    if (!ws_instr_has_destination(in) || in->operand_count == 0)
         return 0;
     if (d->kind == PTX_OPD_REG)
         out[n++] = d->reg;
@@ -218,8 +223,7 @@ static int read_before_written(const ptx_function *fn, ws_register_list *out)
         if (!reached[i])
             continue;
         const ptx_instr *in = &fn->instrs[i];
-        const char *shape = ptx_opcodes[in->opcode].shape;
-        int first_source = shape[0] == 'd' || shape[0] == 'D' || (shape[0] == '{' && shape[1] == 'd') ? 1 : 0;
+        int first_source = ws_instr_has_destination(in) ? 1 : 0;
         const uint64_t *def = &defined[(size_t)i * words];
         for (int k = 0; k < in->operand_count; k++) {
             const ptx_operand *op = &in->operand[k];
@@ -255,7 +259,7 @@ static int read_before_written(const ptx_function *fn, ws_register_list *out)
 /* What step() looks up per instruction, once: the handler (specialised where
  * sim/exec_alu.c has one for the opcode and types), whether it moves the
  * SIMT stack, whether sim/sass.c has branches to count for it. */
-static ws_decoded *decode(const ptx_function *fn)
+static ws_decoded *decode(const ws_arch *arch, const ptx_function *fn)
 {
     ws_decoded *d = calloc((size_t)fn->instr_count + 1, sizeof *d);
     if (!d)
@@ -267,6 +271,7 @@ static ws_decoded *decode(const ptx_function *fn)
         d[i].run = special ? special : ws_exec_table[in->opcode];
         d[i].moves_stack = cls == PTX_CLASS_CTRL || cls == PTX_CLASS_SYNC;
         d[i].sass_branches = (uint8_t)ws_sass_has_branches(in);
+        ws_timing_decode(arch, fn, in, &d[i].timing);
     }
     return d;
 }
@@ -352,7 +357,7 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
         }
         l->reconverge[f] = ws_postdominators(F);
         l->instr_counters[f] = calloc((size_t)F->instr_count + 1, sizeof(ws_instr_counters));
-        l->decoded[f] = decode(F);
+        l->decoded[f] = decode(cfg->arch, F);
         if (!l->reconverge[f] || !l->instr_counters[f] || !l->decoded[f] || read_before_written(F, &l->zeroed[f]) < 0) {
             free(fn_marks); free(used);
             ws_launch_error(l, "error: out of host memory");

@@ -41,6 +41,8 @@ typedef struct {
     uint8_t host_owned;    /* bytes belong to the host program (managed and mapped memory: base == bytes) */
     int16_t device;        /* the simulated GPU it lives on (--devices); -1: reachable from every one */
     uint8_t *init;         /* --check initcheck: a bit per byte, set once written (NULL: not tracked) */
+    uint8_t *l2;           /* timing: per 32-byte sector, bit 0 in L2, bit 1 written, this launch (NULL: none yet) */
+    uint64_t l2_sectors;   /* its size */
 } ws_allocation;
 
 /* Whether a launch may touch an allocation: its own GPU's memory, a peer's
@@ -74,12 +76,57 @@ typedef struct {
     int32_t frame;         /* call frame this entry belongs to */
 } ws_simt_entry;
 
+/* ---- Timing (sim/timing.c) ------------------------------------------------- */
+
+/* The pipes of a sub-partition an instruction may issue to (sim/pipes.def). */
+typedef enum {
+    WS_PIPE_INT, WS_PIPE_FP32, WS_PIPE_FP64, WS_PIPE_SFU, WS_PIPE_CVT, WS_PIPE_MIO, WS_PIPE_SHARED,
+    WS_PIPE_LSU, WS_PIPE_BRANCH, WS_PIPE_BARRIER, WS_PIPE_FENCE, WS_PIPE_COUNT
+} ws_pipe;
+
+/* Why a warp waits for a register: what produced it (ncu's stall reasons). */
+typedef enum { WS_WAIT_FIXED, WS_WAIT_SHORT, WS_WAIT_LONG } ws_wait_kind;
+
+#define WS_TIMING_MAX_SRC 10
+#define WS_TIMING_MAX_DST 4
+#define WS_MAX_SUBPARTITIONS 8
+
+typedef struct {
+    uint8_t pipe;              /* ws_pipe */
+    uint8_t sass;              /* issue slots: SASS instructions of a real build */
+    uint8_t nsrc, ndst;
+    uint16_t latency;          /* result latency when fixed (memory sets its own) */
+    uint8_t wait;              /* ws_wait_kind of its results */
+    uint16_t src[WS_TIMING_MAX_SRC], dst[WS_TIMING_MAX_DST];   /* registers; predicates after the values */
+} ws_timing_op;
+
+typedef struct {
+    uint64_t cycle;            /* the next cycle this warp may issue */
+    uint64_t issue;            /* when the running instruction issued */
+    uint64_t done;             /* when its last memory operation completes */
+    uint32_t latency;          /* the running instruction's result latency */
+    uint8_t wait;              /* and what its waiters stall on */
+} ws_warp_timing;
+
+/* What a block asks of its SM and of the chip, in cycles and bytes. */
+typedef struct {
+    uint64_t issued[WS_MAX_SUBPARTITIONS];   /* issue slots per sub-partition */
+    uint64_t pipe[WS_PIPE_COUNT];            /* pipe cycles, all sub-partitions together */
+    uint64_t shared_cycles;    /* wavefronts and serialised shared atomics */
+    uint64_t l1_bytes;         /* through the L1 (global, local) */
+    uint64_t *l1_line;         /* per-block L1: line tags, sets x ways (0: empty) */
+    uint8_t *l1_sectors;       /* sectors held per line */
+    uint32_t l1_sets, l1_ways;
+    uint64_t l1_clock;         /* FIFO replacement */
+} ws_block_timing;
+
 /* What step() needs to know about an instruction besides the instruction
  * itself, worked out once per launch (sim/setup.c: decode). */
 typedef struct {
     ws_exec_fn run;            /* the handler; specialised to the operand types where one is */
     uint8_t moves_stack;       /* control and synchronisation: the handler moves the SIMT stack itself */
     uint8_t sass_branches;     /* the SASS holds branches PTX does not show (sim/sass.c) */
+    ws_timing_op timing;
 } ws_decoded;
 
 /* Value registers of a function, by index. */
@@ -105,6 +152,8 @@ typedef struct {
     uint64_t (*reg)[WS_WARP_SIZE];
     uint32_t *pred;
     size_t reg_capacity, pred_capacity;   /* registers allocated at this depth, kept for the next call */
+    uint64_t *ready;                      /* timing: per register, ready cycle << 2 | ws_wait_kind */
+    size_t ready_capacity;
 } ws_frame;
 
 #define WS_MAX_SIMT_DEPTH 256
@@ -129,6 +178,7 @@ struct ws_warp {
     const ptx_instr *barrier_instr; /* the bar.red waiting for its result */
     uint32_t warp_syncs;         /* bar.warp.sync executed (racecheck orders a warp's accesses by it) */
     uint32_t tid[3][WS_WARP_SIZE];
+    ws_warp_timing tm;
     ws_exec exec;                /* the handlers' context for the top frame (ws_warp_context keeps it current) */
 };
 
@@ -148,6 +198,7 @@ struct ws_block {
     struct ws_race_cell *race;   /* --check racecheck: per shared byte, its last write and read (sim/check.c) */
     uint32_t epoch;              /* barriers the block has completed (racecheck's ordering) */
     uint64_t shared_size;
+    ws_block_timing tm;
     struct {
         uint32_t arrived;        /* threads arrived */
         uint32_t expected;       /* 0: all non-exited threads */
@@ -199,6 +250,7 @@ struct ws_launch {
     FILE *trace;
     /* --jobs: held around global atomics while blocks run on several threads; NULL otherwise */
     pthread_mutex_t *global_atomics;
+    struct ws_launch_timing *timing;   /* the timing model's state and result (sim/timing.c); NULL: off */
 };
 
 /* What a launch is asked to run (sim/grid.c: ws_launch_run). */
@@ -223,6 +275,8 @@ typedef struct {
     int synccheck;                /* --check synccheck: report barriers and warp syncs that not all threads meet */
     uint64_t print_limit;         /* reports printed per launch (0 with a check on: none) */
     FILE *check_out;              /* where the checks report (stderr when NULL) */
+    int timing;                   /* predict the launch's time (sim/timing.c) */
+    uint32_t regs;                /* registers per thread for occupancy (0: estimated from the PTX) */
 } ws_launch_config;
 
 /* The name reports give a launch's kernel. */

@@ -13,6 +13,7 @@
 
 #include "sim/sass.h"
 #include "sim/simt.h"
+#include "sim/timing.h"
 
 /* ---- Call frames ------------------------------------------------------------- */
 
@@ -42,6 +43,16 @@ int ws_frame_registers(ws_launch *l, ws_frame *f, int32_t fn_index)
     }
     if (preds)
         memset(f->pred, 0, preds * sizeof *f->pred);
+    if (l->timing) {   /* every register ready at once */
+        if (regs + preds > f->ready_capacity) {
+            void *p = realloc(f->ready, (regs + preds) * sizeof *f->ready);
+            if (!p)
+                return -1;
+            f->ready = p;
+            f->ready_capacity = regs + preds;
+        }
+        memset(f->ready, 0, (regs + preds) * sizeof *f->ready);
+    }
     return 0;
 }
 
@@ -91,6 +102,8 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
     if (b->race)
         ws_race_reset(b->race, l->shared_size);
     b->epoch = 0;
+    if (l->timing)
+        ws_timing_block_reset(l, b);
     for (int wi = 0; wi < b->warp_count; wi++) {
         ws_warp *w = &b->warps[wi];
         w->index = wi;
@@ -144,6 +157,8 @@ int ws_block_alloc(ws_launch *l, ws_block *b)
         return -1;
     if (!b->warps || !b->shared)
         return -1;
+    if (l->timing && ws_timing_block_alloc(l, b) < 0)
+        return -1;
     for (int wi = 0; wi < b->warp_count; wi++)
         if (!(b->warps[wi].local = calloc(1, l->local_stack_size * WS_WARP_SIZE + 1)))
             return -1;
@@ -157,12 +172,14 @@ void ws_block_free(ws_block *b)
         for (int d = 0; d < WS_MAX_CALL_DEPTH; d++) {
             free(b->warps[wi].frames[d].reg);
             free(b->warps[wi].frames[d].pred);
+            free(b->warps[wi].frames[d].ready);
         }
     }
     free(b->warps);
     free(b->shared);
     free(b->shared_init);
     free(b->race);
+    ws_timing_block_free(b);
     memset(b, 0, sizeof *b);
 }
 
@@ -175,6 +192,8 @@ void ws_barrier_check(ws_launch *l, ws_block *b, int id)
     if (b->barrier[id].arrived < expected)
         return;
     uint32_t popc = b->barrier[id].red_popc, all = b->barrier[id].red_and, any = b->barrier[id].red_or;
+    if (l->timing)
+        ws_timing_barrier(l, b, id);
     for (int wi = 0; wi < b->warp_count; wi++) {
         ws_warp *w = &b->warps[wi];
         if (w->state != WS_WARP_AT_BARRIER || w->barrier_id != id)
@@ -197,7 +216,6 @@ void ws_barrier_check(ws_launch *l, ws_block *b, int id)
         w->simt[w->simt_depth - 1].pc = w->barrier_pc + 1;
         w->barrier_instr = NULL;
     }
-    (void)l;
     memset(&b->barrier[id], 0, sizeof b->barrier[id]);
     b->epoch++;   /* accesses on either side of a barrier are ordered */
 }

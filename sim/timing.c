@@ -1,0 +1,476 @@
+/*
+ * The timing model (the design is sim/timing.h's). This file: decoding an
+ * instruction's timing, the warps' clocks and scoreboards, the caches, and
+ * the blocks' records; sim/timing_finish.c places the blocks on the SMs and
+ * computes the launch's time.
+ */
+#include "sim/timing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/memory.h"
+#include "sim/setup.h"
+#include "sim/timing_internal.h"
+
+/* ---- Decode ---------------------------------------------------------------------- */
+
+enum { ARITH = WS_PIPE_COUNT, MEM };   /* pipes the type or the space decides */
+static const struct { uint8_t pipe, sass; } pipe_of[OP_COUNT] = {
+#define P(id, p, s) [OP_##id] = {p, s},
+#define INT WS_PIPE_INT
+#define FP32 WS_PIPE_FP32
+#define FP64 WS_PIPE_FP64
+#define SFU WS_PIPE_SFU
+#define CVT WS_PIPE_CVT
+#define MIO WS_PIPE_MIO
+#define BRANCH WS_PIPE_BRANCH
+#define BARRIER WS_PIPE_BARRIER
+#define FENCE WS_PIPE_FENCE
+#include "sim/pipes.def"
+#undef P
+#undef INT
+#undef FP32
+#undef FP64
+#undef SFU
+#undef CVT
+#undef MIO
+#undef BRANCH
+#undef BARRIER
+#undef FENCE
+};
+
+int ws_timing_pipe_known(int opcode) { return opcode >= 0 && opcode < OP_COUNT && pipe_of[opcode].sass != 0; }
+
+static int is_float(ptx_type t) { return ptx_types[t].kind == PTX_KIND_FLOAT; }
+
+static void add_register(uint16_t *list, uint8_t *n, int max, int32_t r)
+{
+    if (r >= 0 && r < 65535 && *n < max)
+        list[(*n)++] = (uint16_t)r;
+}
+
+static void operand_registers(const ptx_function *fn, const ptx_operand *op, uint16_t *list, uint8_t *n, int max)
+{
+    switch (op->kind) {
+    case PTX_OPD_REG:
+        add_register(list, n, max, op->reg);
+        break;
+    case PTX_OPD_PRED:
+        add_register(list, n, max, fn->value_reg_count + op->reg);
+        break;
+    case PTX_OPD_ADDR:
+        add_register(list, n, max, op->reg);
+        break;
+    case PTX_OPD_VEC:
+        for (int e = 0; e < op->count && e < PTX_MAX_VEC; e++)
+            add_register(list, n, max, op->regs[e]);
+        break;
+    default:
+        break;
+    }
+}
+
+void ws_timing_decode(const ws_arch *a, const ptx_function *fn, const ptx_instr *in, ws_timing_op *op)
+{
+    memset(op, 0, sizeof *op);
+    unsigned pipe = pipe_of[in->opcode].pipe, sass = pipe_of[in->opcode].sass;
+    ptx_type t = (ptx_type)in->type;
+    if (pipe == ARITH)
+        pipe = t == PTX_F64 ? WS_PIPE_FP64 : is_float(t) ? WS_PIPE_FP32 : WS_PIPE_INT;
+    if (pipe == MEM)
+        pipe = in->space == PTX_SPACE_SHARED ? WS_PIPE_SHARED
+             : in->space == PTX_SPACE_PARAM || in->space == PTX_SPACE_CONST ? WS_PIPE_INT : WS_PIPE_LSU;
+    if (in->opcode == OP_cvt && !is_float(t) && !is_float((ptx_type)in->type2))
+        pipe = WS_PIPE_INT;
+    if (in->opcode == OP_div && is_float(t))
+        sass = (in->flags & (PTX_FLAG_APPROX | PTX_FLAG_FULL)) ? 2 : 10;
+    if ((in->opcode == OP_rcp || in->opcode == OP_sqrt) && (in->flags & PTX_FLAG_APPROX))
+        sass = 1;
+    if (t == PTX_F64 && pipe == WS_PIPE_SFU)
+        pipe = WS_PIPE_FP64, sass = 12;   /* double transcendentals: FP64 Newton steps around MUFU.RCP64H */
+    op->pipe = (uint8_t)pipe;
+    op->sass = (uint8_t)sass;
+    uint32_t latency = pipe == WS_PIPE_FP64 ? a->latency_fp64 : pipe == WS_PIPE_SFU ? a->latency_sfu
+                     : pipe == WS_PIPE_CVT ? a->latency_cvt : pipe == WS_PIPE_MIO ? a->latency_mio
+                     : pipe == WS_PIPE_SHARED ? a->latency_shared : pipe == WS_PIPE_LSU ? a->latency_l2
+                     : pipe == WS_PIPE_FENCE ? a->latency_l2 : a->latency_alu;
+    if (sass > 2)   /* a sequence of dependent SASS instructions */
+        latency += a->latency_alu * (sass / 2);
+    op->latency = (uint16_t)(latency > 65535 ? 65535 : latency);
+    op->wait = pipe == WS_PIPE_LSU || pipe == WS_PIPE_FENCE ? WS_WAIT_LONG
+             : pipe == WS_PIPE_SFU || pipe == WS_PIPE_MIO || pipe == WS_PIPE_SHARED || pipe == WS_PIPE_CVT ? WS_WAIT_SHORT
+             : WS_WAIT_FIXED;
+    /* Registers: the destination operands first (d, and q of d|q when written), the rest are sources. */
+    int first_source = ws_instr_has_destination(in) ? 1 : 0;
+    if (first_source && in->operand_count > 1 && in->operand[1].kind == PTX_OPD_PRED &&
+        strncmp(ptx_opcodes[in->opcode].shape, "d|", 2) == 0)
+        first_source = 2;
+    for (int k = 0; k < in->operand_count; k++) {
+        const ptx_operand *o = &in->operand[k];
+        if (k < first_source && o->kind != PTX_OPD_ADDR)
+            operand_registers(fn, o, op->dst, &op->ndst, WS_TIMING_MAX_DST);
+        else
+            operand_registers(fn, o, op->src, &op->nsrc, WS_TIMING_MAX_SRC);
+    }
+    if (in->guard >= 0)
+        add_register(op->src, &op->nsrc, WS_TIMING_MAX_SRC, fn->value_reg_count + in->guard);
+}
+
+/* ---- Launch and block state ------------------------------------------------------ */
+
+int ws_timing_start(ws_launch *l)
+{
+    uint64_t blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    ws_launch_timing *t = calloc(1, sizeof *t);
+    if (!t || !(t->block = calloc(blocks ? blocks : 1, sizeof *t->block))) {
+        free(t);
+        return -1;
+    }
+    t->blocks = blocks;
+    const ws_arch *a = l->arch;
+    t->subpartitions = a->subpartitions < 1 ? 1 : a->subpartitions > WS_MAX_SUBPARTITIONS ? WS_MAX_SUBPARTITIONS
+                     : a->subpartitions;
+    uint32_t cycles[WS_PIPE_COUNT] = {
+        [WS_PIPE_INT] = a->cycles_int, [WS_PIPE_FP32] = a->cycles_fp32, [WS_PIPE_FP64] = a->cycles_fp64,
+        [WS_PIPE_SFU] = a->cycles_sfu, [WS_PIPE_CVT] = a->cycles_cvt,
+    };
+    for (int p = 0; p < WS_PIPE_COUNT; p++)
+        t->pipe_cycles[p] = cycles[p] ? cycles[p] : 1;
+    /* Every launch starts with cold caches, as ncu's --cache-control all makes it. */
+    for (int i = 0; i < l->global->count; i++) {
+        ws_allocation *al = l->global->allocs[i];
+        uint64_t sectors = (al->size + 31) / 32;
+        if (al->l2 && al->l2_sectors == sectors) {
+            memset(al->l2, 0, sectors);
+            continue;
+        }
+        free(al->l2);
+        al->l2_sectors = 0;
+        if (!(al->l2 = calloc(sectors, 1))) {
+            ws_timing_free(l);
+            return -1;
+        }
+        al->l2_sectors = sectors;
+    }
+    l->timing = t;
+    return 0;
+}
+
+void ws_timing_free(ws_launch *l)
+{
+    if (!l->timing)
+        return;
+    free(l->timing->block);
+    free(l->timing);
+    l->timing = NULL;
+}
+
+/* The L1 a block sees: the SM's unified L1 less the shared memory of the
+ * blocks that share it, split between them. */
+int ws_timing_block_alloc(ws_launch *l, ws_block *b)
+{
+    const ws_arch *a = l->arch;
+    uint32_t resident = l->timing->blocks_per_sm ? l->timing->blocks_per_sm : 1;
+    uint64_t l1 = (uint64_t)a->l1_kib * 1024, shared = l->shared_size * resident;
+    uint64_t mine = l1 > shared ? (l1 - shared) / resident : 0;
+    b->tm.l1_ways = 4;
+    b->tm.l1_sets = (uint32_t)(mine / a->line_bytes / b->tm.l1_ways);
+    if (b->tm.l1_sets == 0)
+        return 0;
+    size_t lines = (size_t)b->tm.l1_sets * b->tm.l1_ways;
+    b->tm.l1_line = calloc(lines, sizeof *b->tm.l1_line);
+    b->tm.l1_sectors = calloc(lines, 1);
+    return b->tm.l1_line && b->tm.l1_sectors ? 0 : -1;
+}
+
+void ws_timing_block_reset(ws_launch *l, ws_block *b)
+{
+    (void)l;
+    uint64_t *line = b->tm.l1_line;
+    uint8_t *sectors = b->tm.l1_sectors;
+    uint32_t sets = b->tm.l1_sets, ways = b->tm.l1_ways;
+    memset(&b->tm, 0, sizeof b->tm);
+    b->tm.l1_line = line;
+    b->tm.l1_sectors = sectors;
+    b->tm.l1_sets = sets;
+    b->tm.l1_ways = ways;
+    if (line) {
+        memset(line, 0, sizeof *line * (size_t)sets * ways);
+        memset(sectors, 0, (size_t)sets * ways);
+    }
+    for (int wi = 0; wi < b->warp_count; wi++)
+        memset(&b->warps[wi].tm, 0, sizeof b->warps[wi].tm);
+}
+
+void ws_timing_block_free(ws_block *b)
+{
+    free(b->tm.l1_line);
+    free(b->tm.l1_sectors);
+    b->tm.l1_line = NULL;
+    b->tm.l1_sectors = NULL;
+}
+
+/* ---- Issue and results ------------------------------------------------------------ */
+
+static const uint8_t stall_counter[3] = {
+    [WS_WAIT_FIXED] = WS_CTR_stall_wait, [WS_WAIT_SHORT] = WS_CTR_stall_short_scoreboard,
+    [WS_WAIT_LONG] = WS_CTR_stall_long_scoreboard,
+};
+
+void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask)
+{
+    ws_warp *w = x->warp;
+    const ws_timing_op *op = &d->timing;
+    const ws_launch_timing *t = x->launch->timing;
+    uint64_t now = w->tm.cycle, ready = now;
+    unsigned wait = WS_WAIT_FIXED;
+    for (int i = 0; i < op->nsrc; i++) {
+        uint64_t r = f->ready[op->src[i]];
+        if (r >> 2 > ready) {
+            ready = r >> 2;
+            wait = (unsigned)(r & 3);
+        }
+    }
+    uint64_t *ic = x->counters;
+    if (ready > now)
+        ic[stall_counter[wait]] += ready - now;
+    ic[WS_CTR_issue_slots] += op->sass;
+    w->tm.issue = ready;
+    w->tm.cycle = ready + (op->sass ? op->sass : 1);
+    w->tm.latency = mask ? op->latency : 0;
+    w->tm.wait = op->wait;
+    ws_block_timing *bt = &x->block->tm;
+    bt->issued[(uint32_t)w->index % t->subpartitions] += op->sass;
+    bt->pipe[op->pipe] += (uint64_t)op->sass * t->pipe_cycles[op->pipe];
+    if (op->pipe == WS_PIPE_BRANCH && x->fn->instrs[x->pc].opcode == OP_bra) {
+        w->tm.cycle += x->launch->arch->latency_branch;
+        ic[WS_CTR_stall_branch_resolving] += x->launch->arch->latency_branch;
+    }
+}
+
+void ws_timing_retire(ws_exec *x, const ws_decoded *d, ws_frame *f)
+{
+    ws_warp *w = x->warp;
+    const ws_timing_op *op = &d->timing;
+    uint64_t at = w->tm.issue + w->tm.latency;
+    uint64_t r = at << 2 | w->tm.wait;
+    for (int i = 0; i < op->ndst; i++)
+        f->ready[op->dst[i]] = r;
+    if ((op->pipe == WS_PIPE_LSU || op->pipe == WS_PIPE_SHARED) && at > w->tm.done)
+        w->tm.done = at;
+}
+
+/* ---- Memory -------------------------------------------------------------------- */
+
+/* Whether the block's L1 holds the sector; it does afterwards (loads allocate). */
+static int l1_lookup(ws_block_timing *bt, uint64_t sector, int allocate)
+{
+    uint64_t line = (sector >> 2) + 1;     /* 0 marks an empty way */
+    uint8_t bit = (uint8_t)(1u << (sector & 3));
+    uint64_t set = (line * UINT64_C(0x9E3779B97F4A7C15) >> 32) % bt->l1_sets;
+    uint64_t *tags = &bt->l1_line[set * bt->l1_ways];
+    uint8_t *held = &bt->l1_sectors[set * bt->l1_ways];
+    for (uint32_t way = 0; way < bt->l1_ways; way++)
+        if (tags[way] == line) {
+            int hit = (held[way] & bit) != 0;
+            if (allocate)
+                held[way] |= bit;
+            return hit;
+        }
+    if (allocate) {
+        uint32_t way = (uint32_t)(bt->l1_clock++ % bt->l1_ways);
+        tags[way] = line;
+        held[way] = bit;
+    }
+    return 0;
+}
+
+/* The sector's L2 state byte, or NULL outside global allocations (local memory). */
+static uint8_t *l2_state(ws_launch *l, uint64_t addr)
+{
+    const ws_allocation *a = l->last_allocation;
+    if (!a || addr < a->base || addr - a->base >= a->size)
+        a = ws_global_find(l->global, addr, 1);
+    if (!a || !a->l2)
+        return NULL;
+    return &a->l2[(addr - a->base) / 32];
+}
+
+static void add(uint64_t *total, uint64_t v) { __atomic_fetch_add(total, v, __ATOMIC_RELAXED); }
+
+void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
+                      unsigned bytes_per_lane, int is_store, uint32_t wavefronts)
+{
+    ws_launch *l = x->launch;
+    const ws_arch *a = l->arch;
+    ws_warp *w = x->warp;
+    ws_block_timing *bt = &x->block->tm;
+    ws_launch_timing *t = l->timing;
+    if (space == PTX_SPACE_SHARED) {
+        bt->shared_cycles += wavefronts;
+        w->tm.latency = a->latency_shared + 2 * (wavefronts > 1 ? wavefronts - 1 : 0);
+        w->tm.wait = WS_WAIT_SHORT;
+        return;
+    }
+    /* The distinct sectors, with the bytes each receives. */
+    uint64_t sector[WS_WARP_SIZE];
+    uint32_t bytes[WS_WARP_SIZE];
+    unsigned n = 0;
+    WS_FOR_LANES(mask, lane) {
+        uint64_t s = addr[lane] >> 5;
+        unsigned k = n;
+        if (n && sector[n - 1] == s)
+            k = n - 1;
+        else
+            for (unsigned j = 0; j < n; j++)
+                if (sector[j] == s) {
+                    k = j;
+                    break;
+                }
+        if (k == n) {
+            sector[n] = s;
+            bytes[n++] = 0;
+        }
+        bytes[k] += bytes_per_lane;
+    }
+    int local = space == PTX_SPACE_LOCAL;
+    int cached = local || a->l1_caches_global_loads;
+    uint32_t latency = 0, l1_hits = 0, dram = 0, l2_hits = 0, slots = 0, dram_writes = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t level = a->latency_l2;
+        if (!is_store && cached && bt->l1_sets && l1_lookup(bt, sector[i], 1)) {
+            l1_hits++;
+            level = a->latency_l1;
+        } else if (!local) {
+            uint8_t *st = l2_state(l, sector[i] << 5);
+            if (st) {
+                uint8_t want = is_store ? 3 : 1;
+                uint8_t before = __atomic_fetch_or(st, want, __ATOMIC_RELAXED);
+                if (is_store) {
+                    dram_writes += !(before & 2);
+                    slots += bytes[i] >= 32 ? 1 : a->l2_partial_write_cost;
+                } else if (before & 1) {
+                    l2_hits++;
+                } else {
+                    dram++;
+                    level = a->latency_global;
+                }
+            }
+        } else if (is_store) {
+            slots++;
+        } else {
+            l2_hits++;
+        }
+        if (level > latency)
+            latency = level;
+    }
+    bt->l1_bytes += (uint64_t)n * 32;
+    w->tm.latency = latency + n / 4;   /* the L1 returns four sectors a cycle */
+    w->tm.wait = WS_WAIT_LONG;
+    if (!is_store) {
+        add(&t->l1_lookups, n);
+        add(&t->l1_hits, l1_hits);
+        add(&t->l2_read_sectors, n - l1_hits);
+        add(&t->l2_read_hits, l2_hits);
+        add(&t->dram_read_sectors, dram);
+    } else {
+        add(&t->l2_write_sectors, n);
+        add(&t->l2_write_slots, slots);
+        add(&t->dram_write_sectors, dram_writes);
+    }
+}
+
+/* A word many updates queue on at L2. */
+static void hot_word(ws_launch_timing *t, uint64_t addr, uint64_t updates)
+{
+    uint64_t key = addr | 1;
+    for (uint32_t i = 0, h = (uint32_t)((addr >> 2) * 2654435761u); i < WS_HOT_WORDS; i++) {
+        ws_hot_word *s = &t->hot[(h + i) % WS_HOT_WORDS];
+        uint64_t expected = 0;
+        if (s->addr == key ||
+            __atomic_compare_exchange_n(&s->addr, &expected, key, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED) ||
+            expected == key) {
+            add(&s->updates, updates);
+            return;
+        }
+    }
+}
+
+void ws_timing_atomic(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
+                      int is_float, uint32_t serial_lanes)
+{
+    ws_launch *l = x->launch;
+    const ws_arch *a = l->arch;
+    ws_warp *w = x->warp;
+    unsigned lanes = (unsigned)__builtin_popcount(mask);
+    if (space == PTX_SPACE_SHARED) {
+        /* Integer shared atomics are one pass per lane on a bank; float ones a CAS loop a lane at a time. */
+        uint64_t cost = is_float ? (uint64_t)serial_lanes * a->shared_atomic_cycles : 2u * serial_lanes;
+        x->block->tm.shared_cycles += cost;
+        w->tm.latency = a->latency_shared + (uint32_t)cost;
+        w->tm.wait = WS_WAIT_SHORT;
+        return;
+    }
+    /* A real build folds an integer update of one word by the whole warp into one (warp-aggregated). */
+    uint32_t updates = !is_float && serial_lanes + 1 == lanes ? 1 : serial_lanes + 1;
+    if (serial_lanes)
+        hot_word(l->timing, addr[__builtin_ctz(mask)], updates);
+    w->tm.latency = a->latency_l2 + updates * a->l2_atomic_cycles;
+    w->tm.wait = WS_WAIT_LONG;
+    add(&l->timing->l2_atomic_updates, is_float ? lanes : updates);
+}
+
+/* ---- Barriers and the end of a block ------------------------------------------------ */
+
+void ws_timing_barrier(ws_launch *l, ws_block *b, int id)
+{
+    uint64_t last = 0;
+    for (int wi = 0; wi < b->warp_count; wi++) {
+        ws_warp *w = &b->warps[wi];
+        if (w->state == WS_WARP_AT_BARRIER && w->barrier_id == id && w->tm.cycle > last)
+            last = w->tm.cycle;
+    }
+    uint64_t release = last + l->arch->latency_barrier;
+    for (int wi = 0; wi < b->warp_count; wi++) {
+        ws_warp *w = &b->warps[wi];
+        if (w->state != WS_WARP_AT_BARRIER || w->barrier_id != id)
+            continue;
+        ws_frame *f = &w->frames[w->frame_depth - 1];
+        f->counters[w->barrier_pc][WS_CTR_stall_barrier] += release - w->tm.cycle;
+        w->tm.cycle = release;
+    }
+}
+
+void ws_timing_block_done(ws_launch *l, ws_block *b)
+{
+    ws_launch_timing *t = l->timing;
+    const ws_block_timing *bt = &b->tm;
+    uint64_t path = 0, issued = 0;
+    for (int wi = 0; wi < b->warp_count; wi++) {
+        const ws_warp_timing *wt = &b->warps[wi].tm;
+        uint64_t end = wt->cycle > wt->done ? wt->cycle : wt->done;
+        path = end > path ? end : path;
+    }
+    for (uint32_t s = 0; s < t->subpartitions; s++) {
+        path = bt->issued[s] > path ? bt->issued[s] : path;
+        issued += bt->issued[s];
+    }
+    ws_block_record *r = &t->block[b->linear_index];
+    r->path = path;
+    r->demand[WS_BOUND_ISSUE] = issued / t->subpartitions;
+    uint64_t pipes = 0;
+    for (int p = 0; p < WS_PIPE_COUNT; p++) {
+        uint64_t c = bt->pipe[p] / t->subpartitions;
+        if (p <= WS_PIPE_CVT && c > pipes)
+            pipes = c;
+        add(&t->pipe[p], bt->pipe[p]);
+    }
+    r->demand[WS_BOUND_PIPE] = pipes;
+    r->demand[WS_BOUND_SHARED] = bt->shared_cycles;
+    r->demand[WS_BOUND_L1] = bt->l1_bytes / (l->arch->l1_bytes_per_cycle ? l->arch->l1_bytes_per_cycle : 1);
+    r->warps = (uint32_t)b->warp_count;
+    add(&t->issued, issued);
+    add(&t->shared_cycles, bt->shared_cycles);
+    add(&t->l1_bytes, bt->l1_bytes);
+}

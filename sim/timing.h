@@ -1,0 +1,113 @@
+/*
+ * The timing model: how long a launch takes on the card, predicted while the
+ * functional simulation runs.
+ *
+ * Each warp keeps its own clock. An instruction issues when its warp is free
+ * and its source registers are ready (a scoreboard of ready cycles per
+ * register); its result is ready a pipe latency later, or, for a load, the
+ * latency of the level that served it (L1, L2, DRAM: a per-block L1 and a
+ * per-launch L2 of the sectors warpsim already counts). Barriers release
+ * warps at their last arrival. That gives each block's latency-bound time.
+ * Each block also leaves its demand on the SM's shared resources (issue
+ * slots per sub-partition, pipes, shared-memory wavefronts, L1 bandwidth)
+ * and on the chip's (L2 and DRAM bandwidth, same-address atomics). At the
+ * end the blocks are placed on the SMs as occupancy allows, in waves, each
+ * taking the longer of its latency path and its share of the SM; the launch
+ * takes the longest SM or the chip's bandwidth bound, plus the launch
+ * overhead. The stall cycles of the warps' clocks are kept per instruction
+ * (counters WS_CTR_stall_*), so every source line shows where time goes.
+ *
+ * Off (--no-timing) it costs one test per instruction.
+ */
+#ifndef WARPSIM_SIM_TIMING_H
+#define WARPSIM_SIM_TIMING_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/state.h"
+
+/* Warp stall reasons, ncu's (its Warp State Statistics):
+ * smsp__average_warp_latency_issue_stalled_<name>.ratio, cycles per issued instruction. */
+#define WS_STALL_REASONS(X) \
+    X(LONG_SCOREBOARD, "long_scoreboard", "waiting for a global or local load (L1TEX)") \
+    X(SHORT_SCOREBOARD, "short_scoreboard", "waiting for shared memory, a shuffle or a transcendental (MIO)") \
+    X(WAIT, "wait", "a fixed-latency dependency (arithmetic results)") \
+    X(BARRIER, "barrier", "waiting at __syncthreads for the block's other warps") \
+    X(BRANCH_RESOLVING, "branch_resolving", "waiting for a branch target") \
+    X(MATH_PIPE_THROTTLE, "math_pipe_throttle", "an arithmetic pipe busy with other warps") \
+    X(MIO_THROTTLE, "mio_throttle", "the shared-memory pipe busy with other warps") \
+    X(LG_THROTTLE, "lg_throttle", "the L1 busy with other warps' global accesses") \
+    X(NOT_SELECTED, "not_selected", "ready, but another warp issued") \
+    X(SELECTED, "selected", "issuing")
+typedef enum {
+#define X(id, name, what) WS_STALL_##id,
+    WS_STALL_REASONS(X)
+#undef X
+    WS_STALL_COUNT
+} ws_stall;
+extern const char *const ws_stall_names[WS_STALL_COUNT];
+extern const char *const ws_stall_descriptions[WS_STALL_COUNT];
+
+/* What the model predicts for one launch, in ncu's terms where ncu has them. */
+typedef enum {
+    WS_BOUND_LAUNCH, WS_BOUND_LATENCY, WS_BOUND_ISSUE, WS_BOUND_PIPE, WS_BOUND_SHARED, WS_BOUND_L1,
+    WS_BOUND_L2, WS_BOUND_DRAM, WS_BOUND_ATOMIC, WS_BOUND_COUNT
+} ws_bound;
+
+typedef struct {
+    double duration_ns;            /* gpu__time_duration.sum */
+    double cycles;                 /* sm__cycles_elapsed.avg: the kernel's cycles, overhead excluded */
+    double overhead_ns;            /* the launch overhead inside duration_ns */
+    double bound_cycles[WS_BOUND_COUNT];   /* what each resource alone would take (launch: overhead) */
+    ws_bound bound;                /* the one that decides */
+    uint32_t regs;                 /* registers per thread the occupancy used */
+    int regs_estimated;            /* from the PTX (1) or --regs (0) */
+    uint32_t blocks_per_sm;        /* resident at once */
+    const char *occupancy_limit;   /* what limits it: "threads", "registers", ... */
+    double theoretical_occupancy;  /* % of the SM's warps */
+    double achieved_occupancy;     /* sm__warps_active.avg.pct_of_peak_sustained_active */
+    double waves;                  /* launch__waves_per_multiprocessor */
+    uint64_t dram_read_bytes, dram_write_bytes;
+    double l1_hit_rate, l2_hit_rate;           /* %, of the sectors looked up */
+    double memory_throughput, sm_throughput;   /* % of peak over the elapsed time */
+    double issue_active;           /* % of sub-partition cycles issuing */
+    double stall[WS_STALL_COUNT];  /* per issued instruction, cycles waiting for each reason */
+} ws_timing_result;
+
+/* The result of a launch that ran with timing on; NULL otherwise. */
+const ws_timing_result *ws_timing_result_of(const ws_launch *l);
+/* A one-line verdict: "memory-bound: DRAM at 87% of peak". */
+void ws_timing_verdict(const ws_timing_result *r, char *out, size_t len);
+const char *ws_bound_name(ws_bound b);
+
+/* Decode: the pipe, issue slots, fixed latency and registers of one instruction. */
+void ws_timing_decode(const ws_arch *a, const ptx_function *fn, const ptx_instr *in, ws_timing_op *op);
+
+/* Registers per thread a real build would likely use: the most live at once, from the PTX. */
+uint32_t ws_timing_estimate_registers(const ws_launch *l);
+
+/* Set-up and tear-down of a launch's timing state (l->timing); 0 or -1 (out of memory). */
+int ws_timing_start(ws_launch *l);
+void ws_timing_free(ws_launch *l);
+/* A block's state, allocated with the block and reset before each block runs. */
+int ws_timing_block_alloc(ws_launch *l, ws_block *b);
+void ws_timing_block_reset(ws_launch *l, ws_block *b);
+void ws_timing_block_free(ws_block *b);
+
+/* step(): before the handler runs (issue), and after (results ready). */
+void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *frame, uint32_t mask);
+void ws_timing_retire(ws_exec *x, const ws_decoded *d, ws_frame *frame);
+/* The memory path: one warp-level access of `space`, lanes `mask`, already costed. */
+void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
+                      unsigned bytes_per_lane, int is_store, uint32_t wavefronts);
+void ws_timing_atomic(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
+                      int is_float, uint32_t serial_lanes);
+/* A barrier releases its warps (sim/warp.c), before they leave it. */
+void ws_timing_barrier(ws_launch *l, ws_block *b, int id);
+/* A block finished: its latency path and demands are recorded. */
+void ws_timing_block_done(ws_launch *l, ws_block *b);
+/* All blocks ran: place them on the SMs and compute l->timing->result. */
+void ws_timing_finish(ws_launch *l);
+
+#endif

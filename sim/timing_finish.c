@@ -1,0 +1,281 @@
+/*
+ * The timing model's end of a launch: occupancy (with registers estimated
+ * from the PTX unless --regs gives them), the blocks placed on the SMs in
+ * waves, the chip's bandwidth bounds, and the result in ncu's terms.
+ */
+#include "sim/timing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/timing_internal.h"
+
+const char *const ws_stall_names[WS_STALL_COUNT] = {
+#define X(id, name, what) name,
+    WS_STALL_REASONS(X)
+#undef X
+};
+const char *const ws_stall_descriptions[WS_STALL_COUNT] = {
+#define X(id, name, what) what,
+    WS_STALL_REASONS(X)
+#undef X
+};
+
+static const char *const bound_names[WS_BOUND_COUNT] = {
+    [WS_BOUND_LAUNCH] = "launch overhead", [WS_BOUND_LATENCY] = "latency", [WS_BOUND_ISSUE] = "instruction issue",
+    [WS_BOUND_PIPE] = "arithmetic pipe", [WS_BOUND_SHARED] = "shared memory", [WS_BOUND_L1] = "L1",
+    [WS_BOUND_L2] = "L2", [WS_BOUND_DRAM] = "DRAM", [WS_BOUND_ATOMIC] = "same-address atomics",
+};
+
+const char *ws_bound_name(ws_bound b) { return b < WS_BOUND_COUNT ? bound_names[b] : "?"; }
+
+const ws_timing_result *ws_timing_result_of(const ws_launch *l) { return l->timing ? &l->timing->result : NULL; }
+
+/* ---- Registers --------------------------------------------------------------------
+ * ptxas allocates what is live at once: the most value registers live at any
+ * instruction (a 64-bit one takes two), from a backward liveness pass over
+ * the kernel, plus the few it reserves. --regs N overrides. */
+
+uint32_t ws_timing_estimate_registers(const ws_launch *l)
+{
+    const ptx_function *fn = l->kernel;
+    const ws_decoded *dec = l->decoded[l->kernel_index];
+    int n = fn->instr_count, regs = fn->value_reg_count + fn->pred_reg_count, words = (regs + 63) / 64;
+    if (n == 0 || words == 0)
+        return 16;
+    uint64_t *live = calloc((size_t)n * (size_t)words, sizeof *live);   /* live on entry to i */
+    uint64_t *out = calloc((size_t)words, sizeof *out);
+    if (!live || !out) {
+        free(live);
+        free(out);
+        return 32;
+    }
+    for (int changed = 1, rounds = 0; changed && rounds < 64; rounds++) {
+        changed = 0;
+        for (int i = n - 1; i >= 0; i--) {
+            const ptx_instr *in = &fn->instrs[i];
+            memset(out, 0, sizeof *out * (size_t)words);
+            int succ[2], ns = 0;
+            int ends = in->guard < 0 && (in->opcode == OP_ret || in->opcode == OP_exit || in->opcode == OP_trap ||
+                                         in->opcode == OP_bra);
+            if (in->opcode == OP_bra && in->operand[0].imm >= 0 && in->operand[0].imm < n)
+                succ[ns++] = (int)in->operand[0].imm;
+            if (!ends && i + 1 < n)
+                succ[ns++] = i + 1;
+            for (int k = 0; k < ns; k++)
+                for (int j = 0; j < words; j++)
+                    out[j] |= live[(size_t)succ[k] * words + j];
+            const ws_timing_op *op = &dec[i].timing;
+            if (in->guard < 0)
+                for (int k = 0; k < op->ndst; k++)
+                    out[op->dst[k] / 64] &= ~(UINT64_C(1) << (op->dst[k] % 64));
+            for (int k = 0; k < op->nsrc; k++)
+                out[op->src[k] / 64] |= UINT64_C(1) << (op->src[k] % 64);
+            uint64_t *mine = &live[(size_t)i * words];
+            if (memcmp(mine, out, sizeof *out * (size_t)words) != 0) {
+                memcpy(mine, out, sizeof *out * (size_t)words);
+                changed = 1;
+            }
+        }
+    }
+    uint32_t most = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t width = 0;
+        for (int r = 0; r < fn->value_reg_count; r++)
+            if (live[(size_t)i * words + r / 64] >> (r % 64) & 1)
+                width += ptx_types[fn->value_reg_type[r]].size > 4 ? 2 : 1;
+        most = width > most ? width : most;
+    }
+    free(live);
+    free(out);
+    uint32_t estimate = most + 6;   /* ptxas keeps a few for addresses and the stack pointer */
+    return estimate > l->arch->max_regs_per_thread ? l->arch->max_regs_per_thread : estimate;
+}
+
+/* ---- Placing the blocks -------------------------------------------------------------
+ * Blocks go to SM slots in linear order, breadth-first over the SMs for the
+ * first wave, then each to the slot that frees first (a binary heap). A block
+ * takes the longer of its latency path and its demand on the SM times the
+ * blocks it shares the SM with. */
+
+typedef struct { uint64_t free_at; uint32_t order; } slot;
+
+static int slot_before(const slot *a, const slot *b)
+{
+    return a->free_at != b->free_at ? a->free_at < b->free_at : a->order < b->order;
+}
+
+static void sift_down(slot *h, uint32_t n, uint32_t i)
+{
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && slot_before(&h[l], &h[m])) m = l;
+        if (r < n && slot_before(&h[r], &h[m])) m = r;
+        if (m == i)
+            return;
+        slot t = h[i]; h[i] = h[m]; h[m] = t;
+        i = m;
+    }
+}
+
+static double pct(double part, double whole) { return whole > 0 ? 100.0 * part / whole : 0; }
+
+void ws_timing_finish(ws_launch *l)
+{
+    ws_launch_timing *t = l->timing;
+    if (!t)
+        return;
+    const ws_arch *a = l->arch;
+    ws_timing_result *r = &t->result;
+    memset(r, 0, sizeof *r);
+    uint32_t threads = l->block_dim[0] * l->block_dim[1] * l->block_dim[2];
+    uint32_t warps_per_block = (threads + 31) / 32, k = t->blocks_per_sm ? t->blocks_per_sm : 1;
+    uint64_t sms = a->sm_count ? a->sm_count : 1, slots = sms * k;
+    uint64_t co = (t->blocks + sms - 1) / sms;   /* blocks sharing an SM at once */
+    co = co < 1 ? 1 : co > k ? k : co;
+    if (slots > t->blocks)
+        slots = t->blocks ? t->blocks : 1;
+    slot *heap = malloc(sizeof *heap * (size_t)slots);
+    uint64_t *sm_busy = calloc((size_t)sms, sizeof *sm_busy);
+    double warp_cycles = 0, throttled = 0;
+    uint64_t kernel = 0, path_max = 0;
+    int decided_by_demand = 0;
+    if (heap && sm_busy) {
+        for (uint64_t s = 0; s < slots; s++)
+            heap[s] = (slot){0, (uint32_t)s};   /* slot s is on SM s % sms: breadth-first */
+        for (uint64_t b = 0; b < t->blocks; b++) {
+            const ws_block_record *br = &t->block[b];
+            uint64_t demand = 0;
+            for (int d = WS_BOUND_ISSUE; d <= WS_BOUND_L1; d++)
+                demand = br->demand[d] > demand ? br->demand[d] : demand;
+            demand *= co;
+            uint64_t took = br->path > demand ? br->path : demand;
+            decided_by_demand += demand > br->path;
+            throttled += (double)(took - br->path) * br->warps;
+            path_max = br->path > path_max ? br->path : path_max;
+            heap[0].free_at += took;
+            uint64_t sm = heap[0].order % sms;
+            sm_busy[sm] += took;
+            if (heap[0].free_at > kernel)
+                kernel = heap[0].free_at;
+            warp_cycles += (double)took * br->warps;
+            sift_down(heap, (uint32_t)slots, 0);
+        }
+    }
+    free(heap);
+    /* The chip's bounds: L2 slots, DRAM bytes, one word's queue of atomics. */
+    double clock_hz = (a->timing_clock_mhz ? a->timing_clock_mhz : a->clock_mhz) * 1e6;
+    double l2_slots = (double)(t->l2_read_sectors + t->l2_write_slots + t->l2_atomic_updates) * 32;
+    double dram_bytes = (double)(t->dram_read_sectors + t->dram_write_sectors) * 32;
+    double dram_per_cycle = a->dram_gbps * 1e9 / clock_hz;
+    uint64_t hottest = 0;
+    for (int i = 0; i < WS_HOT_WORDS; i++)
+        hottest = t->hot[i].updates > hottest ? t->hot[i].updates : hottest;
+    r->bound_cycles[WS_BOUND_LATENCY] = (double)path_max;
+    double sm_sum[WS_BOUND_COUNT] = {0};
+    for (uint64_t b = 0; b < t->blocks; b++)
+        for (int d = WS_BOUND_ISSUE; d <= WS_BOUND_L1; d++)
+            sm_sum[d] += (double)t->block[b].demand[d];
+    for (int d = WS_BOUND_ISSUE; d <= WS_BOUND_L1; d++)
+        r->bound_cycles[d] = sm_sum[d] / (double)sms;
+    r->bound_cycles[WS_BOUND_L2] = l2_slots / (a->l2_bytes_per_cycle ? a->l2_bytes_per_cycle : 1);
+    r->bound_cycles[WS_BOUND_DRAM] = dram_per_cycle > 0 ? dram_bytes / dram_per_cycle : 0;
+    r->bound_cycles[WS_BOUND_ATOMIC] = (double)hottest * a->l2_atomic_cycles;
+    double cycles = (double)kernel;
+    r->bound = WS_BOUND_LATENCY;
+    if (decided_by_demand * 2 > (int64_t)t->blocks) {   /* most blocks waited on their SM's resources */
+        r->bound = WS_BOUND_ISSUE;
+        for (int d = WS_BOUND_ISSUE; d <= WS_BOUND_L1; d++)
+            if (r->bound_cycles[d] > r->bound_cycles[r->bound])
+                r->bound = (ws_bound)d;
+    }
+    for (int d = WS_BOUND_L2; d <= WS_BOUND_ATOMIC; d++)
+        if (r->bound_cycles[d] > cycles) {
+            cycles = r->bound_cycles[d];
+            r->bound = (ws_bound)d;
+        }
+    r->cycles = cycles;
+    r->overhead_ns = a->launch_overhead_ns;
+    r->bound_cycles[WS_BOUND_LAUNCH] = a->launch_overhead_ns * 1e-9 * clock_hz;
+    r->duration_ns = cycles / clock_hz * 1e9 + r->overhead_ns;
+    if (r->overhead_ns > r->duration_ns / 2)
+        r->bound = WS_BOUND_LAUNCH;
+
+    /* Occupancy, caches, throughputs. */
+    r->regs = t->regs;
+    r->regs_estimated = t->regs_estimated;
+    r->blocks_per_sm = t->blocks_per_sm;
+    r->occupancy_limit = t->occupancy_limit;
+    r->theoretical_occupancy = pct((double)k * warps_per_block, a->max_warps_per_sm);
+    double busy = 0;
+    for (uint64_t s = 0; s < sms && sm_busy; s++)
+        busy += sm_busy[s] ? (double)sm_busy[s] / (double)co : 0;
+    /* active warps per active cycle: each block's warps over its time, per SM busy time */
+    r->achieved_occupancy = busy > 0 ? pct(warp_cycles / busy, a->max_warps_per_sm) : 0;
+    if (r->achieved_occupancy > r->theoretical_occupancy)
+        r->achieved_occupancy = r->theoretical_occupancy;
+    free(sm_busy);
+    r->waves = (double)t->blocks / (double)(sms * k);
+    r->dram_read_bytes = t->dram_read_sectors * 32;
+    r->dram_write_bytes = t->dram_write_sectors * 32;
+    r->l1_hit_rate = pct((double)t->l1_hits, (double)t->l1_lookups);
+    r->l2_hit_rate = pct((double)(t->l2_read_hits + t->l2_write_sectors),
+                         (double)(t->l2_read_sectors + t->l2_write_sectors));
+    double mem = r->bound_cycles[WS_BOUND_DRAM];
+    for (int d = WS_BOUND_SHARED; d <= WS_BOUND_L2; d++)
+        mem = r->bound_cycles[d] > mem ? r->bound_cycles[d] : mem;
+    r->memory_throughput = pct(mem, cycles);
+    double sm = r->bound_cycles[WS_BOUND_ISSUE] > r->bound_cycles[WS_BOUND_PIPE] ? r->bound_cycles[WS_BOUND_ISSUE]
+              : r->bound_cycles[WS_BOUND_PIPE];
+    r->sm_throughput = pct(sm, cycles);
+    r->issue_active = pct(r->bound_cycles[WS_BOUND_ISSUE], cycles);
+    /* Stalls per issued instruction: the warps' own waits from the counters, the
+     * time spent behind other warps on the deciding resource as its throttle. */
+    double issued = t->issued ? (double)t->issued : 1;
+    r->stall[WS_STALL_LONG_SCOREBOARD] = l->counters[WS_CTR_stall_long_scoreboard] / issued;
+    r->stall[WS_STALL_SHORT_SCOREBOARD] = l->counters[WS_CTR_stall_short_scoreboard] / issued;
+    r->stall[WS_STALL_WAIT] = l->counters[WS_CTR_stall_wait] / issued;
+    r->stall[WS_STALL_BARRIER] = l->counters[WS_CTR_stall_barrier] / issued;
+    r->stall[WS_STALL_BRANCH_RESOLVING] = l->counters[WS_CTR_stall_branch_resolving] / issued;
+    r->stall[WS_STALL_SELECTED] = 1;
+    ws_stall throttle = r->bound == WS_BOUND_SHARED ? WS_STALL_MIO_THROTTLE
+                      : r->bound == WS_BOUND_L1 ? WS_STALL_LG_THROTTLE
+                      : r->bound == WS_BOUND_PIPE ? WS_STALL_MATH_PIPE_THROTTLE : WS_STALL_NOT_SELECTED;
+    r->stall[throttle] += throttled / issued;
+}
+
+void ws_timing_verdict(const ws_timing_result *r, char *out, size_t len)
+{
+    double us = r->duration_ns / 1000;
+    switch (r->bound) {
+    case WS_BOUND_LAUNCH:
+        snprintf(out, len, "launch-bound: %.1f of its %.1f us are the launch overhead; more work per launch would be free",
+                 r->overhead_ns / 1000, us);
+        break;
+    case WS_BOUND_DRAM:
+    case WS_BOUND_L2:
+    case WS_BOUND_L1:
+    case WS_BOUND_SHARED:
+        snprintf(out, len, "memory-bound: %s at %.0f%% of peak", ws_bound_name(r->bound),
+                 r->cycles > 0 ? 100.0 * r->bound_cycles[r->bound] / r->cycles : 0);
+        break;
+    case WS_BOUND_ISSUE:
+    case WS_BOUND_PIPE:
+        snprintf(out, len, "compute-bound: %s at %.0f%% of peak", ws_bound_name(r->bound),
+                 r->cycles > 0 ? 100.0 * r->bound_cycles[r->bound] / r->cycles : 0);
+        break;
+    case WS_BOUND_ATOMIC:
+        snprintf(out, len, "atomic-bound: updates of one word queue at L2 (%.0f%% of the time)",
+                 r->cycles > 0 ? 100.0 * r->bound_cycles[r->bound] / r->cycles : 0);
+        break;
+    default: {
+        int worst = 0;
+        for (int s = 0; s < WS_STALL_SELECTED; s++)
+            if (r->stall[s] > r->stall[worst])
+                worst = s;
+        snprintf(out, len, "latency-bound: warps issue on %.0f%% of the cycles; they wait mostly on %s (%s)",
+                 r->issue_active, ws_stall_names[worst], ws_stall_descriptions[worst]);
+        break;
+    }
+    }
+}

@@ -1,0 +1,40 @@
+/*
+ * The timing model's launch state, shared by sim/timing.c (collecting, while
+ * blocks run) and sim/timing_finish.c (placing the blocks, the result).
+ * Totals are added atomically: with --jobs, blocks run on several threads.
+ */
+#ifndef WARPSIM_SIM_TIMING_INTERNAL_H
+#define WARPSIM_SIM_TIMING_INTERNAL_H
+
+#include "sim/timing.h"
+
+/* One block: its latency path and its demand on the SM's resources, cycles. */
+typedef struct {
+    uint64_t path;
+    uint64_t demand[WS_BOUND_COUNT];   /* issue, pipe, shared, l1 */
+    uint32_t warps;
+} ws_block_record;
+
+#define WS_HOT_WORDS 1024
+typedef struct { uint64_t addr, updates; } ws_hot_word;
+
+typedef struct ws_launch_timing {
+    uint64_t blocks;
+    ws_block_record *block;            /* [blocks], by linear index */
+    uint32_t subpartitions;
+    uint32_t pipe_cycles[WS_PIPE_COUNT];
+    uint32_t blocks_per_sm, regs;
+    int regs_estimated;
+    const char *occupancy_limit;
+    /* totals */
+    uint64_t issued, shared_cycles, l1_bytes, pipe[WS_PIPE_COUNT];
+    uint64_t l1_lookups, l1_hits;
+    uint64_t l2_read_sectors, l2_read_hits, l2_write_sectors, l2_write_slots, l2_atomic_updates;
+    uint64_t dram_read_sectors, dram_write_sectors;
+    ws_hot_word hot[WS_HOT_WORDS];
+    ws_timing_result result;
+} ws_launch_timing;
+
+int ws_timing_pipe_known(int opcode);
+
+#endif
