@@ -16,6 +16,7 @@
 #include "sim/machine.h"
 #include "sim/setup.h"
 #include "sim/timing_internal.h"
+#include "sim/timing_result.h"
 #include "sim/warp.h"
 
 /* ---- Blocks on several threads (--jobs) -------------------------------------

@@ -1,11 +1,13 @@
 /* Reports: text (sections like Nsight Compute's), CSV (ncu --csv --page raw
  * layout), JSON, and PTX annotated line by line. */
 #include "sim/report.h"
-#include "sim/timing.h"
+#include "sim/report_time.h"
+#include "sim/timing_result.h"
 
 #include "sim/values.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +16,34 @@
 /* ---- Metrics ------------------------------------------------------------------ */
 
 enum { DERIVED_SIMT_EFFICIENCY = -2, DERIVED_WAVEFRONTS_PER_REQUEST = -3, DERIVED_SECTORS_PER_REQUEST = -4 };
+/* The timing model's metrics (sim/timing.h): ids from -100 down, n/a without timing. */
+enum {
+    TIME_DURATION = -100, TIME_CYCLES = -101, TIME_ACHIEVED = -102, TIME_THEORETICAL = -103, TIME_REGS = -104,
+    TIME_WAVES = -105, TIME_DRAM_READ = -106, TIME_DRAM_WRITE = -107, TIME_L2_HIT = -108, TIME_L1_HIT = -109,
+    TIME_MEMORY = -110, TIME_SM = -111, TIME_ISSUE = -112, TIME_STALL = -120   /* - reason */
+};
 
 /* The metrics beyond the counters (sim/counters.c has those). */
 static const ws_metric derived[] = {
     {"warpsim__simt_efficiency.pct", "%", "active lanes per warp-instruction, in % of 32", DERIVED_SIMT_EFFICIENCY},
     {"warpsim__shared_wavefronts_per_request.ratio", "wavefront", "shared wavefronts per shared load or store", DERIVED_WAVEFRONTS_PER_REQUEST},
     {"warpsim__global_sectors_per_request.ratio", "sector", "global sectors per global load or store request", DERIVED_SECTORS_PER_REQUEST},
+    {"gpu__time_duration.sum", "ns", "predicted duration of the launch, launch overhead included", TIME_DURATION},
+    {"sm__cycles_elapsed.avg", "cycle", "predicted SM cycles of the kernel", TIME_CYCLES},
+    {"sm__warps_active.avg.pct_of_peak_sustained_active", "%", "predicted achieved occupancy", TIME_ACHIEVED},
+    {"sm__maximum_warps_per_active_cycle_pct", "%", "theoretical occupancy", TIME_THEORETICAL},
+    {"launch__registers_per_thread", "register/thread", "registers per thread the occupancy used (--regs, or estimated)", TIME_REGS},
+    {"launch__waves_per_multiprocessor", "", "blocks over the blocks all SMs hold at once", TIME_WAVES},
+    {"dram__bytes_read.sum", "byte", "predicted DRAM bytes read (cold caches, as ncu's --cache-control all)", TIME_DRAM_READ},
+    {"dram__bytes_write.sum", "byte", "predicted DRAM bytes written", TIME_DRAM_WRITE},
+    {"lts__t_sector_hit_rate.pct", "%", "predicted L2 sector hit rate", TIME_L2_HIT},
+    {"l1tex__t_sector_hit_rate.pct", "%", "predicted L1 sector hit rate of global and local loads", TIME_L1_HIT},
+    {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", "%", "predicted busiest memory unit, % of its peak", TIME_MEMORY},
+    {"sm__throughput.avg.pct_of_peak_sustained_elapsed", "%", "predicted busiest SM unit (issue, pipes), % of its peak", TIME_SM},
+    {"smsp__issue_active.avg.pct_of_peak_sustained_active", "%", "predicted share of cycles a scheduler issues", TIME_ISSUE},
+#define X(id, name, what) {"smsp__average_warp_latency_issue_stalled_" name ".ratio", "", "predicted: " what, TIME_STALL - WS_STALL_##id},
+    WS_STALL_REASONS(X)
+#undef X
 };
 
 size_t ws_metric_count(void) { return WS_CTR_COUNT + sizeof derived / sizeof derived[0]; }
@@ -45,7 +69,35 @@ static double counters_value(const uint64_t *c, int counter)
     }
 }
 
-double ws_metric_value(const ws_launch *l, const ws_metric *m) { return counters_value(l->counters, m->counter); }
+static double timing_value(const ws_timing_result *r, int metric)
+{
+    switch (metric) {
+    case TIME_DURATION: return r->duration_ns;
+    case TIME_CYCLES: return r->cycles;
+    case TIME_ACHIEVED: return r->achieved_occupancy;
+    case TIME_THEORETICAL: return r->theoretical_occupancy;
+    case TIME_REGS: return r->regs;
+    case TIME_WAVES: return r->waves;
+    case TIME_DRAM_READ: return (double)r->dram_read_bytes;
+    case TIME_DRAM_WRITE: return (double)r->dram_write_bytes;
+    case TIME_L2_HIT: return r->l2_hit_rate;
+    case TIME_L1_HIT: return r->l1_hit_rate;
+    case TIME_MEMORY: return r->memory_throughput;
+    case TIME_SM: return r->sm_throughput;
+    case TIME_ISSUE: return r->issue_active;
+    default: return r->stall[TIME_STALL - metric];
+    }
+}
+
+/* NaN for a timing metric of a launch that ran without the timing model. */
+double ws_metric_value(const ws_launch *l, const ws_metric *m)
+{
+    if (m->counter <= TIME_DURATION) {
+        const ws_timing_result *r = ws_timing_result_of(l);
+        return r ? timing_value(r, m->counter) : NAN;
+    }
+    return counters_value(l->counters, m->counter);
+}
 
 int ws_metrics_select(const char *list, int *selected, char *err, size_t errlen)
 {
@@ -126,6 +178,8 @@ static void csv_field(FILE *f, const char *s, int last)
  * ("1,884,160"), other numbers with two decimals ("0.12"). */
 static const char *csv_number(double v, char *buf, size_t n)
 {
+    if (isnan(v))
+        return "n/a";   /* as ncu prints a metric it could not collect */
     if (v == (double)(uint64_t)v && v < 1e19)
         return ws_grouped_u64((uint64_t)v, buf, n);
     snprintf(buf, n, "%.2f", v);
@@ -251,10 +305,13 @@ static line_totals *gather_lines(const ws_launch *l, int *count)
  * integers, ratios numbers with a fraction (1.0000, never 1), so a schema can say which. */
 static void json_metric_value(FILE *f, const ws_launch *l, const ws_metric *m)
 {
+    double v = m->counter >= 0 ? 0 : ws_metric_value(l, m);
     if (m->counter >= 0)
         fprintf(f, "%" PRIu64, l->counters[m->counter]);
+    else if (isnan(v))
+        fputs("null", f);   /* a timing metric of a launch run with --no-timing */
     else
-        fprintf(f, "%.4f", ws_metric_value(l, m));
+        fprintf(f, "%.4f", v);
 }
 
 void ws_report_json(const ws_session *s, const int *selected, FILE *f)

@@ -19,8 +19,6 @@ double ws_metric_value(const ws_launch *l, const ws_metric *m);
 int ws_metrics_select(const char *list, int *selected, char *err, size_t errlen);
 
 void ws_report_text(const ws_session *s, FILE *f, int color);
-/* One launch's "Time" section, when it ran with the timing model (sim/report_time.c). */
-void ws_report_time_text(const ws_launch *l, FILE *f, int color);
 void ws_report_csv(const ws_session *s, const int *selected, FILE *f);
 /* The version of --json's layout (README.md, "The --json output"): raised when a field changes meaning or type. */
 #define WS_JSON_SCHEMA_VERSION 1

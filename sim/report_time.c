@@ -2,11 +2,11 @@
  * The text report's "Time" section: the timing model's prediction for one
  * launch (sim/timing.h), in ncu's names where ncu has them.
  */
-#include "sim/report.h"
+#include "sim/report_time.h"
 
 #include <inttypes.h>
 
-#include "sim/timing.h"
+#include "sim/timing_result.h"
 
 void ws_report_time_text(const ws_launch *l, FILE *f, int color)
 {

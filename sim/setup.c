@@ -133,12 +133,6 @@ int ws_module_globals(const ptx_module *m, ws_global_memory *g, uint64_t *symbol
 /* The value registers instruction `in` writes: operand 0 when the opcode's
  * shape starts with a destination (d, {d}, D) and it is a register or a
  * vector of them. */
-int ws_instr_has_destination(const ptx_instr *in)
-{
-    const char *shape = ptx_opcodes[in->opcode].shape;
-    return shape[0] == 'd' || shape[0] == 'D' || (shape[0] == '{' && shape[1] == 'd');
-}
-
 static int written_registers(const ptx_instr *in, int32_t out[PTX_MAX_VEC])
 {
     const ptx_operand *d = &in->operand[0];

@@ -12,9 +12,6 @@ extern const ws_exec_fn ws_exec_table[OP_COUNT];
  * launch's error set. */
 int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg);
 
-/* Whether operand 0 of the instruction is a destination (its shape starts d, D or {d}). */
-int ws_instr_has_destination(const ptx_instr *in);
-
 /* Module-scope .global and .const variables get allocations (with their
  * initial bytes) once per module; their addresses go in symbol_address. */
 int ws_module_globals(const ptx_module *m, ws_global_memory *g, uint64_t *symbol_address, char *err, size_t errlen);

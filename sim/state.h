@@ -102,6 +102,7 @@ typedef struct {
 
 typedef struct {
     uint64_t cycle;            /* the next cycle this warp may issue */
+    uint64_t block_end;        /* a real build: the last issue of this basic block (see sim/timing.c) */
     uint64_t issue;            /* when the running instruction issued */
     uint64_t done;             /* when its last memory operation completes */
     uint32_t latency;          /* the running instruction's result latency */
@@ -291,6 +292,12 @@ static inline const char *ws_launch_name(const ws_launch *l)
 static inline uint64_t ws_frame_param_offset(const ptx_function *fn)
 {
     return fn->is_entry ? 0 : fn->param_size;
+}
+/* Whether operand 0 of the instruction is a destination (its shape starts d, D or {d}). */
+static inline int ws_instr_has_destination(const ptx_instr *in)
+{
+    const char *shape = ptx_opcodes[in->opcode].shape;
+    return shape[0] == 'd' || shape[0] == 'D' || (shape[0] == '{' && shape[1] == 'd');
 }
 /* This instruction's counters. */
 static inline uint64_t *ws_icounters(ws_exec *x)

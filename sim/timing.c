@@ -1,7 +1,7 @@
 /*
  * The timing model (the design is sim/timing.h's). This file: decoding an
  * instruction's timing, the warps' clocks and scoreboards, the caches, and
- * the blocks' records; sim/timing_finish.c places the blocks on the SMs and
+ * the blocks' records; sim/timing_result.c places the blocks on the SMs and
  * computes the launch's time.
  */
 #include "sim/timing.h"
@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "sim/memory.h"
-#include "sim/setup.h"
 #include "sim/timing_internal.h"
 
 /* ---- Decode ---------------------------------------------------------------------- */
@@ -237,7 +236,19 @@ void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask
         ic[stall_counter[wait]] += ready - now;
     ic[WS_CTR_issue_slots] += op->sass;
     w->tm.issue = ready;
-    w->tm.cycle = ready + (op->sass ? op->sass : 1);
+    unsigned slots = op->sass ? op->sass : 1;
+    if (t->in_order) {
+        w->tm.cycle = ready + slots;
+    } else {
+        /* ptxas schedules each basic block: an instruction waiting for its operands
+         * does not hold back the independent ones after it (loads go early), but
+         * the block's last instruction issues before the next block's first. */
+        w->tm.cycle = now + slots;
+        if (ready + slots > w->tm.block_end)
+            w->tm.block_end = ready + slots;
+        if (op->pipe >= WS_PIPE_BRANCH && w->tm.block_end > w->tm.cycle)
+            w->tm.cycle = w->tm.block_end;
+    }
     w->tm.latency = mask ? op->latency : 0;
     w->tm.wait = op->wait;
     ws_block_timing *bt = &x->block->tm;
@@ -450,6 +461,7 @@ void ws_timing_block_done(ws_launch *l, ws_block *b)
     for (int wi = 0; wi < b->warp_count; wi++) {
         const ws_warp_timing *wt = &b->warps[wi].tm;
         uint64_t end = wt->cycle > wt->done ? wt->cycle : wt->done;
+        end = wt->block_end > end ? wt->block_end : end;
         path = end > path ? end : path;
     }
     for (uint32_t s = 0; s < t->subpartitions; s++) {

@@ -16,6 +16,7 @@
  * takes the longest SM or the chip's bandwidth bound, plus the launch
  * overhead. The stall cycles of the warps' clocks are kept per instruction
  * (counters WS_CTR_stall_*), so every source line shows where time goes.
+ * sim/timing_result.c (timing_result.h) turns the records into the result.
  *
  * Off (--no-timing) it costs one test per instruction.
  */
@@ -75,17 +76,13 @@ typedef struct {
     double stall[WS_STALL_COUNT];  /* per issued instruction, cycles waiting for each reason */
 } ws_timing_result;
 
-/* The result of a launch that ran with timing on; NULL otherwise. */
-const ws_timing_result *ws_timing_result_of(const ws_launch *l);
-/* A one-line verdict: "memory-bound: DRAM at 87% of peak". */
-void ws_timing_verdict(const ws_timing_result *r, char *out, size_t len);
-const char *ws_bound_name(ws_bound b);
+
+/* Whether sim/pipes.def has a line for the opcode. */
+int ws_timing_pipe_known(int opcode);
 
 /* Decode: the pipe, issue slots, fixed latency and registers of one instruction. */
 void ws_timing_decode(const ws_arch *a, const ptx_function *fn, const ptx_instr *in, ws_timing_op *op);
 
-/* Registers per thread a real build would likely use: the most live at once, from the PTX. */
-uint32_t ws_timing_estimate_registers(const ws_launch *l);
 
 /* Set-up and tear-down of a launch's timing state (l->timing); 0 or -1 (out of memory). */
 int ws_timing_start(ws_launch *l);
@@ -107,7 +104,5 @@ void ws_timing_atomic(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
 void ws_timing_barrier(ws_launch *l, ws_block *b, int id);
 /* A block finished: its latency path and demands are recorded. */
 void ws_timing_block_done(ws_launch *l, ws_block *b);
-/* All blocks ran: place them on the SMs and compute l->timing->result. */
-void ws_timing_finish(ws_launch *l);
 
 #endif

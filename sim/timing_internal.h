@@ -22,6 +22,7 @@ typedef struct ws_launch_timing {
     uint64_t blocks;
     ws_block_record *block;            /* [blocks], by linear index */
     uint32_t subpartitions;
+    int in_order;                      /* --build O0: every instruction waits for the one before */
     uint32_t pipe_cycles[WS_PIPE_COUNT];
     uint32_t blocks_per_sm, regs;
     int regs_estimated;
@@ -34,7 +35,5 @@ typedef struct ws_launch_timing {
     ws_hot_word hot[WS_HOT_WORDS];
     ws_timing_result result;
 } ws_launch_timing;
-
-int ws_timing_pipe_known(int opcode);
 
 #endif

@@ -55,15 +55,20 @@ END_TEST
 
 START_TEST(test_count_and_at)
 {
-    ck_assert_uint_eq(ws_arch_count(), 9);
+    ck_assert_uint_eq(ws_arch_count(), 10);
     ck_assert_ptr_null(ws_arch_at(ws_arch_count()));
     for (size_t i = 0; i < ws_arch_count(); i++) {
         const ws_arch *a = ws_arch_at(i);
         ck_assert_ptr_eq(ws_arch_find(a->name), a);
-        ck_assert_ptr_eq(ws_arch_find(a->name), a);
-        for (size_t j = 0; j < i; j++)
-            ck_assert_uint_ne(ws_arch_sm_version(a), ws_arch_sm_version(ws_arch_at(j)));
+        /* a target names the first preset of its version: sm_90 is hopper, h200 shares its chip */
+        char target[16];
+        snprintf(target, sizeof target, "sm_%u", ws_arch_sm_version(a));
+        size_t first = 0;
+        while (ws_arch_sm_version(ws_arch_at(first)) != ws_arch_sm_version(a))
+            first++;
+        ck_assert_ptr_eq(ws_arch_find(target), ws_arch_at(first));
     }
+    ck_assert_ptr_eq(ws_arch_find("sm_90"), ws_arch_find("hopper"));
 }
 END_TEST
 
@@ -77,6 +82,7 @@ START_TEST(test_preset_identity_and_models)
         unsigned banks, phase_lanes;
     } want[] = {
         {"hopper", 9, 0, 132, SHARED_MODEL_MODERN, GLOBAL_MODEL_SECTORS, 32, 32},
+        {"h200", 9, 0, 132, SHARED_MODEL_MODERN, GLOBAL_MODEL_SECTORS, 32, 32},
         {"ampere", 8, 0, 108, SHARED_MODEL_MODERN, GLOBAL_MODEL_SECTORS, 32, 32},
         {"volta", 7, 0, 80, SHARED_MODEL_MODERN, GLOBAL_MODEL_SECTORS, 32, 32},
         {"pascal", 6, 0, 56, SHARED_MODEL_MODERN, GLOBAL_MODEL_SECTORS, 32, 32},
@@ -376,7 +382,7 @@ START_TEST(test_load_errors)
         {"base = hopper\nsm_count = 3\nsm_count = 4\n", "3:1", "'sm_count' is already set on line 2"},
         {"sm_count = 3\nbase = hopper\n", "2:1", "'base' must be the first setting"},
         {"base = hopper\nbase = ampere\n", "2:1", "'base' must be the first setting"},
-        {"base = tesla\n", "1:8", "unknown base architecture 'tesla' (known: hopper, ampere"},
+        {"base = tesla\n", "1:8", "unknown base architecture 'tesla' (known: hopper, h200, ampere"},
         {"base = hopper\nbank_width_bytes = 8\n", "2:1", "'bank_width_bytes' must be 4 (8 only with shared_model = kepler)"},
         {"base = kepler\nbank_width_bytes = 8\nshared_model = fermi\n", "2:1", "'bank_width_bytes' must be 4"},
         {"base = hopper\nshared_banks = 24\n", "2:1", "'shared_banks' must be a power of two"},

@@ -1,9 +1,9 @@
 /*
- * The timing model's end of a launch: occupancy (with registers estimated
+ * sim/timing_result.h: the timing model's end of a launch: occupancy (with registers estimated
  * from the PTX unless --regs gives them), the blocks placed on the SMs in
  * waves, the chip's bandwidth bounds, and the result in ncu's terms.
  */
-#include "sim/timing.h"
+#include "sim/timing_result.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,0 +1,214 @@
+/*
+ * The timing model (sim/timing.c) on hand-written PTX whose cycles can be
+ * counted by hand from the preset's parameters: a dependent chain, a
+ * barrier, cache hits and misses, DRAM bytes, occupancy with registers, and
+ * the opcode table. Comments show each count.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/report.h"
+#include "sim/session.h"
+#include "sim/timing.h"
+#include "sim/timing_internal.h"
+#include "sim/timing_result.h"
+
+#define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
+
+typedef struct {
+    ws_run_options options;
+    ws_session session;
+    int status;
+    char err[4096];
+} sim_run;
+
+static sim_run *run(const char *ptx, const char *launch)
+{
+    sim_run *r = calloc(1, sizeof *r);
+    char text[8192];
+    snprintf(text, sizeof text, "ptx /dev/null\n%s", launch);
+    ws_launch_status st = ws_run_options_parse_launch_text(text, strlen(text), "test.launch", &r->options, r->err,
+                                                            sizeof r->err);
+    ck_assert_msg(st == WS_LAUNCH_OK, "launch text: %s", r->err);
+    ptx_diag diag = {0};
+    ptx_module *m = ptx_parse(ptx, strlen(ptx), "test.ptx", &diag);
+    ck_assert_msg(m != NULL, "the test's PTX does not parse");
+    ptx_diag_free(&diag);
+    r->status = ws_session_open_module(&r->session, &r->options, m, r->err, sizeof r->err);
+    ck_assert_msg(r->status == 0, "session: %s", r->err);
+    r->status = ws_session_run(&r->session, r->err, sizeof r->err);
+    ck_assert_msg(r->status == 0, "run: %s", r->err);
+    return r;
+}
+
+static void done(sim_run *r)
+{
+    ws_session_close(&r->session);
+    ws_run_options_free(&r->options);
+    free(r);
+}
+
+static const ws_timing_result *result(sim_run *r, int launch)
+{
+    const ws_timing_result *t = ws_timing_result_of(&r->session.launches[launch]);
+    ck_assert_ptr_nonnull(t);
+    return t;
+}
+
+/* mov, then ten adds each reading the one before: with the ALU's latency L,
+ * add k issues at k*L, the last result is ready at 10*L + 1 (its issue slot). */
+static const char chain[] = HEADER
+    ".visible .entry k()\n"
+    "{\n"
+    "  .reg .f32 %f<2>;\n"
+    "  mov.f32 %f1, 0f3F800000;\n"
+    "  add.f32 %f1, %f1, %f1;\n  add.f32 %f1, %f1, %f1;\n  add.f32 %f1, %f1, %f1;\n  add.f32 %f1, %f1, %f1;\n"
+    "  add.f32 %f1, %f1, %f1;\n  add.f32 %f1, %f1, %f1;\n  add.f32 %f1, %f1, %f1;\n  add.f32 %f1, %f1, %f1;\n"
+    "  add.f32 %f1, %f1, %f1;\n  add.f32 %f1, %f1, %f1;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(dependent_chain)
+{
+    sim_run *r = run(chain, "kernel k\ngrid 1\nblock 32\n");
+    const ws_arch *a = ws_arch_default();
+    const ws_timing_result *t = result(r, 0);
+    double cycles = 10.0 * a->latency_alu + 1;   /* 41 on hopper */
+    ck_assert_double_eq_tol(t->cycles, cycles, 1e-9);
+    ck_assert_double_eq_tol(t->duration_ns, cycles * 1000.0 / a->timing_clock_mhz + a->launch_overhead_ns, 1e-6);
+    /* 12 warp-instructions, one slot each */
+    ck_assert_uint_eq(r->session.launches[0].counters[WS_CTR_issue_slots], 12);
+    ck_assert_int_eq(t->bound, WS_BOUND_LAUNCH);   /* 41 cycles against 2.2 us */
+    ck_assert_uint_eq(t->dram_read_bytes + t->dram_write_bytes, 0);
+    done(r);
+}
+END_TEST
+
+/* Warp 0 runs the chain, then waits at bar.sync; warp 1 arrives at once. Warp 0
+ * arrives at 10L+1, the barrier releases both at 10L+1 + B; each then issues
+ * its ret (one slot). Warp 1 waited 10L+1+B - 1 cycles, warp 0 B. */
+static const char barrier[] = HEADER
+    ".visible .entry k()\n"
+    "{\n"
+    "  .reg .f32 %f<2>; .reg .b32 %r<2>; .reg .pred %p<2>;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  setp.ge.u32 %p1, %r1, 32;\n"
+    "  @%p1 bra WAIT;\n"
+    "  mov.f32 %f1, 0f3F800000;\n"
+    "  add.f32 %f1, %f1, %f1;\n  add.f32 %f1, %f1, %f1;\n  add.f32 %f1, %f1, %f1;\n  add.f32 %f1, %f1, %f1;\n"
+    "  add.f32 %f1, %f1, %f1;\n  add.f32 %f1, %f1, %f1;\n  add.f32 %f1, %f1, %f1;\n  add.f32 %f1, %f1, %f1;\n"
+    "  add.f32 %f1, %f1, %f1;\n  add.f32 %f1, %f1, %f1;\n"
+    "WAIT:\n"
+    "  bar.sync 0;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(barrier_release)
+{
+    sim_run *r = run(barrier, "kernel k\ngrid 1\nblock 64\n");
+    const ws_arch *a = ws_arch_default();
+    const ws_timing_result *t = result(r, 0);
+    const uint64_t *c = r->session.launches[0].counters;
+    /* Both warps: mov %tid (issue 0, ready L), setp (issue L, ready 2L), bra (issue 2L,
+     * then the branch latency Br): the next block starts at 2L + 1 + Br. */
+    uint64_t start = 2 * a->latency_alu + 1 + a->latency_branch;
+    /* warp 0: mov.f32 at start, adds at start + k*L, the block ends at start + 10L + 1 = its arrival;
+     * warp 1 arrives after its bar's slot: start + 1 */
+    uint64_t arrive0 = start + 10 * a->latency_alu + 1, arrive1 = start + 1;
+    uint64_t release = arrive0 + a->latency_barrier;
+    ck_assert_uint_eq(c[WS_CTR_stall_barrier], (release - arrive0) + (release - arrive1));
+    ck_assert_double_eq_tol(t->cycles, (double)(release + 1), 1e-9);   /* the rets issue at the release */
+    done(r);
+}
+END_TEST
+
+/* Each lane copies in[i] to out[i], then reads in[i] again: n = 4096 floats. The first
+ * reads miss everywhere (cold caches): 4096*4 bytes from DRAM; the second reads hit L1
+ * (the block's own lines); the stores write 4096*4 bytes. */
+static const char copy_twice[] = HEADER
+    ".visible .entry k(.param .u64 in, .param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<6>; .reg .b64 %rd<6>; .reg .f32 %f<3>;\n"
+    "  ld.param.u64 %rd1, [in];\n"
+    "  ld.param.u64 %rd2, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, %ctaid.x;\n"
+    "  mov.u32 %r3, %ntid.x;\n"
+    "  mad.lo.s32 %r4, %r2, %r3, %r1;\n"
+    "  mul.wide.u32 %rd3, %r4, 4;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n"
+    "  add.s64 %rd5, %rd2, %rd3;\n"
+    "  ld.global.f32 %f1, [%rd4];\n"
+    "  ld.global.f32 %f2, [%rd4];\n"
+    "  add.f32 %f1, %f1, %f2;\n"
+    "  st.global.f32 [%rd5], %f1;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(caches_and_dram)
+{
+    sim_run *r = run(copy_twice, "buf in=f32:4096:random=1\nbuf out=f32:4096\n"
+                                 "kernel k\ngrid 16\nblock 256\narg in\narg out\n");
+    const ws_timing_result *t = result(r, 0);
+    ck_assert_uint_eq(t->dram_read_bytes, 4096 * 4);
+    ck_assert_uint_eq(t->dram_write_bytes, 4096 * 4);
+    /* L1: 512 sectors looked up twice, the second time all hits */
+    ck_assert_double_eq_tol(t->l1_hit_rate, 50.0, 1e-9);
+    /* L2: 512 read sectors all miss, 512 written sectors count as hits */
+    ck_assert_double_eq_tol(t->l2_hit_rate, 50.0, 1e-9);
+    ck_assert_uint_eq(t->blocks_per_sm, 8);   /* 256 threads: 2048 / 256, registers are few */
+    done(r);
+}
+END_TEST
+
+START_TEST(no_timing_gives_no_result)
+{
+    sim_run *r = run(chain, "kernel k\ngrid 1\nblock 32\nno-timing\n");
+    ck_assert_ptr_null(ws_timing_result_of(&r->session.launches[0]));
+    ck_assert_uint_eq(r->session.launches[0].counters[WS_CTR_issue_slots], 0);
+    done(r);
+}
+END_TEST
+
+START_TEST(occupancy_with_registers)
+{
+    const ws_arch *a = ws_arch_default();   /* 65536 registers, 256 per allocation, warps in fours */
+    const char *limit = NULL;
+    /* 64 registers: 2048 per warp, 32 warps fit, 256-thread blocks have 8: 4 blocks */
+    ck_assert_uint_eq(ws_arch_blocks_per_sm_regs(a, 256, 0, 64, &limit), 4);
+    ck_assert_str_eq(limit, "registers");
+    /* 32 registers: 64 warps fit, the 2048-thread limit (8 blocks) decides */
+    ck_assert_uint_eq(ws_arch_blocks_per_sm_regs(a, 256, 0, 32, &limit), 8);
+    ck_assert_str_eq(limit, "threads");
+    /* 255 registers: 8192 per warp (rounded to 256), 8 warps fit: one 256-thread block */
+    ck_assert_uint_eq(ws_arch_blocks_per_sm_regs(a, 256, 0, 255, &limit), 1);
+}
+END_TEST
+
+START_TEST(every_opcode_has_a_pipe)
+{
+    for (int op = 0; op < OP_COUNT; op++)
+        ck_assert_msg(ws_timing_pipe_known(op), "opcode %s has no line in sim/pipes.def", ptx_opcodes[op].spelling);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("timing");
+    TCase *tc = tcase_create("model");
+    tcase_add_test(tc, dependent_chain);
+    tcase_add_test(tc, barrier_release);
+    tcase_add_test(tc, caches_and_dram);
+    tcase_add_test(tc, no_timing_gives_no_result);
+    tcase_add_test(tc, occupancy_with_registers);
+    tcase_add_test(tc, every_opcode_has_a_pipe);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
