@@ -275,7 +275,7 @@ END_TEST
 static char *run_cli(const char *args)
 {
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "cd %s && %s run %s 2>&1 | grep -v 'simulation time'", WARPSIM_SOURCE_DIR, WARPSIM_BINARY,
+    snprintf(cmd, sizeof cmd, "cd %s && %s run %s 2>&1 | grep -v 'simulator host time'", WARPSIM_SOURCE_DIR, WARPSIM_BINARY,
              args);
     FILE *p = popen(cmd, "r");
     ck_assert_ptr_nonnull(p);

@@ -158,6 +158,8 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
         .params = params, .params_size = k->param_size,
         .globals = c->modules[f->module].globals,
         .max_steps = o->max_steps,
+        .timing = !o->no_timing,
+        .regs = o->regs,
         .trace_block = (int)o->trace_block, .trace_warp = o->trace_warp,
         .trace = o->trace_warp >= 0 ? c->report : NULL,
         .jobs = o->jobs,
