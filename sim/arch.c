@@ -51,7 +51,7 @@ static const ws_arch presets[] = {
         .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
         .latency_barrier = 20, .latency_l1 = 33, .latency_l2 = 262,
         .cycles_int = 2, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 8, .cycles_cvt = 8,
-        .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .l2_partial_write_cost = 3,
+        .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 4,
         .dram_gbps = 3000, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 2200,
     },
     {
@@ -73,7 +73,7 @@ static const ws_arch presets[] = {
         .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
         .latency_barrier = 20, .latency_l1 = 33, .latency_l2 = 262,
         .cycles_int = 2, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 8, .cycles_cvt = 8,
-        .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .l2_partial_write_cost = 3,
+        .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 4,
         .dram_gbps = 4300, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 2200,
     },
     {
@@ -94,7 +94,7 @@ static const ws_arch presets[] = {
         .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
         .latency_barrier = 20, .latency_l1 = 33, .latency_l2 = 200,
         .cycles_int = 2, .cycles_fp32 = 2, .cycles_fp64 = 4, .cycles_sfu = 8, .cycles_cvt = 8,
-        .l1_kib = 192, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2500, .l2_partial_write_cost = 3,
+        .l1_kib = 192, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2500, .partial_write_cycles = 4,
         .dram_gbps = 1400, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 2500,
     },
     {
@@ -115,7 +115,7 @@ static const ws_arch presets[] = {
         .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
         .latency_barrier = 20, .latency_l1 = 28, .latency_l2 = 193,
         .cycles_int = 2, .cycles_fp32 = 2, .cycles_fp64 = 4, .cycles_sfu = 8, .cycles_cvt = 8,
-        .l1_kib = 128, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 1400, .l2_partial_write_cost = 3,
+        .l1_kib = 128, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 1400, .partial_write_cycles = 4,
         .dram_gbps = 800, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 3000,
     },
     {
@@ -137,7 +137,7 @@ static const ws_arch presets[] = {
         .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
         .latency_barrier = 20, .latency_l1 = 30, .latency_l2 = 230,
         .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 4, .cycles_cvt = 4,
-        .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 800, .l2_partial_write_cost = 3,
+        .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 800, .partial_write_cycles = 4,
         .dram_gbps = 650, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 3500,
     },
     {
@@ -162,7 +162,7 @@ static const ws_arch presets[] = {
         .latency_fp64 = 48, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
         .latency_barrier = 20, .latency_l1 = 30, .latency_l2 = 230,
         .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 32, .cycles_sfu = 4, .cycles_cvt = 4,
-        .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 150, .l2_partial_write_cost = 3,
+        .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 150, .partial_write_cycles = 4,
         .dram_gbps = 80, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 4000,
     },
     {
@@ -185,7 +185,7 @@ static const ws_arch presets[] = {
         .latency_fp64 = 10, .latency_sfu = 20, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
         .latency_barrier = 20, .latency_l1 = 30, .latency_l2 = 230,
         .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 4, .cycles_cvt = 4,
-        .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 512, .l2_partial_write_cost = 3,
+        .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 512, .partial_write_cycles = 4,
         .dram_gbps = 250, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 5000,
     },
     {
@@ -206,7 +206,7 @@ static const ws_arch presets[] = {
         .latency_fp64 = 22, .latency_sfu = 40, .latency_cvt = 22, .latency_mio = 40, .latency_branch = 12,
         .latency_barrier = 40, .latency_l1 = 50, .latency_l2 = 310,
         .cycles_int = 2, .cycles_fp32 = 2, .cycles_fp64 = 4, .cycles_sfu = 16, .cycles_cvt = 8,
-        .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 384, .l2_partial_write_cost = 3,
+        .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 384, .partial_write_cycles = 4,
         .dram_gbps = 150, .l2_atomic_cycles = 6, .shared_atomic_cycles = 150, .launch_overhead_ns = 6000,
     },
     {
@@ -229,7 +229,7 @@ static const ws_arch presets[] = {
         .latency_fp64 = 48, .latency_sfu = 48, .latency_cvt = 24, .latency_mio = 48, .latency_branch = 24,
         .latency_barrier = 48, .latency_l1 = 440, .latency_l2 = 440,
         .cycles_int = 4, .cycles_fp32 = 4, .cycles_fp64 = 32, .cycles_sfu = 16, .cycles_cvt = 8,
-        .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .l2_partial_write_cost = 1,
+        .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .partial_write_cycles = 1,
         .dram_gbps = 120, .l2_atomic_cycles = 20, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
     },
     {
@@ -251,7 +251,7 @@ static const ws_arch presets[] = {
         .latency_fp64 = 48, .latency_sfu = 48, .latency_cvt = 24, .latency_mio = 48, .latency_branch = 24,
         .latency_barrier = 48, .latency_l1 = 500, .latency_l2 = 500,
         .cycles_int = 4, .cycles_fp32 = 4, .cycles_fp64 = 32, .cycles_sfu = 16, .cycles_cvt = 8,
-        .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .l2_partial_write_cost = 1,
+        .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .partial_write_cycles = 1,
         .dram_gbps = 75, .l2_atomic_cycles = 20, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
     },
 };
@@ -409,7 +409,7 @@ static const arch_key arch_keys[] = {
     KEY("l1_kib", KEY_UINT, l1_kib, 0, 1u << 20, NULL, "L1 + shared per SM"),
     KEY("l1_bytes_per_cycle", KEY_UINT, l1_bytes_per_cycle, 1, 1u << 20, NULL, "per SM"),
     KEY("l2_bytes_per_cycle", KEY_UINT, l2_bytes_per_cycle, 1, 1u << 24, NULL, "whole chip"),
-    KEY("l2_partial_write_cost", KEY_UINT, l2_partial_write_cost, 1, 1024, NULL, "L2 slots per partly written sector"),
+    KEY("partial_write_cycles", KEY_UINT, partial_write_cycles, 0, 1024, NULL, "L1TEX cycles per partly written sector"),
     KEY("dram_gbps", KEY_UINT, dram_gbps, 1, 1u << 24, NULL, "GB/s sustained"),
     KEY("l2_atomic_cycles", KEY_UINT, l2_atomic_cycles, 0, 1000000, NULL, "cycles per update of one word"),
     KEY("shared_atomic_cycles", KEY_UINT, shared_atomic_cycles, 0, 1000000, NULL, "cycles per lane, float CAS loop"),

@@ -101,7 +101,7 @@ typedef struct ws_arch {
     uint32_t l1_kib;                   /* unified L1 data cache + shared memory per SM */
     uint32_t l1_bytes_per_cycle;       /* per SM */
     uint32_t l2_bytes_per_cycle;       /* the whole chip */
-    uint32_t l2_partial_write_cost;    /* L2 slots a partly written sector takes (a full one takes 1) */
+    uint32_t partial_write_cycles;     /* L1TEX cycles of the SM a partly written sector takes (uncoalesced stores) */
     uint32_t dram_gbps;                /* sustained DRAM bandwidth, GB/s */
     uint32_t l2_atomic_cycles;         /* one update of one word at L2: updates of a word queue */
     uint32_t shared_atomic_cycles;     /* one lane's turn in a shared-memory float atomic (a CAS loop) */

@@ -87,6 +87,7 @@ typedef enum {
 /* Why a warp waits for a register: what produced it (ncu's stall reasons). */
 typedef enum { WS_WAIT_FIXED, WS_WAIT_SHORT, WS_WAIT_LONG } ws_wait_kind;
 
+enum { WS_MEM_READS = 1, WS_MEM_WRITES = 2 };
 #define WS_TIMING_MAX_SRC 10
 #define WS_TIMING_MAX_DST 4
 #define WS_MAX_SUBPARTITIONS 8
@@ -97,12 +98,14 @@ typedef struct {
     uint8_t nsrc, ndst;
     uint16_t latency;          /* result latency when fixed (memory sets its own) */
     uint8_t wait;              /* ws_wait_kind of its results */
+    uint8_t mem;               /* WS_MEM_READS, WS_MEM_WRITES: memory it reads or writes (the order ptxas keeps) */
     uint16_t src[WS_TIMING_MAX_SRC], dst[WS_TIMING_MAX_DST];   /* registers; predicates after the values */
 } ws_timing_op;
 
 typedef struct {
     uint64_t cycle;            /* the next cycle this warp may issue */
     uint64_t block_end;        /* a real build: the last issue of this basic block (see sim/timing.c) */
+    uint64_t store_issued[2];  /* after its last global (0) and shared (1) store: later loads wait for it */
     uint64_t issue;            /* when the running instruction issued */
     uint64_t done;             /* when its last memory operation completes */
     uint32_t latency;          /* the running instruction's result latency */
@@ -115,6 +118,7 @@ typedef struct {
     uint64_t pipe[WS_PIPE_COUNT];            /* pipe cycles, all sub-partitions together */
     uint64_t shared_cycles;    /* wavefronts and serialised shared atomics */
     uint64_t l1_bytes;         /* through the L1 (global, local) */
+    uint64_t l1_partial_cycles;   /* L1TEX cycles of partly written sectors */
     uint64_t *l1_line;         /* per-block L1: line tags, sets x ways (0: empty) */
     uint8_t *l1_sectors;       /* sectors held per line */
     uint32_t l1_sets, l1_ways;

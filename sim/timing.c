@@ -90,6 +90,9 @@ void ws_timing_decode(const ws_arch *a, const ptx_function *fn, const ptx_instr 
         pipe = WS_PIPE_FP64, sass = 12;   /* double transcendentals: FP64 Newton steps around MUFU.RCP64H */
     op->pipe = (uint8_t)pipe;
     op->sass = (uint8_t)sass;
+    if (pipe == WS_PIPE_SHARED || pipe == WS_PIPE_LSU)
+        op->mem = in->opcode == OP_st ? WS_MEM_WRITES
+                : in->opcode == OP_atom || in->opcode == OP_red ? WS_MEM_READS | WS_MEM_WRITES : WS_MEM_READS;
     uint32_t latency = pipe == WS_PIPE_FP64 ? a->latency_fp64 : pipe == WS_PIPE_SFU ? a->latency_sfu
                      : pipe == WS_PIPE_CVT ? a->latency_cvt : pipe == WS_PIPE_MIO ? a->latency_mio
                      : pipe == WS_PIPE_SHARED ? a->latency_shared : pipe == WS_PIPE_LSU ? a->latency_l2
@@ -224,6 +227,9 @@ void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask
     const ws_launch_timing *t = x->launch->timing;
     uint64_t now = w->tm.cycle, ready = now;
     unsigned wait = WS_WAIT_FIXED;
+    int shared = op->pipe == WS_PIPE_SHARED;
+    if ((op->mem & WS_MEM_READS) && w->tm.store_issued[shared] > ready)
+        ready = w->tm.store_issued[shared];   /* a load may read what an earlier store wrote: it waits */
     for (int i = 0; i < op->nsrc; i++) {
         uint64_t r = f->ready[op->src[i]];
         if (r >> 2 > ready) {
@@ -236,6 +242,8 @@ void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask
         ic[stall_counter[wait]] += ready - now;
     ic[WS_CTR_issue_slots] += op->sass;
     w->tm.issue = ready;
+    if (op->mem & WS_MEM_WRITES)
+        w->tm.store_issued[shared] = ready + 1;
     unsigned slots = op->sass ? op->sass : 1;
     if (t->in_order) {
         w->tm.cycle = ready + slots;
@@ -360,7 +368,9 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
                 uint8_t before = __atomic_fetch_or(st, want, __ATOMIC_RELAXED);
                 if (is_store) {
                     dram_writes += !(before & 2);
-                    slots += bytes[i] >= 32 ? 1 : a->l2_partial_write_cost;
+                    slots++;
+                    if (bytes[i] < 32)
+                        bt->l1_partial_cycles += a->partial_write_cycles;
                 } else if (before & 1) {
                     l2_hits++;
                 } else {
@@ -370,6 +380,8 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
             }
         } else if (is_store) {
             slots++;
+            if (bytes[i] < 32)
+                bt->l1_partial_cycles += a->partial_write_cycles;
         } else {
             l2_hits++;
         }
@@ -480,7 +492,8 @@ void ws_timing_block_done(ws_launch *l, ws_block *b)
     }
     r->demand[WS_BOUND_PIPE] = pipes;
     r->demand[WS_BOUND_SHARED] = bt->shared_cycles;
-    r->demand[WS_BOUND_L1] = bt->l1_bytes / (l->arch->l1_bytes_per_cycle ? l->arch->l1_bytes_per_cycle : 1);
+    r->demand[WS_BOUND_L1] = bt->l1_bytes / (l->arch->l1_bytes_per_cycle ? l->arch->l1_bytes_per_cycle : 1) +
+                             bt->l1_partial_cycles;
     r->warps = (uint32_t)b->warp_count;
     add(&t->issued, issued);
     add(&t->shared_cycles, bt->shared_cycles);

@@ -145,8 +145,9 @@ void ws_timing_finish(ws_launch *l)
             heap[s] = (slot){0, (uint32_t)s};   /* slot s is on SM s % sms: breadth-first */
         for (uint64_t b = 0; b < t->blocks; b++) {
             const ws_block_record *br = &t->block[b];
-            uint64_t demand = 0;
-            for (int d = WS_BOUND_ISSUE; d <= WS_BOUND_L1; d++)
+            /* shared memory and global accesses share the SM's L1TEX unit: their cycles add */
+            uint64_t demand = br->demand[WS_BOUND_SHARED] + br->demand[WS_BOUND_L1];
+            for (int d = WS_BOUND_ISSUE; d <= WS_BOUND_PIPE; d++)
                 demand = br->demand[d] > demand ? br->demand[d] : demand;
             demand *= co;
             uint64_t took = br->path > demand ? br->path : demand;
