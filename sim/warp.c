@@ -51,7 +51,8 @@ int ws_frame_registers(ws_launch *l, ws_frame *f, int32_t fn_index)
             f->ready = p;
             f->ready_capacity = regs + preds;
         }
-        memset(f->ready, 0, (regs + preds) * sizeof *f->ready);
+        if (regs + preds)
+            memset(f->ready, 0, (regs + preds) * sizeof *f->ready);
     }
     return 0;
 }
