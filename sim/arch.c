@@ -52,7 +52,7 @@ static const ws_arch presets[] = {
         .latency_barrier = 20, .latency_l1 = 33, .latency_l2 = 262,
         .cycles_int = 2, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 8, .cycles_cvt = 8,
         .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 4,
-        .dram_gbps = 3000, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 2200,
+        .dram_gbps = 3000, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 2200,
     },
     {
         /* The H100's chip with more and faster memory (4.8 TB/s HBM3e): same SM, L1 and L2. */
@@ -74,7 +74,7 @@ static const ws_arch presets[] = {
         .latency_barrier = 20, .latency_l1 = 33, .latency_l2 = 262,
         .cycles_int = 2, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 8, .cycles_cvt = 8,
         .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 4,
-        .dram_gbps = 4300, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 2200,
+        .dram_gbps = 4300, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 2200,
     },
     {
         .name = "ampere", .display_name = "NVIDIA A100 SXM4 (Ampere GA100)",
@@ -95,7 +95,7 @@ static const ws_arch presets[] = {
         .latency_barrier = 20, .latency_l1 = 33, .latency_l2 = 200,
         .cycles_int = 2, .cycles_fp32 = 2, .cycles_fp64 = 4, .cycles_sfu = 8, .cycles_cvt = 8,
         .l1_kib = 192, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2500, .partial_write_cycles = 4,
-        .dram_gbps = 1400, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 2500,
+        .dram_gbps = 1400, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 2500,
     },
     {
         .name = "volta", .display_name = "NVIDIA V100 SXM2 (Volta GV100)",
@@ -116,7 +116,7 @@ static const ws_arch presets[] = {
         .latency_barrier = 20, .latency_l1 = 28, .latency_l2 = 193,
         .cycles_int = 2, .cycles_fp32 = 2, .cycles_fp64 = 4, .cycles_sfu = 8, .cycles_cvt = 8,
         .l1_kib = 128, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 1400, .partial_write_cycles = 4,
-        .dram_gbps = 800, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 3000,
+        .dram_gbps = 800, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 3000,
     },
     {
         /* GP100 SMs have two processing blocks, hence warps allocated in pairs. */
@@ -138,7 +138,7 @@ static const ws_arch presets[] = {
         .latency_barrier = 20, .latency_l1 = 30, .latency_l2 = 230,
         .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 4, .cycles_cvt = 4,
         .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 800, .partial_write_cycles = 4,
-        .dram_gbps = 650, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 3500,
+        .dram_gbps = 650, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 3500,
     },
     {
         /* GM107 (GTX 750 Ti) is compute capability 5.0, the sm_50 the course names;
@@ -163,7 +163,7 @@ static const ws_arch presets[] = {
         .latency_barrier = 20, .latency_l1 = 30, .latency_l2 = 230,
         .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 32, .cycles_sfu = 4, .cycles_cvt = 4,
         .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 150, .partial_write_cycles = 4,
-        .dram_gbps = 80, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 4000,
+        .dram_gbps = 80, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 4000,
     },
     {
         /* On cc 3.5, L1 serves local memory only; global loads are cached
@@ -186,7 +186,7 @@ static const ws_arch presets[] = {
         .latency_barrier = 20, .latency_l1 = 30, .latency_l2 = 230,
         .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 4, .cycles_cvt = 4,
         .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 512, .partial_write_cycles = 4,
-        .dram_gbps = 250, .l2_atomic_cycles = 3, .shared_atomic_cycles = 90, .launch_overhead_ns = 5000,
+        .dram_gbps = 250, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 5000,
     },
     {
         .name = "fermi", .display_name = "NVIDIA GF100 (Fermi, full die; GTX 480 enables 15 SMs)",
@@ -207,7 +207,7 @@ static const ws_arch presets[] = {
         .latency_barrier = 40, .latency_l1 = 50, .latency_l2 = 310,
         .cycles_int = 2, .cycles_fp32 = 2, .cycles_fp64 = 4, .cycles_sfu = 16, .cycles_cvt = 8,
         .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 384, .partial_write_cycles = 4,
-        .dram_gbps = 150, .l2_atomic_cycles = 6, .shared_atomic_cycles = 150, .launch_overhead_ns = 6000,
+        .dram_gbps = 150, .l2_atomic_cycles = 6, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 6000,
     },
     {
         /* cc 1.x: registers are allocated per block; 124 registers per
@@ -230,7 +230,7 @@ static const ws_arch presets[] = {
         .latency_barrier = 48, .latency_l1 = 440, .latency_l2 = 440,
         .cycles_int = 4, .cycles_fp32 = 4, .cycles_fp64 = 32, .cycles_sfu = 16, .cycles_cvt = 8,
         .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .partial_write_cycles = 1,
-        .dram_gbps = 120, .l2_atomic_cycles = 20, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
+        .dram_gbps = 120, .l2_atomic_cycles = 20, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
     },
     {
         /* No published shared-memory latency for G80; GT200's SM is the same design. */
@@ -252,7 +252,7 @@ static const ws_arch presets[] = {
         .latency_barrier = 48, .latency_l1 = 500, .latency_l2 = 500,
         .cycles_int = 4, .cycles_fp32 = 4, .cycles_fp64 = 32, .cycles_sfu = 16, .cycles_cvt = 8,
         .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .partial_write_cycles = 1,
-        .dram_gbps = 75, .l2_atomic_cycles = 20, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
+        .dram_gbps = 75, .l2_atomic_cycles = 20, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
     },
 };
 
@@ -412,6 +412,7 @@ static const arch_key arch_keys[] = {
     KEY("partial_write_cycles", KEY_UINT, partial_write_cycles, 0, 1024, NULL, "L1TEX cycles per partly written sector"),
     KEY("dram_gbps", KEY_UINT, dram_gbps, 1, 1u << 24, NULL, "GB/s sustained"),
     KEY("l2_atomic_cycles", KEY_UINT, l2_atomic_cycles, 0, 1000000, NULL, "cycles per update of one word"),
+    KEY("l2_atomic_int_percent", KEY_UINT, l2_atomic_int_percent, 1, 1000, NULL, "% of a float update's time"),
     KEY("shared_atomic_cycles", KEY_UINT, shared_atomic_cycles, 0, 1000000, NULL, "cycles per lane, float CAS loop"),
     KEY("launch_overhead_ns", KEY_UINT, launch_overhead_ns, 0, 100000000, NULL, "ns added to every launch"),
 };

@@ -103,7 +103,8 @@ typedef struct ws_arch {
     uint32_t l2_bytes_per_cycle;       /* the whole chip */
     uint32_t partial_write_cycles;     /* L1TEX cycles of the SM a partly written sector takes (uncoalesced stores) */
     uint32_t dram_gbps;                /* sustained DRAM bandwidth, GB/s */
-    uint32_t l2_atomic_cycles;         /* one update of one word at L2: updates of a word queue */
+    uint32_t l2_atomic_cycles;         /* one float update of one word at L2: updates of a word queue */
+    uint32_t l2_atomic_int_percent;    /* an integer update's time, in % of a float one's */
     uint32_t shared_atomic_cycles;     /* one lane's turn in a shared-memory float atomic (a CAS loop) */
     uint32_t launch_overhead_ns;       /* what gpu__time_duration adds to the kernel's own time */
 } ws_arch;

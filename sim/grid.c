@@ -212,6 +212,11 @@ static int start_timing(ws_launch *l, const ws_launch_config *cfg)
         return -1;
     }
     ws_launch_timing *t = l->timing;
+    const ws_build_timing *build = &ws_build_timings[cfg->build_o0 ? WS_BUILD_O0 : WS_BUILD_REAL];
+    t->in_order = build->in_order;
+    t->slots_per_sass = build->slots_per_sass;
+    t->extra_overhead_ns = build->extra_overhead_ns;
+    t->aggregates_atomics = build->aggregates_atomics;
     t->regs_estimated = cfg->regs == 0;
     t->regs = cfg->regs ? cfg->regs : ws_timing_estimate_registers(l);
     t->blocks_per_sm = ws_arch_blocks_per_sm_regs(l->arch, cfg->block[0] * cfg->block[1] * cfg->block[2],

@@ -733,6 +733,11 @@ static ws_launch_status apply(pstate *s, int id, const char *v)
     case WS_FLAG_STATS:
         o->stats = 1;
         return WS_LAUNCH_OK;
+    case WS_FLAG_BUILD:
+        if (strcmp(v, "real") != 0 && strcmp(v, "O0") != 0)
+            return fail(s, id, "expected real or O0, got '%s'", quote(&q, v));
+        o->build_o0 = strcmp(v, "O0") == 0;
+        return WS_LAUNCH_OK;
     case WS_FLAG_NO_TIMING:
         o->no_timing = 1;
         return WS_LAUNCH_OK;
@@ -1117,6 +1122,7 @@ static ws_launch_status merge(pstate *f, pstate *c)
     fo->stats |= co->stats;
     fo->no_timing |= co->no_timing;
     if (c->given[WS_FLAG_REGS]) fo->regs = co->regs;
+    if (c->given[WS_FLAG_BUILD]) fo->build_o0 = co->build_o0;
     fo->quiet |= co->quiet;
 
     for (int i = 0; i < co->buffer_count; i++) {

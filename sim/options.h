@@ -137,6 +137,7 @@ typedef struct ws_run_options {
     uint64_t mem_limit;
     int stats, quiet;
     int no_timing;           /* --no-timing */
+    int build_o0;            /* --build O0 (0: real) */
     uint32_t regs;           /* --regs N; 0: estimate */
     ws_color_mode color;     /* --color (WS_COLOR_AUTO when not given) */
     /* A .cu file (sim/cu_build.c compiles it): a whole program when no launch

@@ -282,6 +282,7 @@ typedef struct {
     FILE *check_out;              /* where the checks report (stderr when NULL) */
     int timing;                   /* predict the launch's time (sim/timing.c) */
     uint32_t regs;                /* registers per thread for occupancy (0: estimated from the PTX) */
+    int build_o0;                 /* time the -O0 JIT build, not the real one */
 } ws_launch_config;
 
 /* The name reports give a launch's kernel. */

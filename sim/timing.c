@@ -39,6 +39,13 @@ static const struct { uint8_t pipe, sass; } pipe_of[OP_COUNT] = {
 #undef FENCE
 };
 
+const ws_build_timing ws_build_timings[WS_BUILD_COUNT] = {
+    [WS_BUILD_REAL] = {"real", 0, 1, 0, 1},
+    /* -O0: 3.65 SASS per PTX instruction on vector_add (2,752,512 / 753,664), about 1 us more
+     * for the smallest launches (2.6-2.9 us real, 3.7-4.0 at -O0) */
+    [WS_BUILD_O0] = {"O0", 1, 4, 1000, 0},
+};
+
 int ws_timing_pipe_known(int opcode) { return opcode >= 0 && opcode < OP_COUNT && pipe_of[opcode].sass != 0; }
 
 static int is_float(ptx_type t) { return ptx_types[t].kind == PTX_KIND_FLOAT; }
@@ -240,13 +247,14 @@ void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask
     uint64_t *ic = x->counters;
     if (ready > now)
         ic[stall_counter[wait]] += ready - now;
-    ic[WS_CTR_issue_slots] += op->sass;
+    ic[WS_CTR_issue_slots] += (uint64_t)op->sass * t->slots_per_sass;
     w->tm.issue = ready;
     if (op->mem & WS_MEM_WRITES)
         w->tm.store_issued[shared] = ready + 1;
-    unsigned slots = op->sass ? op->sass : 1;
+    unsigned slots = (op->sass ? op->sass : 1) * t->slots_per_sass;
     if (t->in_order) {
-        w->tm.cycle = ready + slots;
+        /* -O0: no scheduling, each SASS instruction waits out the one before it */
+        w->tm.cycle = ready + (uint64_t)slots * x->launch->arch->latency_alu;
     } else {
         /* ptxas schedules each basic block: an instruction waiting for its operands
          * does not hold back the independent ones after it (loads go early), but
@@ -260,8 +268,8 @@ void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask
     w->tm.latency = mask ? op->latency : 0;
     w->tm.wait = op->wait;
     ws_block_timing *bt = &x->block->tm;
-    bt->issued[(uint32_t)w->index % t->subpartitions] += op->sass;
-    bt->pipe[op->pipe] += (uint64_t)op->sass * t->pipe_cycles[op->pipe];
+    bt->issued[(uint32_t)w->index % t->subpartitions] += slots;
+    bt->pipe[op->pipe] += (uint64_t)slots * t->pipe_cycles[op->pipe];
     if (op->pipe == WS_PIPE_BRANCH && x->fn->instrs[x->pc].opcode == OP_bra) {
         w->tm.cycle += x->launch->arch->latency_branch;
         ic[WS_CTR_stall_branch_resolving] += x->launch->arch->latency_branch;
@@ -404,7 +412,7 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     }
 }
 
-/* A word many updates queue on at L2. */
+/* A word many updates queue on at L2: their cost in hundredths of a float update. */
 static void hot_word(ws_launch_timing *t, uint64_t addr, uint64_t updates)
 {
     uint64_t key = addr | 1;
@@ -436,12 +444,13 @@ void ws_timing_atomic(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
         return;
     }
     /* A real build folds an integer update of one word by the whole warp into one (warp-aggregated). */
-    uint32_t updates = !is_float && serial_lanes + 1 == lanes ? 1 : serial_lanes + 1;
+    uint32_t updates = l->timing->aggregates_atomics && !is_float && serial_lanes + 1 == lanes ? 1 : serial_lanes + 1;
+    uint32_t percent = is_float ? 100 : a->l2_atomic_int_percent;   /* of a float update's time */
     if (serial_lanes)
-        hot_word(l->timing, addr[__builtin_ctz(mask)], updates);
-    w->tm.latency = a->latency_l2 + updates * a->l2_atomic_cycles;
+        hot_word(l->timing, addr[__builtin_ctz(mask)], (uint64_t)updates * percent);
+    w->tm.latency = a->latency_l2 + updates * a->l2_atomic_cycles * percent / 100;
     w->tm.wait = WS_WAIT_LONG;
-    add(&l->timing->l2_atomic_updates, is_float ? lanes : updates);
+    add(&l->timing->l2_atomic_updates, updates == 1 ? 1 : lanes);
 }
 
 /* ---- Barriers and the end of a block ------------------------------------------------ */

@@ -16,13 +16,16 @@ typedef struct {
 } ws_block_record;
 
 #define WS_HOT_WORDS 1024
-typedef struct { uint64_t addr, updates; } ws_hot_word;
+typedef struct { uint64_t addr, updates; } ws_hot_word;   /* updates: in hundredths of a float update */
 
 typedef struct ws_launch_timing {
     uint64_t blocks;
     ws_block_record *block;            /* [blocks], by linear index */
     uint32_t subpartitions;
     int in_order;                      /* --build O0: every instruction waits for the one before */
+    uint32_t slots_per_sass;           /* --build O0: issue slots per PTX-level SASS instruction */
+    uint32_t extra_overhead_ns;        /* --build O0: its larger code's instruction fetch */
+    int aggregates_atomics;            /* the real build folds a warp's integer atomic on one word */
     uint32_t pipe_cycles[WS_PIPE_COUNT];
     uint32_t blocks_per_sm, regs;
     int regs_estimated;

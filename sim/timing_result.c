@@ -181,7 +181,7 @@ void ws_timing_finish(ws_launch *l)
         r->bound_cycles[d] = sm_sum[d] / (double)sms;
     r->bound_cycles[WS_BOUND_L2] = l2_slots / (a->l2_bytes_per_cycle ? a->l2_bytes_per_cycle : 1);
     r->bound_cycles[WS_BOUND_DRAM] = dram_per_cycle > 0 ? dram_bytes / dram_per_cycle : 0;
-    r->bound_cycles[WS_BOUND_ATOMIC] = (double)hottest * a->l2_atomic_cycles;
+    r->bound_cycles[WS_BOUND_ATOMIC] = (double)hottest * a->l2_atomic_cycles / 100;
     double cycles = (double)kernel;
     r->bound = WS_BOUND_LATENCY;
     if (decided_by_demand * 2 > (int64_t)t->blocks) {   /* most blocks waited on their SM's resources */
@@ -196,8 +196,8 @@ void ws_timing_finish(ws_launch *l)
             r->bound = (ws_bound)d;
         }
     r->cycles = cycles;
-    r->overhead_ns = a->launch_overhead_ns;
-    r->bound_cycles[WS_BOUND_LAUNCH] = a->launch_overhead_ns * 1e-9 * clock_hz;
+    r->overhead_ns = a->launch_overhead_ns + t->extra_overhead_ns;
+    r->bound_cycles[WS_BOUND_LAUNCH] = r->overhead_ns * 1e-9 * clock_hz;
     r->duration_ns = cycles / clock_hz * 1e9 + r->overhead_ns;
     if (r->overhead_ns > r->duration_ns / 2)
         r->bound = WS_BOUND_LAUNCH;
