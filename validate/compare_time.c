@@ -1,0 +1,221 @@
+/*
+ * validate/compare_time: warpsim's predicted durations against the GPU's.
+ * Plain C11 + POSIX; needs no GPU.  See validate/README.md, "Time".
+ *
+ *   compare_time --warpsim PATH --results DIR [--root DIR] [--mode real|O0] [--markdown]
+ *                [--max-mape PCT] [--min-within PCT] [--pairs]
+ *
+ * For each launch of DIR/manifest.tsv measured in the mode (probes aside), it
+ * runs `warpsim run X.launch --csv --metrics gpu__time_duration.sum --build MODE`
+ * (with --ptx P for the real build, P the manifest's PTX under --root) and pairs
+ * warpsim's rows with ncu's gpu__time_duration.sum in DIR/MODE/STEM.csv, in
+ * launch order. Printed: each launch's measured and predicted microseconds and
+ * the error; then the mean absolute percentage error (MAPE), the share of
+ * launches within 25%, and the course's "which version is faster" pairs: every
+ * two launches of one file whose measured times differ by more than 10% (and
+ * by 0.5 us: launch-bound noise) must be ordered the same way by the prediction.
+ *
+ * Exit status 1 when a limit given is not met (--max-mape, --min-within,
+ * --pairs: every pair right) or warpsim fails; 2 for a bad command line.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "validate/csvtable.h"
+
+/* Launch-bound launches move by a few tenths of a microsecond between runs (the
+ * first launch of a process is the slowest): a pair closer than this is noise. */
+#define PAIR_MIN_US 0.5
+
+typedef struct {
+    char *stem, *kernel;
+    double measured_us, predicted_us;
+} launch_time;
+
+static launch_time *times;
+static int ntimes, captimes;
+
+static void add_time(const char *stem, const char *kernel, double measured, double predicted)
+{
+    if (ntimes == captimes)
+        times = xrealloc(times, sizeof *times * (size_t)(captimes = captimes ? 2 * captimes : 64));
+    times[ntimes++] = (launch_time){xstrdup(stem), kernel_base(kernel), measured / 1000, predicted / 1000};
+}
+
+/* The measured durations of one launch file: ncu's gpu__time_duration.sum per row, in ns. */
+static int measured_rows(const char *path, csv_table *t, int *col)
+{
+    char *text = read_file(path, NULL);
+    if (!text || parse_csv(text, t) < 0) {
+        free(text);
+        return -1;
+    }
+    free(text);
+    *col = column(t, "gpu__time_duration.sum");
+    return *col < 0 ? -1 : 0;
+}
+
+/* One manifest line: mode, stem, launch, status, seconds, ptx, ... */
+static int compare_launch(const char *warpsim, const char *root, const char *resdir, const char *mode,
+                          const char *stem, const char *launch, const char *ptx)
+{
+    char *path = xasprintf("%s/%s/%s.csv", resdir, mode, stem);
+    csv_table gpu = {0};
+    int gcol;
+    if (measured_rows(path, &gpu, &gcol) < 0) {
+        fprintf(stderr, "compare_time: %s: no gpu__time_duration.sum\n", path);
+        free(path);
+        free_table(&gpu);
+        return 0;   /* nothing measured: not an error of the model */
+    }
+    free(path);
+    char *qw = shell_quote(warpsim), *ql = shell_quote(launch);
+    char *full_launch = xasprintf("%s/%s", root, launch);
+    free(ql);
+    ql = shell_quote(full_launch);
+    char *ptx_flag = xstrdup("");
+    if (strcmp(mode, "real") == 0 && strcmp(ptx, "-") != 0) {
+        char *p = xasprintf("%s/%s", root, ptx);
+        char *q = shell_quote(p);
+        free(ptx_flag);
+        ptx_flag = xasprintf(" --ptx %s", q);
+        free(p);
+        free(q);
+    }
+    char *cmd = xasprintf("%s run %s%s --build %s --csv --metrics gpu__time_duration.sum 2>&1", qw, ql, ptx_flag,
+                          strcmp(mode, "O0") == 0 ? "O0" : "real");
+    char *out;
+    int status = run_warpsim(cmd, &out);
+    csv_table sim = {0};
+    int ok = status == 0 && parse_csv(out, &sim) == 0;
+    int scol = ok ? column(&sim, "gpu__time_duration.sum") : -1, kcol = ok ? kernel_column(&sim) : -1;
+    if (!ok || scol < 0 || kcol < 0 || sim.nrows != gpu.nrows) {
+        fprintf(stderr, "compare_time: %s: warpsim failed or its launches do not line up with the GPU's (%d vs %d):\n%s\n",
+                stem, sim.nrows, gpu.nrows, out);
+        ok = 0;
+    } else {
+        for (int r = 0; r < sim.nrows; r++)
+            add_time(stem, cell(&sim, r, kcol), parse_number(cell(&gpu, r, gcol)),
+                     parse_number(cell(&sim, r, scol)));
+    }
+    free_table(&sim);
+    free_table(&gpu);
+    free(out);
+    free(cmd);
+    free(qw);
+    free(ql);
+    free(full_launch);
+    free(ptx_flag);
+    return ok ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    const char *warpsim = NULL, *resdir = NULL, *root = ".", *mode = "real";
+    double max_mape = -1, min_within = -1;
+    int markdown = 0, pairs_must_hold = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--markdown")) markdown = 1;
+        else if (!strcmp(a, "--pairs")) pairs_must_hold = 1;
+        else if (v && !strcmp(a, "--warpsim")) warpsim = v, i++;
+        else if (v && !strcmp(a, "--results")) resdir = v, i++;
+        else if (v && !strcmp(a, "--root")) root = v, i++;
+        else if (v && !strcmp(a, "--mode")) mode = v, i++;
+        else if (v && !strcmp(a, "--max-mape")) max_mape = atof(v), i++;
+        else if (v && !strcmp(a, "--min-within")) min_within = atof(v), i++;
+        else {
+            fprintf(stderr, "usage: compare_time --warpsim PATH --results DIR [--root DIR] [--mode real|O0] "
+                            "[--markdown] [--max-mape PCT] [--min-within PCT] [--pairs]\n");
+            return 2;
+        }
+    }
+    if (!warpsim || !resdir || (strcmp(mode, "real") && strcmp(mode, "O0"))) {
+        fprintf(stderr, "compare_time: --warpsim and --results are needed; --mode is real or O0\n");
+        return 2;
+    }
+    char *manifest_path = xasprintf("%s/manifest.tsv", resdir);
+    char *manifest = read_file(manifest_path, NULL);
+    if (!manifest) {
+        fprintf(stderr, "compare_time: cannot read %s\n", manifest_path);
+        return 2;
+    }
+    int failures = 0;
+    for (char *line = manifest, *end; line && *line; line = end) {
+        end = strchr(line, '\n');
+        if (end)
+            *end++ = '\0';
+        if (line[0] == '#')
+            continue;
+        char *f[6] = {0};
+        int n = 0;
+        for (char *p = line; n < 6 && p; n++) {
+            f[n] = p;
+            p = strchr(p, '\t');
+            if (p)
+                *p++ = '\0';
+        }
+        if (n < 6 || strcmp(f[0], mode) || strcmp(f[3], "ok") || starts_with(f[1], "probes"))
+            continue;
+        failures += compare_launch(warpsim, root, resdir, mode, f[1], f[2], f[5]) < 0;
+    }
+    free(manifest);
+    free(manifest_path);
+
+    double sum = 0;
+    int within = 0;
+    if (markdown)
+        printf("| launch | kernel | measured (us) | predicted (us) | error |\n| --- | --- | ---: | ---: | ---: |\n");
+    for (int i = 0; i < ntimes; i++) {
+        launch_time *t = &times[i];
+        double err = (t->predicted_us - t->measured_us) / t->measured_us * 100;
+        sum += fabs(err);
+        within += fabs(err) <= 25;
+        printf(markdown ? "| %s | %s | %.2f | %.2f | %+.0f%% |\n" : "%-36s %-32s %8.2f %8.2f %+5.0f%%\n", t->stem,
+               t->kernel, t->measured_us, t->predicted_us, err);
+    }
+    /* The course's comparisons: pairs of one file more than 10% apart on the GPU. */
+    int pairs = 0, right = 0;
+    for (int i = 0; i < ntimes; i++)
+        for (int j = i + 1; j < ntimes && !strcmp(times[j].stem, times[i].stem); j++) {
+            double mi = times[i].measured_us, mj = times[j].measured_us;
+            if (fabs(mi - mj) <= 0.10 * (mi < mj ? mi : mj) || fabs(mi - mj) < PAIR_MIN_US)
+                continue;
+            pairs++;
+            int ok = (mi < mj) == (times[i].predicted_us < times[j].predicted_us);
+            right += ok;
+            if (!ok)
+                printf("%swrong order: %s: %s %.2f us vs %s %.2f us measured, %.2f vs %.2f predicted\n",
+                       markdown ? "\n" : "", times[i].stem, times[i].kernel, mi, times[j].kernel, mj,
+                       times[i].predicted_us, times[j].predicted_us);
+        }
+    double mape = ntimes ? sum / ntimes : 0, share = ntimes ? 100.0 * within / ntimes : 0;
+    printf("%s%s build: %d launches, MAPE %.1f%%, %.0f%% within 25%%, %d of %d faster/slower pairs right\n",
+           markdown ? "\n" : "", mode, ntimes, mape, share, right, pairs);
+    int fail = failures > 0;
+    if (max_mape >= 0 && mape > max_mape) {
+        printf("compare_time: MAPE %.1f%% is above the limit %.1f%%\n", mape, max_mape);
+        fail = 1;
+    }
+    if (min_within >= 0 && share < min_within) {
+        printf("compare_time: %.0f%% within 25%% is below the limit %.0f%%\n", share, min_within);
+        fail = 1;
+    }
+    if (pairs_must_hold && right < pairs) {
+        printf("compare_time: %d pairs in the wrong order\n", pairs - right);
+        fail = 1;
+    }
+    for (int i = 0; i < ntimes; i++) {
+        free(times[i].stem);
+        free(times[i].kernel);
+    }
+    free(times);
+    return fail;
+}
