@@ -3,12 +3,15 @@
 # counted by valgrind's callgrind inside ws_launch_run only: a measure that,
 # unlike seconds, does not move when the machine is busy with other work.
 #
-#   bench/host_instructions.sh [path/to/warpsim]     (default build/warpsim)
+#   bench/host_instructions.sh [path/to/warpsim [FLAGS...]]     (default build/warpsim)
+#
+# FLAGS go to every run (--no-timing: the counts alone).
 #
 # Small sizes: callgrind runs some 50 times slower than the simulator.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 warpsim=${1:-build/warpsim}
+extra=("${@:2}")
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 2; }
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
@@ -17,7 +20,7 @@ run() {
     local name=$1; shift
     local instructions
     instructions=$(valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect=ws_launch_run \
-                   "$warpsim" run "$@" 2>/dev/null | awk '/smsp__inst_executed.sum/ {print $2; exit}')
+                   "$warpsim" run "$@" "${extra[@]}" 2>/dev/null | awk '/smsp__inst_executed.sum/ {print $2; exit}')
     local host
     host=$(awk '/^(summary|totals):/ {print $2; exit}' "$out")
     awk -v n="$name" -v h="$host" -v w="$instructions" \

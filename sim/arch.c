@@ -53,6 +53,7 @@ static const ws_arch presets[] = {
         .cycles_int = 2, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 8, .cycles_cvt = 8,
         .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 4,
         .dram_gbps = 3000, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 2200,
+        .pcie_gbps = 50,
     },
     {
         /* The H100's chip with more and faster memory (4.8 TB/s HBM3e): same SM, L1 and L2. */
@@ -75,6 +76,7 @@ static const ws_arch presets[] = {
         .cycles_int = 2, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 8, .cycles_cvt = 8,
         .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 4,
         .dram_gbps = 4300, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 2200,
+        .pcie_gbps = 50,
     },
     {
         .name = "ampere", .display_name = "NVIDIA A100 SXM4 (Ampere GA100)",
@@ -96,6 +98,7 @@ static const ws_arch presets[] = {
         .cycles_int = 2, .cycles_fp32 = 2, .cycles_fp64 = 4, .cycles_sfu = 8, .cycles_cvt = 8,
         .l1_kib = 192, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2500, .partial_write_cycles = 4,
         .dram_gbps = 1400, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 2500,
+        .pcie_gbps = 25,
     },
     {
         .name = "volta", .display_name = "NVIDIA V100 SXM2 (Volta GV100)",
@@ -117,6 +120,7 @@ static const ws_arch presets[] = {
         .cycles_int = 2, .cycles_fp32 = 2, .cycles_fp64 = 4, .cycles_sfu = 8, .cycles_cvt = 8,
         .l1_kib = 128, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 1400, .partial_write_cycles = 4,
         .dram_gbps = 800, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 3000,
+        .pcie_gbps = 12,
     },
     {
         /* GP100 SMs have two processing blocks, hence warps allocated in pairs. */
@@ -139,6 +143,7 @@ static const ws_arch presets[] = {
         .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 4, .cycles_cvt = 4,
         .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 800, .partial_write_cycles = 4,
         .dram_gbps = 650, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 3500,
+        .pcie_gbps = 12,
     },
     {
         /* GM107 (GTX 750 Ti) is compute capability 5.0, the sm_50 the course names;
@@ -164,6 +169,7 @@ static const ws_arch presets[] = {
         .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 32, .cycles_sfu = 4, .cycles_cvt = 4,
         .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 150, .partial_write_cycles = 4,
         .dram_gbps = 80, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 4000,
+        .pcie_gbps = 12,
     },
     {
         /* On cc 3.5, L1 serves local memory only; global loads are cached
@@ -187,6 +193,7 @@ static const ws_arch presets[] = {
         .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 4, .cycles_cvt = 4,
         .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 512, .partial_write_cycles = 4,
         .dram_gbps = 250, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 5000,
+        .pcie_gbps = 10,
     },
     {
         .name = "fermi", .display_name = "NVIDIA GF100 (Fermi, full die; GTX 480 enables 15 SMs)",
@@ -208,6 +215,7 @@ static const ws_arch presets[] = {
         .cycles_int = 2, .cycles_fp32 = 2, .cycles_fp64 = 4, .cycles_sfu = 16, .cycles_cvt = 8,
         .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 384, .partial_write_cycles = 4,
         .dram_gbps = 150, .l2_atomic_cycles = 6, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 6000,
+        .pcie_gbps = 6,
     },
     {
         /* cc 1.x: registers are allocated per block; 124 registers per
@@ -231,6 +239,7 @@ static const ws_arch presets[] = {
         .cycles_int = 4, .cycles_fp32 = 4, .cycles_fp64 = 32, .cycles_sfu = 16, .cycles_cvt = 8,
         .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .partial_write_cycles = 1,
         .dram_gbps = 120, .l2_atomic_cycles = 20, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
+        .pcie_gbps = 5,
     },
     {
         /* No published shared-memory latency for G80; GT200's SM is the same design. */
@@ -253,6 +262,7 @@ static const ws_arch presets[] = {
         .cycles_int = 4, .cycles_fp32 = 4, .cycles_fp64 = 32, .cycles_sfu = 16, .cycles_cvt = 8,
         .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .partial_write_cycles = 1,
         .dram_gbps = 75, .l2_atomic_cycles = 20, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
+        .pcie_gbps = 3,
     },
 };
 
@@ -414,6 +424,7 @@ static const arch_key arch_keys[] = {
     KEY("l2_atomic_cycles", KEY_UINT, l2_atomic_cycles, 0, 1000000, NULL, "cycles per update of one word"),
     KEY("l2_atomic_int_percent", KEY_UINT, l2_atomic_int_percent, 1, 1000, NULL, "% of a float update's time"),
     KEY("shared_atomic_cycles", KEY_UINT, shared_atomic_cycles, 0, 1000000, NULL, "cycles per lane, float CAS loop"),
+    KEY("pcie_gbps", KEY_UINT, pcie_gbps, 1, 1u << 20, NULL, "GB/s host <-> device"),
     KEY("launch_overhead_ns", KEY_UINT, launch_overhead_ns, 0, 100000000, NULL, "ns added to every launch"),
 };
 

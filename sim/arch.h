@@ -107,6 +107,7 @@ typedef struct ws_arch {
     uint32_t l2_atomic_int_percent;    /* an integer update's time, in % of a float one's */
     uint32_t shared_atomic_cycles;     /* one lane's turn in a shared-memory float atomic (a CAS loop) */
     uint32_t launch_overhead_ns;       /* what gpu__time_duration adds to the kernel's own time */
+    uint32_t pcie_gbps;                /* host <-> device copies, GB/s sustained (cudaMemcpy's time) */
 } ws_arch;
 
 const ws_arch *ws_arch_default(void);              /* hopper */

@@ -44,7 +44,13 @@ expect "vector_add with a program argument" 0 "$T/va77" -- "$W" run "$D/vector_a
 expect "runtime API call by call" 0 "$D/runtime_api.expected" -- "$W" run "$D/runtime_api.cu" --quiet
 has "fault message names the .cu line" "$T/err" "runtime_api.cu:29:"
 has "fault message names the kernel by its C++ name" "$T/err" "kernel 'out_of_bounds(int *)'"
-has "elapsed time says it is host time" "$T/err" "no GPU timing model yet"
+# events: a 1 MiB copy at hopper's 50 GB/s is 1048576 / 50 = 20972 ns; the launch, its predicted duration
+"$W" run "$D/event_time.cu" --quiet > "$T/events" 2> "$T/err"
+has "an event pair around a copy times the PCIe transfer" "$T/events" "copy ns 20972"
+predicted=$("$W" run "$D/event_time.cu" --quiet --csv --metrics gpu__time_duration.sum | awk -F'","' '/^"0","/ { gsub(/[",]/, "", $NF); printf "%.0f", $NF }')
+has "an event pair around a launch times its predicted duration ($predicted ns)" "$T/events" "kernel ns $predicted"
+"$W" run "$D/runtime_api.cu" --quiet --no-timing > /dev/null 2> "$T/err"
+has "with --no-timing, elapsed time says it is host time" "$T/err" "--no-timing: the milliseconds are the simulator's own"
 expect "device API" 0 "$D/device_api.expected" -- "$W" run "$D/device_api.cu" --quiet
 expect "textures" 0 "$D/textures.expected" -- "$W" run "$D/textures.cu" --quiet
 expect "two GPUs and peer access" 0 "$D/peer.expected" -- "$W" run "$D/peer.cu" --devices 2 --quiet

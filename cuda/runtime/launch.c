@@ -11,6 +11,7 @@
 #include "sim/check.h"
 #include "sim/grid.h"
 #include "sim/session.h"
+#include "sim/timing_result.h"
 
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared_bytes, struct CUstream_st *stream)
 {
@@ -196,6 +197,9 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
         ws_cuda_leave(c);
         return cudaSuccess;   /* the launch itself was accepted; the error shows at the next call */
     }
+    const ws_timing_result *t = ws_timing_result_of(&l);
+    if (t)   /* the GPU's clock moves on by the predicted duration, for the events */
+        c->device_ns[cfg.device] += t->duration_ns;
     keep_launch(c, &l, seconds, kernel_selected(c, f));
     return ws_api_end(c, cudaSuccess);
 }

@@ -225,8 +225,19 @@ static cudaError_t copy(ws_cuda *c, void *dst, const void *src, size_t count, en
     if (e == cudaSuccess) {
         memmove(d, s, count);
         mark_written(c, dst, count);
+        ws_cuda_clock_copy(c, count, kind == cudaMemcpyDeviceToDevice);
     }
     return e;
+}
+
+void ws_cuda_clock_copy(ws_cuda *c, uint64_t bytes, int within_device)
+{
+    if (c->options.no_timing)
+        return;
+    /* over PCIe at its sustained rate; within the GPU, a read and a write of DRAM */
+    double gbps = within_device ? c->arch.dram_gbps / 2.0 : c->arch.pcie_gbps;
+    if (gbps > 0)
+        c->device_ns[ws_cuda_current_device()] += (double)bytes / gbps;   /* GB/s = bytes per ns */
 }
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)

@@ -65,7 +65,7 @@ struct cudaArray {
     size_t width, height, texel_bytes;
     struct cudaChannelFormatDesc desc;
 };
-struct CUevent_st { int recorded; double host_seconds; unsigned flags; };
+struct CUevent_st { int recorded; double host_seconds, device_ns; unsigned flags; };
 
 #define WS_CUDA_MAX_CONFIG_DEPTH 64
 #define WS_CUDA_MAX_DEVICES 16
@@ -94,6 +94,7 @@ typedef struct {
     uint64_t launches_seen;    /* of the kernel filter's, whether reported or not */
     uint64_t total_launches;
     int events_warned;
+    double device_ns[WS_CUDA_MAX_DEVICES];   /* each GPU's clock: the predicted time of its launches and copies */
     FILE *report;              /* stdout, or --log-file */
 } ws_cuda;
 
@@ -110,6 +111,9 @@ void ws_cuda_warn(const char *function, const char *fmt, ...) __attribute__((for
 
 /* The calling host thread's current device (cudaSetDevice is per thread, as in CUDA). */
 int ws_cuda_current_device(void);
+/* The current GPU's clock moves on by a copy of `bytes` over PCIe (or within the GPU). */
+void ws_cuda_clock_copy(ws_cuda *c, uint64_t bytes, int within_device);
+
 /* The memory a kernel on `device` may touch, for ws_launch_config.device_mask (0 with one GPU). */
 uint32_t ws_cuda_device_mask(const ws_cuda *c, int device);
 

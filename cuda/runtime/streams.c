@@ -1,7 +1,9 @@
 /* Streams and events. Work runs when it is issued, so every stream is in
- * order and complete by the time a call returns. Events hold the host time
- * of their record until the timing model exists: cudaEventElapsedTime says so
- * once on stderr, since that is the simulator's time, not the GPU's. */
+ * order and complete by the time a call returns. An event records its GPU's
+ * clock, which the timing model moves on by each launch's predicted duration
+ * and each copy's transfer time, so cudaEventElapsedTime gives the GPU's
+ * predicted milliseconds. With --no-timing it falls back to the host's time
+ * and says so once on stderr. Streams do not overlap: their work adds up. */
 #include "cuda/runtime/api.h"
 
 #include <stdlib.h>
@@ -77,6 +79,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
         return ws_api_end(c, cudaErrorInvalidResourceHandle);
     event->recorded = 1;
     event->host_seconds = now_seconds();
+    event->device_ns = c->device_ns[ws_cuda_current_device()];
     return ws_api_end(c, cudaSuccess);
 }
 
@@ -95,10 +98,14 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
         return ws_api_end(c, cudaErrorInvalidValue);
     if (!start || !end || !start->recorded || !end->recorded || (start->flags | end->flags) & cudaEventDisableTiming)
         return ws_api_end(c, cudaErrorInvalidResourceHandle);
+    if (!c->options.no_timing) {
+        *ms = (float)((end->device_ns - start->device_ns) * 1e-6);
+        return ws_api_end(c, cudaSuccess);
+    }
     if (!c->events_warned) {
         c->events_warned = 1;
-        ws_cuda_warn("cudaEventElapsedTime", "warpsim has no GPU timing model yet: the milliseconds are the "
-                     "simulator's own run time on this host, not what the GPU would take");
+        ws_cuda_warn("cudaEventElapsedTime", "--no-timing: the milliseconds are the simulator's own run time on "
+                     "this host, not what the GPU would take");
     }
     *ms = (float)((end->host_seconds - start->host_seconds) * 1e3);
     return ws_api_end(c, cudaSuccess);
