@@ -22,6 +22,23 @@
  *    L2 miss): the guide's "400 to 600" (cc 1.x) / "400 to 800" (cc 2.x) /
  *    "200 to 400" (cc 3.x) clock cycles, Wong et al. for GT200 (about 440),
  *    and the microbenchmark papers above for later chips (roughly 350-500).
+ *  - the timing model (sim/timing.c), hopper: pipe throughputs from the
+ *    H100 whitepaper's SM (128 FP32, 64 INT32, 64 FP64, 16 SFU lanes per SM
+ *    per cycle, 4 sub-partitions; cycles_* = 32 / lanes per sub-partition);
+ *    L1 33, L2 262 cycles and the FP64/SFU latencies from Luo et al. 2024;
+ *    DRAM bandwidth 3000 of the 3350 GB/s the card is sold at (sustained).
+ *    Fitted on the H100's measured course launches (validate/results,
+ *    ncu's gpu__time_duration.sum, run with --clock-control none, so at the
+ *    1980 MHz boost clock): latency_global 650 (a cold DRAM access with its
+ *    TLB walk, above the papers' warm 480), launch_overhead_ns 2200 (the
+ *    smallest launches take 2.6-2.9 us), partial_write_cycles 4 (the
+ *    transposes' uncoalesced stores), l2_atomic_cycles 3 and its integer
+ *    50% (one word updated by 16,128 float / int atomics: 30.3 / 14.5 us),
+ *    shared_atomic_cycles 90 (a float CAS loop per lane). h200: the same SM
+ *    and caches, DRAM 4300 of 4800 GB/s, not yet measured. The older
+ *    presets take the same model with their whitepapers' lane counts and
+ *    the papers' latencies; they are marked not validated (timing_validated).
+ *    pcie_gbps: a PCIe x16 link's sustained rate (Gen5 50, Gen4 25, Gen3 12).
  */
 #include "sim/arch.h"
 
@@ -398,34 +415,34 @@ static const arch_key arch_keys[] = {
     KEY("memory_bus_bits", KEY_UINT, memory_bus_bits, 1, 65536, NULL, NULL),
     KEY("l2_kib", KEY_UINT, l2_kib, 0, 1u << 20, NULL, "0: none"),
     KEY("latency_shared", KEY_UINT, latency_shared, 0, 1000000, "latencies", "cycles"),
-    KEY("latency_global", KEY_UINT, latency_global, 0, 1000000, NULL, "cycles"),
+    KEY("latency_global", KEY_UINT, latency_global, 0, 1000000, NULL, "cycles from DRAM; hopper: fitted (validate/)"),
     KEY("latency_alu", KEY_UINT, latency_alu, 0, 1000000, NULL, "cycles"),
     KEY("timing_validated", KEY_BOOL, timing_validated, 0, 0, "timing model (sim/timing.c)", "checked on the card in validate/"),
     KEY("timing_clock_mhz", KEY_UINT, timing_clock_mhz, 1, 100000, NULL, "SM clock while profiled"),
     KEY("subpartitions", KEY_UINT, subpartitions, 1, 64, NULL, "warp schedulers per SM"),
-    KEY("latency_fp64", KEY_UINT, latency_fp64, 0, 1000000, NULL, "cycles"),
+    KEY("latency_fp64", KEY_UINT, latency_fp64, 0, 1000000, NULL, "cycles (papers: sim/arch.c)"),
     KEY("latency_sfu", KEY_UINT, latency_sfu, 0, 1000000, NULL, "cycles"),
     KEY("latency_cvt", KEY_UINT, latency_cvt, 0, 1000000, NULL, "cycles"),
     KEY("latency_mio", KEY_UINT, latency_mio, 0, 1000000, NULL, "cycles: shfl, vote, redux"),
     KEY("latency_branch", KEY_UINT, latency_branch, 0, 1000000, NULL, "cycles"),
     KEY("latency_barrier", KEY_UINT, latency_barrier, 0, 1000000, NULL, "cycles"),
-    KEY("latency_l1", KEY_UINT, latency_l1, 0, 1000000, NULL, "cycles: L1 hit"),
-    KEY("latency_l2", KEY_UINT, latency_l2, 0, 1000000, NULL, "cycles: L2 hit"),
-    KEY("cycles_int", KEY_UINT, cycles_int, 1, 1024, NULL, "pipe cycles per warp-instruction"),
-    KEY("cycles_fp32", KEY_UINT, cycles_fp32, 1, 1024, NULL, "pipe cycles per warp-instruction"),
-    KEY("cycles_fp64", KEY_UINT, cycles_fp64, 1, 1024, NULL, "pipe cycles per warp-instruction"),
-    KEY("cycles_sfu", KEY_UINT, cycles_sfu, 1, 1024, NULL, "pipe cycles per warp-instruction"),
-    KEY("cycles_cvt", KEY_UINT, cycles_cvt, 1, 1024, NULL, "pipe cycles per warp-instruction"),
+    KEY("latency_l1", KEY_UINT, latency_l1, 0, 1000000, NULL, "cycles: L1 hit (papers)"),
+    KEY("latency_l2", KEY_UINT, latency_l2, 0, 1000000, NULL, "cycles: L2 hit (papers)"),
+    KEY("cycles_int", KEY_UINT, cycles_int, 1, 1024, NULL, "pipe cycles per warp-instruction (whitepaper)"),
+    KEY("cycles_fp32", KEY_UINT, cycles_fp32, 1, 1024, NULL, "pipe cycles per warp-instruction (whitepaper)"),
+    KEY("cycles_fp64", KEY_UINT, cycles_fp64, 1, 1024, NULL, "pipe cycles per warp-instruction (whitepaper)"),
+    KEY("cycles_sfu", KEY_UINT, cycles_sfu, 1, 1024, NULL, "pipe cycles per warp-instruction (whitepaper)"),
+    KEY("cycles_cvt", KEY_UINT, cycles_cvt, 1, 1024, NULL, "pipe cycles per warp-instruction (whitepaper)"),
     KEY("l1_kib", KEY_UINT, l1_kib, 0, 1u << 20, NULL, "L1 + shared per SM"),
     KEY("l1_bytes_per_cycle", KEY_UINT, l1_bytes_per_cycle, 1, 1u << 20, NULL, "per SM"),
     KEY("l2_bytes_per_cycle", KEY_UINT, l2_bytes_per_cycle, 1, 1u << 24, NULL, "whole chip"),
-    KEY("partial_write_cycles", KEY_UINT, partial_write_cycles, 0, 1024, NULL, "L1TEX cycles per partly written sector"),
-    KEY("dram_gbps", KEY_UINT, dram_gbps, 1, 1u << 24, NULL, "GB/s sustained"),
-    KEY("l2_atomic_cycles", KEY_UINT, l2_atomic_cycles, 0, 1000000, NULL, "cycles per update of one word"),
-    KEY("l2_atomic_int_percent", KEY_UINT, l2_atomic_int_percent, 1, 1000, NULL, "% of a float update's time"),
-    KEY("shared_atomic_cycles", KEY_UINT, shared_atomic_cycles, 0, 1000000, NULL, "cycles per lane, float CAS loop"),
-    KEY("pcie_gbps", KEY_UINT, pcie_gbps, 1, 1u << 20, NULL, "GB/s host <-> device"),
-    KEY("launch_overhead_ns", KEY_UINT, launch_overhead_ns, 0, 100000000, NULL, "ns added to every launch"),
+    KEY("partial_write_cycles", KEY_UINT, partial_write_cycles, 0, 1024, NULL, "L1TEX cycles per partly written sector; fitted"),
+    KEY("dram_gbps", KEY_UINT, dram_gbps, 1, 1u << 24, NULL, "GB/s sustained (vendor figure less ~10%)"),
+    KEY("l2_atomic_cycles", KEY_UINT, l2_atomic_cycles, 0, 1000000, NULL, "cycles per float update of one word; fitted"),
+    KEY("l2_atomic_int_percent", KEY_UINT, l2_atomic_int_percent, 1, 1000, NULL, "% of a float update's time; fitted"),
+    KEY("shared_atomic_cycles", KEY_UINT, shared_atomic_cycles, 0, 1000000, NULL, "cycles per lane, float CAS loop; fitted"),
+    KEY("pcie_gbps", KEY_UINT, pcie_gbps, 1, 1u << 20, NULL, "GB/s host <-> device (PCIe x16 link)"),
+    KEY("launch_overhead_ns", KEY_UINT, launch_overhead_ns, 0, 100000000, NULL, "ns added to every launch; fitted"),
 };
 
 #define KEY_COUNT (sizeof arch_keys / sizeof arch_keys[0])

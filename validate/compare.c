@@ -9,7 +9,7 @@
  *
  * For each launch that validate/run-on-gpu measured in the mode (the rows of
  * DIR/manifest.tsv), it re-simulates the same .launch with `warpsim run X.launch
- * --csv --arch hopper` (plus a --dump of every buffer, and --ptx P for the real
+ * --csv --no-timing --arch hopper` (plus a --dump of every buffer, and --ptx P for the real
  * build, P the manifest's reference under --root), joins warpsim's CSV and ncu's raw CSV
  * by launch (row order) and metric name, and prints per kernel and metric:
  * warpsim, GPU, delta, the excess of the tolerance metrics, a status.  Its last
@@ -65,6 +65,15 @@ static int metric_class(const char *m)
 {
     if (starts_with(m, "warpsim__"))
         return CLASS_SKIP;
+    /* the timing model's predictions (n/a here: --no-timing): validate/compare_time compares the times */
+    static const char *const predicted[] = {
+        "gpu__time_duration", "gpu__compute_memory_throughput", "sm__cycles_elapsed", "sm__throughput",
+        "sm__warps_active", "sm__maximum_warps", "launch__", "dram__bytes", "lts__t_sector_hit_rate",
+        "l1tex__t_sector_hit_rate", "smsp__average_warp_latency_issue_stalled", "smsp__issue_active",
+    };
+    for (size_t i = 0; i < sizeof predicted / sizeof predicted[0]; i++)
+        if (starts_with(m, predicted[i]))
+            return CLASS_SKIP;
     if (starts_with(m, "smsp__sass_inst_executed_op_") || starts_with(m, "l1tex__t_requests_pipe_lsu_mem_global_op_") ||
         starts_with(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_") ||
         starts_with(m, "l1tex__t_sectors_pipe_lsu_mem_local_op_") ||
@@ -296,7 +305,7 @@ static void compare_file(const char *warpsim, const char *root, const char *resd
     char *tmpdir = mkdtemp(tmpl);
     char *q_ws = shell_quote(warpsim), *q_launch = shell_quote(launch_path);
     char *q_arch = shell_quote(sim_arch);
-    char *cmd = xasprintf("%s run %s --csv --arch %s", q_ws, q_launch, q_arch);
+    char *cmd = xasprintf("%s run %s --csv --no-timing --arch %s", q_ws, q_launch, q_arch);
     free(q_arch);
     if (ptx) {
         char *ptx_path = ptx[0] == '/' ? xstrdup(ptx) : xasprintf("%s/%s", root, ptx);   /* a store reference */
