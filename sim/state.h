@@ -106,6 +106,7 @@ typedef struct {
     uint64_t cycle;            /* the next cycle this warp may issue */
     uint64_t block_end;        /* a real build: the last issue of this basic block (see sim/timing.c) */
     uint64_t store_issued[2];  /* after its last global (0) and shared (1) store: later loads wait for it */
+    uint32_t back_edges;       /* loop back edges taken (ptxas's unrolling, sim/timing.c) */
     uint64_t issue;            /* when the running instruction issued */
     uint64_t done;             /* when its last memory operation completes */
     uint32_t latency;          /* the running instruction's result latency */

@@ -2,12 +2,13 @@
  * validate/compare_time: warpsim's predicted durations against the GPU's.
  * Plain C11 + POSIX; needs no GPU.  See validate/README.md, "Time".
  *
- *   compare_time --warpsim PATH --results DIR [--root DIR] [--mode real|O0] [--markdown]
+ *   compare_time --warpsim PATH --results DIR [--root DIR] [--mode real|O4|O0] [--markdown]
  *                [--max-mape PCT] [--min-within PCT] [--pairs]
  *
  * For each launch of DIR/manifest.tsv measured in the mode (probes aside), it
  * runs `warpsim run X.launch --csv --metrics gpu__time_duration.sum --build MODE`
- * (with --ptx P for the real build, P the manifest's PTX under --root) and pairs
+ * (with --ptx P for the real build, P the manifest's PTX under --root; O4, the
+ * .launch's own PTX at the driver's default -O4, is predicted as a real build) and pairs
  * warpsim's rows with ncu's gpu__time_duration.sum in DIR/MODE/STEM.csv, in
  * launch order. Printed: each launch's measured and predicted microseconds and
  * the error; then the mean absolute percentage error (MAPE), the share of
@@ -132,13 +133,13 @@ int main(int argc, char **argv)
         else if (v && !strcmp(a, "--max-mape")) max_mape = atof(v), i++;
         else if (v && !strcmp(a, "--min-within")) min_within = atof(v), i++;
         else {
-            fprintf(stderr, "usage: compare_time --warpsim PATH --results DIR [--root DIR] [--mode real|O0] "
+            fprintf(stderr, "usage: compare_time --warpsim PATH --results DIR [--root DIR] [--mode real|O4|O0] "
                             "[--markdown] [--max-mape PCT] [--min-within PCT] [--pairs]\n");
             return 2;
         }
     }
-    if (!warpsim || !resdir || (strcmp(mode, "real") && strcmp(mode, "O0"))) {
-        fprintf(stderr, "compare_time: --warpsim and --results are needed; --mode is real or O0\n");
+    if (!warpsim || !resdir || (strcmp(mode, "real") && strcmp(mode, "O0") && strcmp(mode, "O4"))) {
+        fprintf(stderr, "compare_time: --warpsim and --results are needed; --mode is real, O4 or O0\n");
         return 2;
     }
     char *manifest_path = xasprintf("%s/manifest.tsv", resdir);
