@@ -20,7 +20,7 @@ run() {
     local name=$1; shift
     local instructions
     instructions=$(valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect=ws_launch_run \
-                   "$warpsim" run "$@" "${extra[@]}" 2>/dev/null | awk '/smsp__inst_executed.sum/ {print $2; exit}')
+                   "$warpsim" run "$@" "${extra[@]}" 2>/dev/null | awk '/smsp__inst_executed.sum/ && !n {n = $2} END {print n}')   # reads to the end: no SIGPIPE
     local host
     host=$(awk '/^(summary|totals):/ {print $2; exit}' "$out")
     awk -v n="$name" -v h="$host" -v w="$instructions" \
