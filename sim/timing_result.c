@@ -23,7 +23,8 @@ const char *const ws_stall_descriptions[WS_STALL_COUNT] = {
 
 static const char *const bound_names[WS_BOUND_COUNT] = {
     [WS_BOUND_LAUNCH] = "launch overhead", [WS_BOUND_LATENCY] = "latency", [WS_BOUND_ISSUE] = "instruction issue",
-    [WS_BOUND_PIPE] = "arithmetic pipe", [WS_BOUND_SHARED] = "shared memory", [WS_BOUND_L1] = "L1",
+    [WS_BOUND_PIPE] = "arithmetic pipe", [WS_BOUND_SHARED] = "shared memory (L1TEX)",
+    [WS_BOUND_L1] = "L1TEX (global and shared accesses)",
     [WS_BOUND_L2] = "L2", [WS_BOUND_DRAM] = "DRAM", [WS_BOUND_ATOMIC] = "same-address atomics",
 };
 
@@ -179,6 +180,7 @@ void ws_timing_finish(ws_launch *l)
             sm_sum[d] += (double)t->block[b].demand[d];
     for (int d = WS_BOUND_ISSUE; d <= WS_BOUND_L1; d++)
         r->bound_cycles[d] = sm_sum[d] / (double)sms;
+    r->bound_cycles[WS_BOUND_L1] += r->bound_cycles[WS_BOUND_SHARED];   /* one L1TEX unit serves both */
     r->bound_cycles[WS_BOUND_L2] = l2_slots / (a->l2_bytes_per_cycle ? a->l2_bytes_per_cycle : 1);
     r->bound_cycles[WS_BOUND_DRAM] = dram_per_cycle > 0 ? dram_bytes / dram_per_cycle : 0;
     r->bound_cycles[WS_BOUND_ATOMIC] = (double)hottest * a->l2_atomic_cycles / 100;
@@ -187,8 +189,11 @@ void ws_timing_finish(ws_launch *l)
     if (decided_by_demand * 2 > (int64_t)t->blocks) {   /* most blocks waited on their SM's resources */
         r->bound = WS_BOUND_ISSUE;
         for (int d = WS_BOUND_ISSUE; d <= WS_BOUND_L1; d++)
-            if (r->bound_cycles[d] > r->bound_cycles[r->bound])
+            if (d != WS_BOUND_SHARED && r->bound_cycles[d] > r->bound_cycles[r->bound])
                 r->bound = (ws_bound)d;
+        /* the L1TEX unit busy mostly with shared wavefronts: say shared memory */
+        if (r->bound == WS_BOUND_L1 && 2 * r->bound_cycles[WS_BOUND_SHARED] > r->bound_cycles[WS_BOUND_L1])
+            r->bound = WS_BOUND_SHARED;
     }
     for (int d = WS_BOUND_L2; d <= WS_BOUND_ATOMIC; d++)
         if (r->bound_cycles[d] > cycles) {
