@@ -23,19 +23,23 @@
  *    "200 to 400" (cc 3.x) clock cycles, Wong et al. for GT200 (about 440),
  *    and the microbenchmark papers above for later chips (roughly 350-500).
  *  - the timing model (sim/timing.c), hopper: pipe throughputs from the
- *    H100 whitepaper's SM (128 FP32, 64 INT32, 64 FP64, 16 SFU lanes per SM
- *    per cycle, 4 sub-partitions; cycles_* = 32 / lanes per sub-partition);
- *    L1 33, L2 262 cycles and the FP64/SFU latencies from Luo et al. 2024;
- *    DRAM bandwidth 3000 of the 3350 GB/s the card is sold at (sustained).
- *    Fitted on the H100's measured course launches (validate/results,
- *    ncu's gpu__time_duration.sum, run with --clock-control none, so at the
- *    1980 MHz boost clock): latency_global 650 (a cold DRAM access with its
- *    TLB walk, above the papers' warm 480), launch_overhead_ns 2200 (the
- *    smallest launches take 2.6-2.9 us), partial_write_cycles 4 (the
- *    transposes' uncoalesced stores), l2_atomic_cycles 3 and its integer
- *    50% (one word updated by 16,128 float / int atomics: 30.3 / 14.5 us),
- *    shared_atomic_cycles 90 (a float CAS loop per lane). h200: the same SM
- *    and caches, DRAM 4300 of 4800 GB/s, not yet measured. The older
+ *    H100 whitepaper's SM (128 FP32, 64 FP64, 16 SFU lanes per SM per cycle,
+ *    4 sub-partitions; cycles_* = 32 / lanes per sub-partition; integer
+ *    work at 1, since ptxas spreads it over the ALU and FMA pipes); L1 33,
+ *    L2 262 cycles and the FP64/SFU latencies from Luo et al. 2024.
+ *    Fitted on the H100 (validate/results/nvidia-h100-80gb-hbm3, ncu's
+ *    gpu__time_duration.sum with --clock-control none, so at the 1980 MHz
+ *    boost clock; sm__cycles_elapsed / duration confirms 1.97 GHz): from the
+ *    course launches, launch_overhead_ns 2200 (the smallest launches take
+ *    2.6-2.9 us), l2_atomic_cycles 3 and its integer 50% (one word updated
+ *    by 16,128 float / int atomics: 30.3 / 14.5 us), shared_atomic_cycles 90
+ *    (a float CAS loop per lane); from the large sizes of validate/sizes/
+ *    (timing/ there): latency_global 1000 (a DRAM access under load: the
+ *    grid-stride vector add's dependent round trips take 1000-1100
+ *    cycles, above the papers' idle 480), dram_gbps 2700 (the 16M vector
+ *    add moves 191 MB in 71.6 us), partial_write_cycles 3 and
+ *    latency_barrier 40 (the 4096 transposes). h200: the same SM and
+ *    caches, DRAM 3900 of 4800 GB/s by the H100's ratio, not yet measured. The older
  *    presets take the same model with their whitepapers' lane counts and
  *    the papers' latencies; they are marked not validated (timing_validated).
  *    pcie_gbps: a PCIe x16 link's sustained rate (Gen5 50, Gen4 25, Gen3 12).
@@ -63,13 +67,13 @@ static const ws_arch presets[] = {
         .shared_per_sm = 228 * 1024, .shared_per_block = 227 * 1024, .shared_alloc_unit = 128,
         .shared_reserved_per_block = 1024,
         .clock_mhz = 1980, .memory_mib = 81920, .memory_clock_mhz = 2619, .memory_bus_bits = 5120, .l2_kib = 51200,
-        .latency_shared = 30, .latency_global = 650, .latency_alu = 4,
+        .latency_shared = 30, .latency_global = 1000, .latency_alu = 4,
         .timing_validated = 1, .timing_clock_mhz = 1980, .subpartitions = 4,
         .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
-        .latency_barrier = 20, .latency_l1 = 33, .latency_l2 = 262,
-        .cycles_int = 2, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 8, .cycles_cvt = 8,
-        .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 4,
-        .dram_gbps = 3000, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 2200,
+        .latency_barrier = 40, .latency_l1 = 33, .latency_l2 = 262,
+        .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 8, .cycles_cvt = 8,
+        .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 3,
+        .dram_gbps = 2700, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 2200,
         .pcie_gbps = 50,
     },
     {
@@ -86,13 +90,13 @@ static const ws_arch presets[] = {
         .shared_per_sm = 228 * 1024, .shared_per_block = 227 * 1024, .shared_alloc_unit = 128,
         .shared_reserved_per_block = 1024,
         .clock_mhz = 1980, .memory_mib = 143771, .memory_clock_mhz = 3201, .memory_bus_bits = 6144, .l2_kib = 51200,
-        .latency_shared = 30, .latency_global = 650, .latency_alu = 4,
+        .latency_shared = 30, .latency_global = 1000, .latency_alu = 4,
         .timing_validated = 0, .timing_clock_mhz = 1980, .subpartitions = 4,
         .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
-        .latency_barrier = 20, .latency_l1 = 33, .latency_l2 = 262,
-        .cycles_int = 2, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 8, .cycles_cvt = 8,
-        .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 4,
-        .dram_gbps = 4300, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 2200,
+        .latency_barrier = 40, .latency_l1 = 33, .latency_l2 = 262,
+        .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 8, .cycles_cvt = 8,
+        .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 3,
+        .dram_gbps = 3900, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 2200,
         .pcie_gbps = 50,
     },
     {

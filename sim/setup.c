@@ -267,6 +267,8 @@ static ws_decoded *decode(const ws_arch *arch, const ptx_function *fn)
         d[i].sass_branches = (uint8_t)ws_sass_has_branches(in);
         ws_timing_decode(arch, fn, in, &d[i].timing);
     }
+    for (int i = 0; i < fn->instr_count; i++)
+        ws_timing_decode_loop(fn, i, d);
     return d;
 }
 

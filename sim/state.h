@@ -99,6 +99,7 @@ typedef struct {
     uint16_t latency;          /* result latency when fixed (memory sets its own) */
     uint8_t wait;              /* ws_wait_kind of its results */
     uint8_t mem;               /* WS_MEM_READS, WS_MEM_WRITES: memory it reads or writes (the order ptxas keeps) */
+    uint8_t folds;             /* loop bookkeeping ptxas's unrolling removes from 3 copies of 4 */
     uint16_t src[WS_TIMING_MAX_SRC], dst[WS_TIMING_MAX_DST];   /* registers; predicates after the values */
 } ws_timing_op;
 
@@ -118,7 +119,7 @@ typedef struct {
     uint64_t issued[WS_MAX_SUBPARTITIONS];   /* issue slots per sub-partition */
     uint64_t pipe[WS_PIPE_COUNT];            /* pipe cycles, all sub-partitions together */
     uint64_t shared_cycles;    /* wavefronts and serialised shared atomics */
-    uint64_t l1_bytes;         /* through the L1 (global, local) */
+    uint64_t l1_wavefronts;    /* L1TEX data-stage cycles of global and local accesses: lines per request */
     uint64_t l1_partial_cycles;   /* L1TEX cycles of partly written sectors */
     uint64_t *l1_line;         /* per-block L1: line tags, sets x ways (0: empty) */
     uint8_t *l1_sectors;       /* sectors held per line */

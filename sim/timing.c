@@ -12,6 +12,13 @@
 #include "sim/memory.h"
 #include "sim/timing_internal.h"
 
+/* How many times ptxas unrolls a small loop at -O3 (the hand-written matmul's
+ * 10-instruction loop: 15.4 us at JIT -O4, 45 us predicted without unrolling). */
+#define WS_PTXAS_UNROLL 4
+/* ... when its body is this short: nvcc's own unrolled bodies (20 and more
+ * instructions) are left as they are */
+#define WS_PTXAS_UNROLL_BODY 16
+
 /* ---- Decode ---------------------------------------------------------------------- */
 
 enum { ARITH = WS_PIPE_COUNT, MEM };   /* pipes the type or the space decides */
@@ -126,6 +133,21 @@ void ws_timing_decode(const ws_arch *a, const ptx_function *fn, const ptx_instr 
         add_register(op->src, &op->nsrc, WS_TIMING_MAX_SRC, fn->value_reg_count + in->guard);
 }
 
+void ws_timing_decode_loop(const ptx_function *fn, int i, ws_decoded *d)
+{
+    const ptx_instr *in = &fn->instrs[i];
+    if (in->opcode != OP_bra || in->operand[0].imm > i || i - in->operand[0].imm >= WS_PTXAS_UNROLL_BODY)
+        return;
+    for (int k = (int)in->operand[0].imm; k <= i; k++)
+        if (d[k].timing.pipe == WS_PIPE_BARRIER)
+            return;   /* a tree step per pass (a reduction): its arithmetic is the work, not bookkeeping */
+    for (int k = (int)in->operand[0].imm; k <= i; k++) {
+        ws_timing_op *op = &d[k].timing;
+        if ((op->pipe == WS_PIPE_INT && op->sass == 1) || k == i)
+            op->folds = 1;
+    }
+}
+
 /* ---- Launch and block state ------------------------------------------------------ */
 
 int ws_timing_start(ws_launch *l)
@@ -222,12 +244,6 @@ void ws_timing_block_free(ws_block *b)
 
 /* ---- Issue and results ------------------------------------------------------------ */
 
-/* How many times ptxas unrolls a small loop at -O3 (the hand-written matmul's
- * 10-instruction loop: 15.4 us at JIT -O4, 45 us predicted without unrolling). */
-#define WS_PTXAS_UNROLL 4
-/* ... when its body is this short: nvcc's own unrolled bodies (20 and more
- * instructions) are left as they are */
-#define WS_PTXAS_UNROLL_BODY 16
 
 static const uint8_t stall_counter[3] = {
     [WS_WAIT_FIXED] = WS_CTR_stall_wait, [WS_WAIT_SHORT] = WS_CTR_stall_short_scoreboard,
@@ -254,11 +270,13 @@ void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask
     uint64_t *ic = x->counters;
     if (ready > now)
         ic[stall_counter[wait]] += ready - now;
-    ic[WS_CTR_issue_slots] += (uint64_t)op->sass * t->slots_per_sass;
     w->tm.issue = ready;
     if (op->mem & WS_MEM_WRITES)
         w->tm.store_issued[shared] = ready + 1;
     unsigned slots = (op->sass ? op->sass : 1) * t->slots_per_sass;
+    if (op->folds && !t->in_order && w->tm.back_edges % WS_PTXAS_UNROLL != 0)
+        slots = 0;   /* an unrolled copy: its address and counter arithmetic and its branch are gone */
+    ic[WS_CTR_issue_slots] += slots;
     if (t->in_order) {
         /* -O0: no scheduling, each SASS instruction waits out the one before it */
         w->tm.cycle = ready + (uint64_t)slots * x->launch->arch->latency_alu;
@@ -409,7 +427,15 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
         if (level > latency)
             latency = level;
     }
-    bt->l1_bytes += (uint64_t)n * 32;
+    /* the L1TEX data stage moves one 128-byte line a cycle: a request takes a cycle per line it touches */
+    uint32_t lines = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned j = 0;
+        while (j < i && sector[j] >> 2 != sector[i] >> 2)
+            j++;
+        lines += j == i;
+    }
+    bt->l1_wavefronts += lines;
     w->tm.latency = latency + n / 4;   /* the L1 returns four sectors a cycle */
     w->tm.wait = WS_WAIT_LONG;
     if (!is_store) {
@@ -514,10 +540,11 @@ void ws_timing_block_done(ws_launch *l, ws_block *b)
     }
     r->demand[WS_BOUND_PIPE] = pipes;
     r->demand[WS_BOUND_SHARED] = bt->shared_cycles;
-    r->demand[WS_BOUND_L1] = bt->l1_bytes / (l->arch->l1_bytes_per_cycle ? l->arch->l1_bytes_per_cycle : 1) +
+    const ws_arch *a = l->arch;
+    r->demand[WS_BOUND_L1] = bt->l1_wavefronts * a->line_bytes / (a->l1_bytes_per_cycle ? a->l1_bytes_per_cycle : 1) +
                              bt->l1_partial_cycles;
     r->warps = (uint32_t)b->warp_count;
     add(&t->issued, issued);
     add(&t->shared_cycles, bt->shared_cycles);
-    add(&t->l1_bytes, bt->l1_bytes);
+    add(&t->l1_wavefronts, bt->l1_wavefronts);
 }

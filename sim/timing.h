@@ -96,6 +96,11 @@ int ws_timing_pipe_known(int opcode);
 void ws_timing_decode(const ws_arch *a, const ptx_function *fn, const ptx_instr *in, ws_timing_op *op);
 
 
+/* After decoding a function: the short loop instruction i closes (a backward
+ * branch), which ptxas unrolls; its bookkeeping (integer arithmetic, the
+ * branch) folds away in all but one of the unrolled copies. */
+void ws_timing_decode_loop(const ptx_function *fn, int i, ws_decoded *d);
+
 /* Set-up and tear-down of a launch's timing state (l->timing); 0 or -1 (out of memory). */
 int ws_timing_start(ws_launch *l);
 void ws_timing_free(ws_launch *l);

@@ -31,7 +31,7 @@ typedef struct ws_launch_timing {
     int regs_estimated;
     const char *occupancy_limit;
     /* totals */
-    uint64_t issued, shared_cycles, l1_bytes, pipe[WS_PIPE_COUNT];
+    uint64_t issued, shared_cycles, l1_wavefronts, pipe[WS_PIPE_COUNT];
     uint64_t l1_lookups, l1_hits;
     uint64_t l2_read_sectors, l2_read_hits, l2_write_sectors, l2_write_slots, l2_atomic_updates;
     uint64_t dram_read_sectors, dram_write_sectors;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sim/report.h"
 #include "sim/session.h"
@@ -127,7 +128,8 @@ END_TEST
 
 /* Each lane copies in[i] to out[i], then reads in[i] again: n = 4096 floats. The first
  * reads miss everywhere (cold caches): 4096*4 bytes from DRAM; the second reads hit L1
- * (the block's own lines); the stores write 4096*4 bytes. */
+ * (the block's own lines); the stores write 4096*4 bytes, which the write-back L2 keeps
+ * (up to a quarter of its capacity: hopper's 50 MiB holds them all). */
 static const char copy_twice[] = HEADER
     ".visible .entry k(.param .u64 in, .param .u64 out)\n"
     "{\n"
@@ -154,12 +156,31 @@ START_TEST(caches_and_dram)
                                  "kernel k\ngrid 16\nblock 256\narg in\narg out\n");
     const ws_timing_result *t = result(r, 0);
     ck_assert_uint_eq(t->dram_read_bytes, 4096 * 4);
-    ck_assert_uint_eq(t->dram_write_bytes, 4096 * 4);
+    ck_assert_uint_eq(t->dram_write_bytes, 0);
     /* L1: 512 sectors looked up twice, the second time all hits */
     ck_assert_double_eq_tol(t->l1_hit_rate, 50.0, 1e-9);
     /* L2: 512 read sectors all miss, 512 written sectors count as hits */
     ck_assert_double_eq_tol(t->l2_hit_rate, 50.0, 1e-9);
     ck_assert_uint_eq(t->blocks_per_sm, 8);   /* 256 threads: 2048 / 256, registers are few */
+    done(r);
+}
+END_TEST
+
+/* The same with an L2 of 32 KiB: it keeps 8 KiB of the 16 KiB written, the rest reaches DRAM. */
+START_TEST(writes_beyond_the_l2)
+{
+    char path[] = "/tmp/warpsim_test_timing_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char arch[] = "base = hopper\nl2_kib = 32\n";
+    ck_assert_int_eq(write(fd, arch, sizeof arch - 1), (int)(sizeof arch - 1));
+    close(fd);
+    char launch[512];
+    snprintf(launch, sizeof launch, "arch-file %s\nbuf in=f32:4096:random=1\nbuf out=f32:4096\n"
+                                    "kernel k\ngrid 16\nblock 256\narg in\narg out\n", path);
+    sim_run *r = run(copy_twice, launch);
+    unlink(path);
+    ck_assert_uint_eq(result(r, 0)->dram_write_bytes, 4096 * 4 - 32 * 1024 / 4);
     done(r);
 }
 END_TEST
@@ -202,6 +223,7 @@ int main(void)
     tcase_add_test(tc, dependent_chain);
     tcase_add_test(tc, barrier_release);
     tcase_add_test(tc, caches_and_dram);
+    tcase_add_test(tc, writes_beyond_the_l2);
     tcase_add_test(tc, no_timing_gives_no_result);
     tcase_add_test(tc, occupancy_with_registers);
     tcase_add_test(tc, every_opcode_has_a_pipe);

@@ -10,7 +10,7 @@
  * (with --ptx P for the real build, P the manifest's PTX under --root; O4, the
  * .launch's own PTX at the driver's default -O4, is predicted as a real build) and pairs
  * warpsim's rows with ncu's gpu__time_duration.sum in DIR/MODE/STEM.csv, in
- * launch order. Printed: each launch's measured and predicted microseconds and
+ * launch order (N rows per launch, from run-on-gpu --repeat N: their mean). Printed: each launch's measured and predicted microseconds and
  * the error; then the mean absolute percentage error (MAPE), the share of
  * launches within 25%, and the course's "which version is faster" pairs: every
  * two launches of one file whose measured times differ by more than 10% (and
@@ -96,14 +96,19 @@ static int compare_launch(const char *warpsim, const char *root, const char *res
     csv_table sim = {0};
     int ok = status == 0 && parse_csv(out, &sim) == 0;
     int scol = ok ? column(&sim, "gpu__time_duration.sum") : -1, kcol = ok ? kernel_column(&sim) : -1;
-    if (!ok || scol < 0 || kcol < 0 || sim.nrows != gpu.nrows) {
+    /* runner --repeat N: each launch N times in a row, N rows: their mean */
+    int repeat = ok && sim.nrows > 0 && gpu.nrows % sim.nrows == 0 ? gpu.nrows / sim.nrows : 0;
+    if (!ok || scol < 0 || kcol < 0 || repeat == 0) {
         fprintf(stderr, "compare_time: %s: warpsim failed or its launches do not line up with the GPU's (%d vs %d):\n%s\n",
                 stem, sim.nrows, gpu.nrows, out);
         ok = 0;
     } else {
-        for (int r = 0; r < sim.nrows; r++)
-            add_time(stem, cell(&sim, r, kcol), parse_number(cell(&gpu, r, gcol)),
-                     parse_number(cell(&sim, r, scol)));
+        for (int r = 0; r < sim.nrows; r++) {
+            double sum = 0;
+            for (int k = 0; k < repeat; k++)
+                sum += parse_number(cell(&gpu, r * repeat + k, gcol));
+            add_time(stem, cell(&sim, r, kcol), sum / repeat, parse_number(cell(&sim, r, scol)));
+        }
     }
     free_table(&sim);
     free_table(&gpu);

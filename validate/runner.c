@@ -3,7 +3,7 @@
  * CUDA driver API, so Nsight Compute can measure what warpsim predicts.
  *
  *   validate/build/runner [--opt 0-4] [--out FILE] [--hexdump] [--save-cubin FILE]
- *                         FILE.launch [the flags of `warpsim run`]
+ *                         [--repeat N] FILE.launch [the flags of `warpsim run`]
  *
  * The launch is parsed by sim/launch.c, the same code `warpsim run` uses (no
  * second parser): the same buffers, filled by ws_buffer_fill (same INIT, same
@@ -26,6 +26,17 @@
  *   --hexdump          also print each buffer's first 64 elements in hex
  *   --save-cubin FILE  also JIT the PTX through cuLink* with the same options
  *                      and write the cubin (for cuobjdump -sass)
+ *   --repeat N         launch each group N times back to back (group 0 N times,
+ *                      then group 1 N times, ...), for timing: one profiler
+ *                      process then measures N instances of every kernel.  The
+ *                      repeats run on the buffers as the previous launch left
+ *                      them (nothing is re-filled), so with N > 1 the results
+ *                      and checksums are those of the repeated state: the
+ *                      report says so in a line "repeat N groups G launches
+ *                      N*G", prints one "launch K ..." line per launch (K
+ *                      counts launches, so launch K is group K / N and the
+ *                      profiler's K-th row) and ends with "ok N*G launches".
+ *                      Default 1: exactly the behaviour without the flag.
  *
  * Every CUDA call is checked: a failure prints the call, the error's name and
  * string (and the JIT log) on stderr and exits 1.  Exit 2: a bad command line
@@ -237,7 +248,8 @@ static void hexdump(const char *name, const unsigned char *p, size_t bytes, unsi
 
 static void usage(FILE *f)
 {
-    fputs("usage: runner [--opt 0-4] [--out FILE] [--hexdump] [--save-cubin FILE] FILE.launch [warpsim run flags]\n"
+    fputs("usage: runner [--opt 0-4] [--out FILE] [--hexdump] [--save-cubin FILE] [--repeat N] FILE.launch\n"
+          "              [warpsim run flags]\n"
           "       runs the launch on GPU 0 through the CUDA driver API (see validate/README.md)\n",
           f);
 }
@@ -245,6 +257,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     unsigned opt = 0;
+    long repeat = 1;
     int want_hex = 0;
     const char *out_path = NULL, *cubin_path = NULL;
     int i = 1;
@@ -262,9 +275,9 @@ int main(int argc, char **argv)
             ws_run_print_help(stdout);
             return 0;
         }
-        const char *names[3] = {"--opt", "--out", "--save-cubin"};
+        const char *names[4] = {"--opt", "--out", "--save-cubin", "--repeat"};
         int which = -1;
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 4; k++) {
             size_t n = strlen(names[k]);
             if (!strncmp(a, names[k], n) && (a[n] == '\0' || a[n] == '=')) {
                 which = k;
@@ -288,8 +301,16 @@ int main(int argc, char **argv)
             opt = (unsigned)(v[0] - '0');
         } else if (which == 1) {
             out_path = v;
-        } else {
+        } else if (which == 2) {
             cubin_path = v;
+        } else {
+            char *end = NULL;
+            errno = 0;
+            repeat = strtol(v, &end, 10);
+            if (errno || end == v || *end || repeat < 1 || repeat > 1000000) {
+                fprintf(stderr, "runner: --repeat: expected 1 to 1000000, got '%s'\n", v);
+                return 2;
+            }
         }
     }
     if (i >= argc) {
@@ -387,7 +408,11 @@ int main(int argc, char **argv)
         CK(cuMemcpyHtoD(dptr[b], host[b], bytes));
     }
 
-    /* Launch groups, in order. */
+    /* Launch groups, in order; with --repeat N each group N times back to back. */
+    long launches = 0;
+    if (repeat > 1)
+        fprintf(report, "repeat %ld groups %d launches %ld (each group back to back on the buffers as left: for timing)\n",
+                repeat, o.group_count, repeat * o.group_count);
     for (int g = 0; g < o.group_count; g++) {
         const ws_launch_group *G = &o.groups[g];
         char *kname = G->kernel ? NULL : only_entry(ptx);
@@ -456,24 +481,27 @@ int main(int argc, char **argv)
 
         if (G->shared_bytes > 48 * 1024)
             CK(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)G->shared_bytes));
-        fprintf(report,
-                "launch %d kernel %s grid (%u, %u, %u) block (%u, %u, %u) dynamic-shared %" PRIu64
-                " regs %d local %d static-shared %d args ",
-                g, name, G->grid[0], G->grid[1], G->grid[2], G->block[0], G->block[1], G->block[2], G->shared_bytes,
-                regs, local, sshared);
-        for (int a = 0; a < na; a++)
-            fprintf(report, "%s%s", a ? "," : "", G->args[a].text ? G->args[a].text : "?");
-        fprintf(report, "%s\n", na ? "" : "-");
-        fflush(report);
-        r = cuLaunchKernel(fn, G->grid[0], G->grid[1], G->grid[2], G->block[0], G->block[1], G->block[2],
-                           (unsigned)G->shared_bytes, NULL, params, NULL);
-        if (r != CUDA_SUCCESS)
-            fprintf(stderr, "runner: launch %d (kernel %s) could not start\n", g, name);
-        check(r, "cuLaunchKernel()", __LINE__);
-        r = cuCtxSynchronize();
-        if (r != CUDA_SUCCESS)
-            fprintf(stderr, "runner: launch %d (kernel %s) failed while running\n", g, name);
-        check(r, "cuCtxSynchronize()", __LINE__);
+        for (long k = 0; k < repeat; k++, launches++) {
+            /* without --repeat, launches == g: the lines are what they always were */
+            fprintf(report,
+                    "launch %ld kernel %s grid (%u, %u, %u) block (%u, %u, %u) dynamic-shared %" PRIu64
+                    " regs %d local %d static-shared %d args ",
+                    launches, name, G->grid[0], G->grid[1], G->grid[2], G->block[0], G->block[1], G->block[2],
+                    G->shared_bytes, regs, local, sshared);
+            for (int a = 0; a < na; a++)
+                fprintf(report, "%s%s", a ? "," : "", G->args[a].text ? G->args[a].text : "?");
+            fprintf(report, "%s\n", na ? "" : "-");
+            fflush(report);
+            r = cuLaunchKernel(fn, G->grid[0], G->grid[1], G->grid[2], G->block[0], G->block[1], G->block[2],
+                               (unsigned)G->shared_bytes, NULL, params, NULL);
+            if (r != CUDA_SUCCESS)
+                fprintf(stderr, "runner: launch %ld (kernel %s) could not start\n", launches, name);
+            check(r, "cuLaunchKernel()", __LINE__);
+            r = cuCtxSynchronize();
+            if (r != CUDA_SUCCESS)
+                fprintf(stderr, "runner: launch %ld (kernel %s) failed while running\n", launches, name);
+            check(r, "cuCtxSynchronize()", __LINE__);
+        }
         free(slots);
         free(params);
         free(sizes);
@@ -505,7 +533,7 @@ int main(int argc, char **argv)
     }
     CK(cuModuleUnload(mod));
     CK(cuDevicePrimaryCtxRelease(dev));
-    fprintf(report, "ok %d launches\n", o.group_count);
+    fprintf(report, "ok %ld launches\n", launches);
     if (report != stdout && fclose(report) != 0) {
         fprintf(stderr, "runner: --out: write error\n");
         status = 1;

@@ -62,5 +62,40 @@ else
     cat "$tmp/err.txt"
 fi
 
+# 4. --repeat N (validate/run-timing-on-gpu): each group N times back to back, one launch line per launch
+#    (K counts launches), a "repeat" line, and the same output as before without the flag or with --repeat 1.
+f=$vdir/probes/branch.launch
+n=$(grep -c '^kernel ' "$f")
+"$runner" --out "$tmp/rep.txt" --repeat 3 "$f" 2> "$tmp/err.txt"
+st=$?
+got=$(grep -c '^mock: launch ' "$tmp/err.txt")
+lines=$(grep -c '^launch [0-9]* kernel ' "$tmp/rep.txt")
+if [ $st = 0 ] && [ "$got" = $((3 * n)) ] && [ "$lines" = $((3 * n)) ] &&
+   grep -q "^repeat 3 groups $n launches $((3 * n)) " "$tmp/rep.txt" && grep -q "^ok $((3 * n)) launches\$" "$tmp/rep.txt" &&
+   grep -q "^launch $((3 * n - 1)) kernel " "$tmp/rep.txt"; then
+    ok
+else
+    bad "--repeat 3 on $f: exit $st, $got cuLaunchKernel calls and $lines launch lines for $n groups (want $((3 * n)))"
+    cat "$tmp/err.txt" "$tmp/rep.txt"
+fi
+# back to back: the kernels of the mock's launch lines, in order, are each group's kernel three times
+grep '^kernel ' "$f" | awk '{ for (i = 0; i < 3; i++) print $2 }' > "$tmp/want.txt"
+sed -n 's/^mock: launch \([^ ]*\) .*/\1/p' "$tmp/err.txt" > "$tmp/have.txt"
+if cmp -s "$tmp/want.txt" "$tmp/have.txt"; then ok; else bad "--repeat 3: launch order is not each group 3 times back to back"; diff "$tmp/want.txt" "$tmp/have.txt"; fi
+"$runner" --out "$tmp/rep1.txt" --repeat 1 "$f" 2> "$tmp/err1.txt"
+"$runner" --out "$tmp/rep0.txt" "$f" 2> "$tmp/err0.txt"
+if [ "$(grep -c '^mock: launch ' "$tmp/err0.txt")" = "$n" ] && ! grep -q '^repeat' "$tmp/rep0.txt" &&
+   sed 's/0x[0-9a-f]\{12,16\}/ADDR/g' "$tmp/err0.txt" > "$tmp/e0" && sed 's/0x[0-9a-f]\{12,16\}/ADDR/g' "$tmp/err1.txt" > "$tmp/e1" &&
+   cmp -s "$tmp/rep0.txt" "$tmp/rep1.txt" && cmp -s "$tmp/e0" "$tmp/e1"; then
+    ok
+else
+    bad "--repeat 1 should be exactly the run without --repeat"
+    diff "$tmp/rep0.txt" "$tmp/rep1.txt"
+fi
+for v in 0 -1 x 1000001 ""; do
+    "$runner" --repeat "$v" "$f" > /dev/null 2>&1
+    if [ $? = 2 ]; then ok; else bad "--repeat '$v' should be a usage error"; fi
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
