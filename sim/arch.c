@@ -53,51 +53,42 @@
 
 /* ---- The presets --------------------------------------------------------- */
 
+/* The GH100 chip's SM, caches and timing, shared by the H100 and the H200 presets
+ * (which differ in memory only). */
+#define GH100_SM \
+        .cc_major = 9, .cc_minor = 0, .sm_count = 132, .warp_size = 32, \
+        .shared_model = SHARED_MODEL_MODERN, .shared_banks = 32, .bank_width_bytes = 4, \
+        .shared_phase_lanes = 32, \
+        .global_model = GLOBAL_MODEL_SECTORS, .line_bytes = 128, .sector_bytes = 32, \
+        .l1_caches_global_loads = 1, \
+        .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32, \
+        .max_threads_per_block = 1024, .regs_per_sm = 65536, .max_regs_per_thread = 255, \
+        .reg_alloc_unit = 256, .reg_alloc_per_block = 0, .warp_alloc_granularity = 4, \
+        .shared_per_sm = 228 * 1024, .shared_per_block = 227 * 1024, .shared_alloc_unit = 128, \
+        .shared_reserved_per_block = 1024, \
+        .clock_mhz = 1980, .l2_kib = 51200, \
+        .latency_shared = 30, .latency_global = 1000, .latency_alu = 4, \
+        .timing_clock_mhz = 1980, .subpartitions = 4, \
+        .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6, \
+        .latency_barrier = 40, .latency_l1 = 33, .latency_l2 = 262, \
+        .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 8, .cycles_cvt = 8, \
+        .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 3, \
+        .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 2200, \
+        .pcie_gbps = 50
+
 static const ws_arch presets[] = {
     {
         .name = "hopper", .display_name = "NVIDIA H100 SXM5 (Hopper GH100)",
-        .cc_major = 9, .cc_minor = 0, .sm_count = 132, .warp_size = 32,
-        .shared_model = SHARED_MODEL_MODERN, .shared_banks = 32, .bank_width_bytes = 4,
-        .shared_phase_lanes = 32,
-        .global_model = GLOBAL_MODEL_SECTORS, .line_bytes = 128, .sector_bytes = 32,
-        .l1_caches_global_loads = 1,
-        .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
-        .max_threads_per_block = 1024, .regs_per_sm = 65536, .max_regs_per_thread = 255,
-        .reg_alloc_unit = 256, .reg_alloc_per_block = 0, .warp_alloc_granularity = 4,
-        .shared_per_sm = 228 * 1024, .shared_per_block = 227 * 1024, .shared_alloc_unit = 128,
-        .shared_reserved_per_block = 1024,
-        .clock_mhz = 1980, .memory_mib = 81920, .memory_clock_mhz = 2619, .memory_bus_bits = 5120, .l2_kib = 51200,
-        .latency_shared = 30, .latency_global = 1000, .latency_alu = 4,
-        .timing_validated = 1, .timing_clock_mhz = 1980, .subpartitions = 4,
-        .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
-        .latency_barrier = 40, .latency_l1 = 33, .latency_l2 = 262,
-        .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 8, .cycles_cvt = 8,
-        .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 3,
-        .dram_gbps = 2700, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 2200,
-        .pcie_gbps = 50,
+        GH100_SM,
+        .memory_mib = 81920, .memory_clock_mhz = 2619, .memory_bus_bits = 5120,
+        .timing_validated = 1, .dram_gbps = 2700,
     },
     {
-        /* The H100's chip with more and faster memory (4.8 TB/s HBM3e): same SM, L1 and L2. */
+        /* The H100's chip with more and faster memory (4.8 TB/s HBM3e). */
         .name = "h200", .display_name = "NVIDIA H200 SXM (Hopper GH100, 141 GB HBM3e)",
-        .cc_major = 9, .cc_minor = 0, .sm_count = 132, .warp_size = 32,
-        .shared_model = SHARED_MODEL_MODERN, .shared_banks = 32, .bank_width_bytes = 4,
-        .shared_phase_lanes = 32,
-        .global_model = GLOBAL_MODEL_SECTORS, .line_bytes = 128, .sector_bytes = 32,
-        .l1_caches_global_loads = 1,
-        .max_threads_per_sm = 2048, .max_warps_per_sm = 64, .max_blocks_per_sm = 32,
-        .max_threads_per_block = 1024, .regs_per_sm = 65536, .max_regs_per_thread = 255,
-        .reg_alloc_unit = 256, .reg_alloc_per_block = 0, .warp_alloc_granularity = 4,
-        .shared_per_sm = 228 * 1024, .shared_per_block = 227 * 1024, .shared_alloc_unit = 128,
-        .shared_reserved_per_block = 1024,
-        .clock_mhz = 1980, .memory_mib = 143771, .memory_clock_mhz = 3201, .memory_bus_bits = 6144, .l2_kib = 51200,
-        .latency_shared = 30, .latency_global = 1000, .latency_alu = 4,
-        .timing_validated = 0, .timing_clock_mhz = 1980, .subpartitions = 4,
-        .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
-        .latency_barrier = 40, .latency_l1 = 33, .latency_l2 = 262,
-        .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 8, .cycles_cvt = 8,
-        .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 3,
-        .dram_gbps = 3900, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 2200,
-        .pcie_gbps = 50,
+        GH100_SM,
+        .memory_mib = 143771, .memory_clock_mhz = 3201, .memory_bus_bits = 6144,
+        .timing_validated = 0, .dram_gbps = 3900,
     },
     {
         .name = "ampere", .display_name = "NVIDIA A100 SXM4 (Ampere GA100)",
