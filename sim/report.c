@@ -29,7 +29,7 @@ static const ws_metric derived[] = {
     {"warpsim__shared_wavefronts_per_request.ratio", "wavefront", "shared wavefronts per shared load or store", DERIVED_WAVEFRONTS_PER_REQUEST},
     {"warpsim__global_sectors_per_request.ratio", "sector", "global sectors per global load or store request", DERIVED_SECTORS_PER_REQUEST},
     {"gpu__time_duration.sum", "ns", "predicted duration of the launch, launch overhead included", TIME_DURATION},
-    {"sm__cycles_elapsed.avg", "cycle", "predicted SM cycles of the kernel", TIME_CYCLES},
+    {"sm__cycles_elapsed.avg", "cycle", "predicted SM cycles over the launch's duration", TIME_CYCLES},
     {"sm__warps_active.avg.pct_of_peak_sustained_active", "%", "predicted achieved occupancy", TIME_ACHIEVED},
     {"sm__maximum_warps_per_active_cycle_pct", "%", "theoretical occupancy", TIME_THEORETICAL},
     {"launch__registers_per_thread", "register/thread", "registers per thread the occupancy used (--regs, or estimated)", TIME_REGS},
@@ -73,7 +73,7 @@ static double timing_value(const ws_timing_result *r, int metric)
 {
     switch (metric) {
     case TIME_DURATION: return r->duration_ns;
-    case TIME_CYCLES: return r->cycles;
+    case TIME_CYCLES: return r->elapsed_cycles;
     case TIME_ACHIEVED: return r->achieved_occupancy;
     case TIME_THEORETICAL: return r->theoretical_occupancy;
     case TIME_REGS: return r->regs;

@@ -21,8 +21,8 @@ void ws_report_time_text(const ws_launch *l, FILE *f, int color)
     fprintf(f, "    %s%-34s %14.2f%s   %sgpu__time_duration.sum (us)%s\n", bold, "duration (us)", r->duration_ns / 1000,
             reset, dim, reset);
     fprintf(f, "    %s%s%s\n", bold, verdict, reset);
-    fprintf(f, "    %-34s %14.0f   %ssm__cycles_elapsed.avg (+ %.1f us launch overhead)%s\n", "kernel cycles", r->cycles,
-            dim, r->overhead_ns / 1000, reset);
+    fprintf(f, "    %-34s %14.0f   %ssm__cycles_elapsed.avg; %.0f of them the kernel's, the rest the %.1f us launch overhead%s\n",
+            "cycles", r->elapsed_cycles, dim, r->cycles, r->overhead_ns / 1000, reset);
     fprintf(f, "    %-34s %13.1f%%   %s%u blocks per SM, limited by %s; %u registers per thread (%s)%s\n",
             "theoretical occupancy", r->theoretical_occupancy, dim, r->blocks_per_sm,
             r->occupancy_limit ? r->occupancy_limit : "?", r->regs,

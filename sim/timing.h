@@ -58,7 +58,8 @@ typedef enum {
 
 typedef struct {
     double duration_ns;            /* gpu__time_duration.sum */
-    double cycles;                 /* sm__cycles_elapsed.avg: the kernel's cycles, overhead excluded */
+    double cycles;                 /* the kernel's own cycles, the launch overhead excluded */
+    double elapsed_cycles;         /* sm__cycles_elapsed.avg: the whole duration at the SM clock */
     double overhead_ns;            /* the launch overhead inside duration_ns */
     double bound_cycles[WS_BOUND_COUNT];   /* what each resource alone would take (launch: overhead) */
     ws_bound bound;                /* the one that decides */

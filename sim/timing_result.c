@@ -209,6 +209,7 @@ void ws_timing_finish(ws_launch *l)
     r->overhead_ns = a->launch_overhead_ns + t->extra_overhead_ns;
     r->bound_cycles[WS_BOUND_LAUNCH] = r->overhead_ns * 1e-9 * clock_hz;
     r->duration_ns = cycles / clock_hz * 1e9 + r->overhead_ns;
+    r->elapsed_cycles = r->duration_ns * 1e-9 * clock_hz;   /* ncu's SMs count the launch's whole span */
     if (r->overhead_ns > r->duration_ns / 2)
         r->bound = WS_BOUND_LAUNCH;
 

@@ -40,6 +40,38 @@ typedef struct {
 } launch_time;
 
 static launch_time *times;
+
+/* The timing model's other predictions, compared where the GPU run measured them
+ * (run-on-gpu --timing): relative error for sizes, the difference in points for
+ * percentages. Byte counts under 1 MiB measured are left out (mostly L2 traffic). */
+static const struct { const char *metric, *label; int points; } others[] = {
+    {"sm__cycles_elapsed.avg", "SM cycles", 0},
+    {"dram__bytes_read.sum", "DRAM bytes read (>= 1 MiB)", 0},
+    {"dram__bytes_write.sum", "DRAM bytes written (>= 1 MiB)", 0},
+    {"lts__t_sector_hit_rate.pct", "L2 hit rate", 1},
+    {"l1tex__t_sector_hit_rate.pct", "L1 hit rate", 1},
+    {"sm__warps_active.avg.pct_of_peak_sustained_active", "achieved occupancy", 1},
+};
+#define OTHERS (sizeof others / sizeof others[0])
+static double other_error[OTHERS];
+static int other_count[OTHERS];
+
+/* One launch's other predictions against the mean of its rows. */
+static void compare_others(const csv_table *sim, int srow, const csv_table *gpu, int grow, int repeat)
+{
+    for (size_t m = 0; m < OTHERS; m++) {
+        int sc = column(sim, others[m].metric), gc = column(gpu, others[m].metric);
+        if (sc < 0 || gc < 0)
+            continue;
+        double measured = 0, predicted = parse_number(cell(sim, srow, sc));
+        for (int k = 0; k < repeat; k++)
+            measured += parse_number(cell(gpu, grow + k, gc)) / repeat;
+        if (isnan(measured) || isnan(predicted) || (!others[m].points && measured < (m ? 1048576 : 1)))
+            continue;
+        other_error[m] += others[m].points ? fabs(predicted - measured) : fabs(predicted - measured) / measured * 100;
+        other_count[m]++;
+    }
+}
 static int ntimes, captimes;
 
 static void add_time(const char *stem, const char *kernel, double measured, double predicted)
@@ -89,8 +121,15 @@ static int compare_launch(const char *warpsim, const char *root, const char *res
         free(p);
         free(q);
     }
-    char *cmd = xasprintf("%s run %s%s --build %s --csv --metrics gpu__time_duration.sum 2>&1", qw, ql, ptx_flag,
-                          strcmp(mode, "O0") == 0 ? "O0" : "real");
+    char *metrics = xstrdup("gpu__time_duration.sum");
+    for (size_t m = 0; m < OTHERS; m++) {
+        char *more = xasprintf("%s,%s", metrics, others[m].metric);
+        free(metrics);
+        metrics = more;
+    }
+    char *cmd = xasprintf("%s run %s%s --build %s --csv --metrics %s 2>&1", qw, ql, ptx_flag,
+                          strcmp(mode, "O0") == 0 ? "O0" : "real", metrics);
+    free(metrics);
     char *out;
     int status = run_warpsim(cmd, &out);
     csv_table sim = {0};
@@ -108,6 +147,7 @@ static int compare_launch(const char *warpsim, const char *root, const char *res
             for (int k = 0; k < repeat; k++)
                 sum += parse_number(cell(&gpu, r * repeat + k, gcol));
             add_time(stem, cell(&sim, r, kcol), sum / repeat, parse_number(cell(&sim, r, scol)));
+            compare_others(&sim, r, &gpu, r * repeat, repeat);
         }
     }
     free_table(&sim);
@@ -202,6 +242,11 @@ int main(int argc, char **argv)
                        markdown ? "\n" : "", times[i].stem, times[i].kernel, mi, times[j].kernel, mj,
                        times[i].predicted_us, times[j].predicted_us);
         }
+    for (size_t m = 0; m < OTHERS; m++)
+        if (other_count[m])
+            printf("%s  %s: mean %s %.1f%s over %d launches\n", markdown ? "-" : "", others[m].label,
+                   others[m].points ? "difference" : "error", other_error[m] / other_count[m],
+                   others[m].points ? " points" : "%", other_count[m]);
     double mape = ntimes ? sum / ntimes : 0, share = ntimes ? 100.0 * within / ntimes : 0;
     printf("%s%s build: %d launches, MAPE %.1f%%, %.0f%% within 25%%, %d of %d faster/slower pairs right\n",
            markdown ? "\n" : "", mode, ntimes, mape, share, right, pairs);
