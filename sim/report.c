@@ -362,11 +362,18 @@ void ws_report_json(const ws_session *s, const int *selected, FILE *f)
             fprintf(f, "\"inst_executed\": %" PRIu64 ", \"thread_inst_executed\": %" PRIu64
                     ", \"shared_wavefronts\": %" PRIu64 ", \"shared_bank_conflicts\": %" PRIu64
                     ", \"global_requests\": %" PRIu64 ", \"global_sectors\": %" PRIu64
-                    ", \"divergent_branch_targets\": %" PRIu64 "}",
+                    ", \"divergent_branch_targets\": %" PRIu64,
                     c[WS_CTR_inst_executed], c[WS_CTR_thread_inst_executed],
                     c[WS_CTR_shared_wavefronts], c[WS_CTR_shared_ld_bank_conflicts] + c[WS_CTR_shared_st_bank_conflicts],
                     c[WS_CTR_global_ld_requests] + c[WS_CTR_global_st_requests],
                     c[WS_CTR_global_ld_sectors] + c[WS_CTR_global_st_sectors], c[WS_CTR_branch_targets_divergent]);
+            if (ws_timing_result_of(l))   /* the timing model's cycles on this line */
+                fprintf(f, ", \"issue_slots\": %" PRIu64 ", \"stall_cycles\": {\"long_scoreboard\": %" PRIu64
+                        ", \"short_scoreboard\": %" PRIu64 ", \"wait\": %" PRIu64 ", \"barrier\": %" PRIu64
+                        ", \"branch_resolving\": %" PRIu64 "}",
+                        c[WS_CTR_issue_slots], c[WS_CTR_stall_long_scoreboard], c[WS_CTR_stall_short_scoreboard],
+                        c[WS_CTR_stall_wait], c[WS_CTR_stall_barrier], c[WS_CTR_stall_branch_resolving]);
+            fputc('}', f);
         }
         free(lines);
         fputs("\n      ]\n    }", f);

@@ -371,24 +371,28 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
         w->tm.wait = WS_WAIT_SHORT;
         return;
     }
-    /* The distinct sectors, with the bytes each receives. */
+    /* The distinct sectors, with the bytes each receives, and the distinct 128-byte lines. */
     uint64_t sector[WS_WARP_SIZE];
     uint32_t bytes[WS_WARP_SIZE];
-    unsigned n = 0;
+    unsigned n = 0, lines = 0;
     WS_FOR_LANES(mask, lane) {
         uint64_t s = addr[lane] >> 5;
         unsigned k = n;
+        int same_line = n && sector[n - 1] >> 2 == s >> 2;
         if (n && sector[n - 1] == s)
             k = n - 1;
         else
-            for (unsigned j = 0; j < n; j++)
+            for (unsigned j = 0; j < n; j++) {
                 if (sector[j] == s) {
                     k = j;
                     break;
                 }
+                same_line |= sector[j] >> 2 == s >> 2;
+            }
         if (k == n) {
             sector[n] = s;
             bytes[n++] = 0;
+            lines += !same_line;
         }
         bytes[k] += bytes_per_lane;
     }
@@ -427,15 +431,7 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
         if (level > latency)
             latency = level;
     }
-    /* the L1TEX data stage moves one 128-byte line a cycle: a request takes a cycle per line it touches */
-    uint32_t lines = 0;
-    for (unsigned i = 0; i < n; i++) {
-        unsigned j = 0;
-        while (j < i && sector[j] >> 2 != sector[i] >> 2)
-            j++;
-        lines += j == i;
-    }
-    bt->l1_wavefronts += lines;
+    bt->l1_wavefronts += lines;   /* the L1TEX data stage moves one 128-byte line a cycle */
     w->tm.latency = latency + n / 4;   /* the L1 returns four sectors a cycle */
     w->tm.wait = WS_WAIT_LONG;
     if (!is_store) {
