@@ -39,7 +39,9 @@
  *    cycles, above the papers' idle 480), dram_gbps 2700 (the 16M vector
  *    add moves 191 MB in 71.6 us), partial_write_cycles 3 and
  *    latency_barrier 40 (the 4096 transposes). h200: the same SM and
- *    caches, DRAM 3900 of 4800 GB/s by the H100's ratio, not yet measured. The older
+ *    caches; measured the same way on an H200 (results/nvidia-h200/timing):
+ *    dram_gbps 3300 of the 4800 sold (the 16M vector add: 191 MB in 59 us),
+ *    launch_overhead_ns 1700 (its smallest launches take 2.0-2.4 us). The older
  *    presets take the same model with their whitepapers' lane counts and
  *    the papers' latencies; they are marked not validated (timing_validated).
  *    pcie_gbps: a PCIe x16 link's sustained rate (Gen5 50, Gen4 25, Gen3 12).
@@ -73,7 +75,7 @@
         .latency_barrier = 40, .latency_l1 = 33, .latency_l2 = 262, \
         .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 8, .cycles_cvt = 8, \
         .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 3, \
-        .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 2200, \
+        .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, \
         .pcie_gbps = 50
 
 static const ws_arch presets[] = {
@@ -81,14 +83,14 @@ static const ws_arch presets[] = {
         .name = "hopper", .display_name = "NVIDIA H100 SXM5 (Hopper GH100)",
         GH100_SM,
         .memory_mib = 81920, .memory_clock_mhz = 2619, .memory_bus_bits = 5120,
-        .timing_validated = 1, .dram_gbps = 2700,
+        .timing_validated = 1, .dram_gbps = 2700, .launch_overhead_ns = 2200,
     },
     {
         /* The H100's chip with more and faster memory (4.8 TB/s HBM3e). */
         .name = "h200", .display_name = "NVIDIA H200 SXM (Hopper GH100, 141 GB HBM3e)",
         GH100_SM,
         .memory_mib = 143771, .memory_clock_mhz = 3201, .memory_bus_bits = 6144,
-        .timing_validated = 0, .dram_gbps = 3900,
+        .timing_validated = 1, .dram_gbps = 3300, .launch_overhead_ns = 1700,
     },
     {
         .name = "ampere", .display_name = "NVIDIA A100 SXM4 (Ampere GA100)",

@@ -2,7 +2,7 @@
  * validate/compare_time: warpsim's predicted durations against the GPU's.
  * Plain C11 + POSIX; needs no GPU.  See validate/README.md, "Time".
  *
- *   compare_time --warpsim PATH --results DIR [--root DIR] [--mode real|O4|O0] [--markdown]
+ *   compare_time --warpsim PATH --results DIR [--root DIR] [--mode real|O4|O0] [--arch hopper] [--markdown]
  *                [--max-mape PCT] [--min-within PCT] [--pairs]
  *
  * For each launch of DIR/manifest.tsv measured in the mode (probes aside), it
@@ -95,6 +95,8 @@ static int measured_rows(const char *path, csv_table *t, int *col)
 }
 
 /* One manifest line: mode, stem, launch, status, seconds, ptx, ... */
+static const char *arch = "hopper";   /* --arch: the preset of the GPU measured */
+
 static int compare_launch(const char *warpsim, const char *root, const char *resdir, const char *mode,
                           const char *stem, const char *launch, const char *ptx)
 {
@@ -127,7 +129,7 @@ static int compare_launch(const char *warpsim, const char *root, const char *res
         free(metrics);
         metrics = more;
     }
-    char *cmd = xasprintf("%s run %s%s --build %s --csv --metrics %s 2>&1", qw, ql, ptx_flag,
+    char *cmd = xasprintf("%s run %s%s --arch %s --build %s --csv --metrics %s 2>&1", qw, ql, ptx_flag, arch,
                           strcmp(mode, "O0") == 0 ? "O0" : "real", metrics);
     free(metrics);
     char *out;
@@ -175,11 +177,12 @@ int main(int argc, char **argv)
         else if (v && !strcmp(a, "--results")) resdir = v, i++;
         else if (v && !strcmp(a, "--root")) root = v, i++;
         else if (v && !strcmp(a, "--mode")) mode = v, i++;
+        else if (v && !strcmp(a, "--arch")) arch = v, i++;
         else if (v && !strcmp(a, "--max-mape")) max_mape = atof(v), i++;
         else if (v && !strcmp(a, "--min-within")) min_within = atof(v), i++;
         else {
             fprintf(stderr, "usage: compare_time --warpsim PATH --results DIR [--root DIR] [--mode real|O4|O0] "
-                            "[--markdown] [--max-mape PCT] [--min-within PCT] [--pairs]\n");
+                            "[--arch PRESET] [--markdown] [--max-mape PCT] [--min-within PCT] [--pairs]\n");
             return 2;
         }
     }
