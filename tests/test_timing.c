@@ -4,57 +4,19 @@
  * barrier, cache hits and misses, DRAM bytes, occupancy with registers, and
  * the opcode table. Comments show each count.
  */
-#include <check.h>
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "sim/report.h"
-#include "sim/session.h"
 #include "sim/timing.h"
 #include "sim/timing_internal.h"
 #include "sim/timing_result.h"
-
-#define HEADER ".version 9.0\n.target sm_90\n.address_size 64\n"
-
-typedef struct {
-    ws_run_options options;
-    ws_session session;
-    int status;
-    char err[4096];
-} sim_run;
-
-static sim_run *run(const char *ptx, const char *launch)
-{
-    sim_run *r = calloc(1, sizeof *r);
-    char text[8192];
-    snprintf(text, sizeof text, "ptx /dev/null\n%s", launch);
-    ws_launch_status st = ws_run_options_parse_launch_text(text, strlen(text), "test.launch", &r->options, r->err,
-                                                            sizeof r->err);
-    ck_assert_msg(st == WS_LAUNCH_OK, "launch text: %s", r->err);
-    ptx_diag diag = {0};
-    ptx_module *m = ptx_parse(ptx, strlen(ptx), "test.ptx", &diag);
-    ck_assert_msg(m != NULL, "the test's PTX does not parse");
-    ptx_diag_free(&diag);
-    r->status = ws_session_open_module(&r->session, &r->options, m, r->err, sizeof r->err);
-    ck_assert_msg(r->status == 0, "session: %s", r->err);
-    r->status = ws_session_run(&r->session, r->err, sizeof r->err);
-    ck_assert_msg(r->status == 0, "run: %s", r->err);
-    return r;
-}
-
-static void done(sim_run *r)
-{
-    ws_session_close(&r->session);
-    ws_run_options_free(&r->options);
-    free(r);
-}
+#include "tests/sim_run.h"
 
 static const ws_timing_result *result(sim_run *r, int launch)
 {
     const ws_timing_result *t = ws_timing_result_of(&r->session.launches[launch]);
+    ck_assert_msg(r->status == 0, "run: %s", r->err);
     ck_assert_ptr_nonnull(t);
     return t;
 }
