@@ -39,10 +39,10 @@ void ws_report_time_text(const ws_launch *l, FILE *f, int color)
             "memory throughput", r->memory_throughput, dim, reset);
     fprintf(f, "    %-34s %13.1f%%   %ssm__throughput.avg.pct_of_peak_sustained_elapsed%s\n", "compute throughput",
             r->sm_throughput, dim, reset);
-    fprintf(f, "    %-34s", "warp stalls (cycles per instruction)");
+    fprintf(f, "    %-34s", "warp stalls (cycles per warp)");
     int shown = 0;
     for (int s = 0; s < WS_STALL_COUNT; s++)
-        if (r->stall[s] >= 0.05)
+        if (r->stall[s] >= 0.5)
             fprintf(f, "%s%s %.1f", shown++ ? ", " : " ", ws_stall_names[s], r->stall[s]);
     fprintf(f, "\n    %s", dim);
     fprintf(f, "bounds (cycles):");

@@ -268,7 +268,7 @@ void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask
         }
     }
     uint64_t *ic = x->counters;
-    if (ready > now)
+    if (t->in_order && ready > now)
         ic[stall_counter[wait]] += ready - now;
     w->tm.issue = ready;
     if (op->mem & WS_MEM_WRITES)
@@ -285,6 +285,10 @@ void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask
          * does not hold back the independent ones after it (loads go early), but
          * the block's last instruction issues before the next block's first. */
         w->tm.cycle = now + slots;
+        /* the stall is what waiting adds to the block's critical path */
+        uint64_t before = w->tm.block_end > now + slots ? w->tm.block_end : now + slots;
+        if (ready + slots > before)
+            ic[stall_counter[wait]] += ready + slots - before;
         if (ready + slots > w->tm.block_end)
             w->tm.block_end = ready + slots;
         /* ptxas unrolls a loop UNROLL times: only every UNROLL-th pass of its back edge

@@ -29,7 +29,7 @@
 #include "sim/state.h"
 
 /* Warp stall reasons, ncu's (its Warp State Statistics):
- * smsp__average_warp_latency_issue_stalled_<name>.ratio, cycles per issued instruction. */
+ * smsp__average_warp_latency_issue_stalled_<name>.ratio, cycles per warp over its life. */
 #define WS_STALL_REASONS(X) \
     X(LONG_SCOREBOARD, "long_scoreboard", "waiting for a global or local load (L1TEX)") \
     X(SHORT_SCOREBOARD, "short_scoreboard", "waiting for shared memory, a shuffle or a transcendental (MIO)") \
@@ -74,7 +74,7 @@ typedef struct {
     double l1_hit_rate, l2_hit_rate;           /* %, of the sectors looked up */
     double memory_throughput, sm_throughput;   /* % of peak over the elapsed time */
     double issue_active;           /* % of sub-partition cycles issuing */
-    double stall[WS_STALL_COUNT];  /* per issued instruction, cycles waiting for each reason */
+    double stall[WS_STALL_COUNT];  /* per warp, cycles waiting for each reason (selected: issuing) */
 } ws_timing_result;
 
 

@@ -241,19 +241,21 @@ void ws_timing_finish(ws_launch *l)
               : r->bound_cycles[WS_BOUND_PIPE];
     r->sm_throughput = pct(sm, cycles);
     r->issue_active = pct(r->bound_cycles[WS_BOUND_ISSUE], cycles);
-    /* Stalls per issued instruction: the warps' own waits from the counters, the
-     * time spent behind other warps on the deciding resource as its throttle. */
-    double issued = t->issued ? (double)t->issued : 1;
-    r->stall[WS_STALL_LONG_SCOREBOARD] = l->counters[WS_CTR_stall_long_scoreboard] / issued;
-    r->stall[WS_STALL_SHORT_SCOREBOARD] = l->counters[WS_CTR_stall_short_scoreboard] / issued;
-    r->stall[WS_STALL_WAIT] = l->counters[WS_CTR_stall_wait] / issued;
-    r->stall[WS_STALL_BARRIER] = l->counters[WS_CTR_stall_barrier] / issued;
-    r->stall[WS_STALL_BRANCH_RESOLVING] = l->counters[WS_CTR_stall_branch_resolving] / issued;
-    r->stall[WS_STALL_SELECTED] = 1;
+    /* Stalls per warp, as ncu's smsp__average_warp_latency_issue_stalled_*.ratio: the
+     * warps' own waits from the counters, the time spent behind other warps on the
+     * deciding resource as its throttle, and a cycle selected per issued instruction. */
+    double warps = (double)t->blocks * warps_per_block;
+    warps = warps > 0 ? warps : 1;
+    r->stall[WS_STALL_LONG_SCOREBOARD] = l->counters[WS_CTR_stall_long_scoreboard] / warps;
+    r->stall[WS_STALL_SHORT_SCOREBOARD] = l->counters[WS_CTR_stall_short_scoreboard] / warps;
+    r->stall[WS_STALL_WAIT] = l->counters[WS_CTR_stall_wait] / warps;
+    r->stall[WS_STALL_BARRIER] = l->counters[WS_CTR_stall_barrier] / warps;
+    r->stall[WS_STALL_BRANCH_RESOLVING] = l->counters[WS_CTR_stall_branch_resolving] / warps;
+    r->stall[WS_STALL_SELECTED] = (double)t->issued / warps;
     ws_stall throttle = r->bound == WS_BOUND_SHARED ? WS_STALL_MIO_THROTTLE
                       : r->bound == WS_BOUND_L1 ? WS_STALL_LG_THROTTLE
                       : r->bound == WS_BOUND_PIPE ? WS_STALL_MATH_PIPE_THROTTLE : WS_STALL_NOT_SELECTED;
-    r->stall[throttle] += throttled / issued;
+    r->stall[throttle] += throttled / warps;
 }
 
 void ws_timing_verdict(const ws_timing_result *r, char *out, size_t len)

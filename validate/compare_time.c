@@ -42,8 +42,10 @@ typedef struct {
 static launch_time *times;
 
 /* The timing model's other predictions, compared where the GPU run measured them
- * (run-on-gpu --timing): relative error for sizes, the difference in points for
- * percentages. Byte counts under 1 MiB measured are left out (mostly L2 traffic). */
+ * (run-on-gpu --timing): relative error for sizes (points 0), the difference in
+ * points for percentages (1) and in cycles per warp for the stall ratios
+ * (2, with the measured mean beside it). Byte counts under 1 MiB measured are
+ * left out (mostly L2 traffic). */
 static const struct { const char *metric, *label; int points; } others[] = {
     {"sm__cycles_elapsed.avg", "SM cycles", 0},
     {"dram__bytes_read.sum", "DRAM bytes read (>= 1 MiB)", 0},
@@ -51,9 +53,13 @@ static const struct { const char *metric, *label; int points; } others[] = {
     {"lts__t_sector_hit_rate.pct", "L2 hit rate", 1},
     {"l1tex__t_sector_hit_rate.pct", "L1 hit rate", 1},
     {"sm__warps_active.avg.pct_of_peak_sustained_active", "achieved occupancy", 1},
+    {"smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio", "stall long_scoreboard", 2},
+    {"smsp__average_warp_latency_issue_stalled_barrier.ratio", "stall barrier", 2},
+    {"smsp__average_warp_latency_issue_stalled_short_scoreboard.ratio", "stall short_scoreboard", 2},
+    {"smsp__average_warp_latency_issue_stalled_wait.ratio", "stall wait", 2},
 };
 #define OTHERS (sizeof others / sizeof others[0])
-static double other_error[OTHERS];
+static double other_error[OTHERS], other_measured[OTHERS];
 static int other_count[OTHERS];
 
 /* One launch's other predictions against the mean of its rows. */
@@ -69,6 +75,7 @@ static void compare_others(const csv_table *sim, int srow, const csv_table *gpu,
         if (isnan(measured) || isnan(predicted) || (!others[m].points && measured < (m ? 1048576 : 1)))
             continue;
         other_error[m] += others[m].points ? fabs(predicted - measured) : fabs(predicted - measured) / measured * 100;
+        other_measured[m] += measured;
         other_count[m]++;
     }
 }
@@ -245,11 +252,16 @@ int main(int argc, char **argv)
                        markdown ? "\n" : "", times[i].stem, times[i].kernel, mi, times[j].kernel, mj,
                        times[i].predicted_us, times[j].predicted_us);
         }
-    for (size_t m = 0; m < OTHERS; m++)
-        if (other_count[m])
-            printf("%s  %s: mean %s %.1f%s over %d launches\n", markdown ? "-" : "", others[m].label,
-                   others[m].points ? "difference" : "error", other_error[m] / other_count[m],
-                   others[m].points ? " points" : "%", other_count[m]);
+    for (size_t m = 0; m < OTHERS; m++) {
+        if (!other_count[m])
+            continue;
+        printf("%s  %s: mean %s %.1f%s over %d launches", markdown ? "-" : "", others[m].label,
+               others[m].points ? "difference" : "error", other_error[m] / other_count[m],
+               others[m].points == 2 ? " cycles per warp" : others[m].points ? " points" : "%", other_count[m]);
+        if (others[m].points == 2)
+            printf(" (measured mean %.1f)", other_measured[m] / other_count[m]);
+        putchar('\n');
+    }
     double mape = ntimes ? sum / ntimes : 0, share = ntimes ? 100.0 * within / ntimes : 0;
     printf("%s%s build: %d launches, MAPE %.1f%%, %.0f%% within 25%%, %d of %d faster/slower pairs right\n",
            markdown ? "\n" : "", mode, ntimes, mape, share, right, pairs);
