@@ -367,12 +367,12 @@ void ws_report_json(const ws_session *s, const int *selected, FILE *f)
                     c[WS_CTR_shared_wavefronts], c[WS_CTR_shared_ld_bank_conflicts] + c[WS_CTR_shared_st_bank_conflicts],
                     c[WS_CTR_global_ld_requests] + c[WS_CTR_global_st_requests],
                     c[WS_CTR_global_ld_sectors] + c[WS_CTR_global_st_sectors], c[WS_CTR_branch_targets_divergent]);
-            if (ws_timing_result_of(l))   /* the timing model's cycles on this line */
-                fprintf(f, ", \"issue_slots\": %" PRIu64 ", \"stall_cycles\": {\"long_scoreboard\": %" PRIu64
-                        ", \"short_scoreboard\": %" PRIu64 ", \"wait\": %" PRIu64 ", \"barrier\": %" PRIu64
-                        ", \"branch_resolving\": %" PRIu64 "}",
-                        c[WS_CTR_issue_slots], c[WS_CTR_stall_long_scoreboard], c[WS_CTR_stall_short_scoreboard],
-                        c[WS_CTR_stall_wait], c[WS_CTR_stall_barrier], c[WS_CTR_stall_branch_resolving]);
+            if (ws_timing_result_of(l)) {   /* the timing model's cycles on this line */
+                fprintf(f, ", \"issue_slots\": %" PRIu64 ", \"stall_cycles\": {", c[WS_CTR_issue_slots]);
+                for (int r = 0; r < WS_STALL_SELECTED; r++)
+                    fprintf(f, "%s\"%s\": %" PRIu64, r ? ", " : "", ws_stall_names[r], c[WS_CTR_stall_long_scoreboard + r]);
+                fputc('}', f);
+            }
             fputc('}', f);
         }
         free(lines);
@@ -412,16 +412,44 @@ static int cost_cmp(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : ((const line_totals *)a)->line - ((const line_totals *)b)->line;
 }
 
-static void describe_line(FILE *f, const ws_launch *l, const line_totals *t, int color)
+/* A line as the worst-lines lists show it: its number, its first instruction, its CUDA line. */
+static void line_heading(FILE *f, const ws_launch *l, const line_totals *t, int color)
 {
     const ptx_function *F = &l->module->functions[t->function];
-    const uint64_t *c = t->c;
     char pos[512];
     fprintf(f, "    %sline %-5d%s ", BOLD(color), t->line, RESET(color));
     ptx_print_instr(l->module, F, &F->instrs[t->first_instr], f);
     if (source_position(l->module, &F->instrs[t->first_instr], 0, pos, sizeof pos)[0])
         fprintf(f, "   %s// %s%s", DIM(color), pos, RESET(color));   /* the CUDA line it came from */
     fputc('\n', f);
+}
+
+static int stall_cmp(const void *a, const void *b)
+{
+    uint64_t x = ws_line_stall_cycles(((const line_totals *)a)->c), y = ws_line_stall_cycles(((const line_totals *)b)->c);
+    return x < y ? 1 : x > y ? -1 : ((const line_totals *)a)->line - ((const line_totals *)b)->line;
+}
+
+/* The timing model's lines where warps wait most (ncu's Source page, by warp stalls):
+ * up to 3 that hold a tenth of the kernel's stall cycles or more. */
+static void waiting_lines(FILE *f, const ws_launch *l, line_totals *lines, int n, int color)
+{
+    uint64_t kernel = ws_line_stall_cycles(l->counters);
+    if (!ws_timing_result_of(l) || !kernel)
+        return;
+    qsort(lines, (size_t)n, sizeof *lines, stall_cmp);
+    for (int k = 0; k < n && k < 3 && 10 * ws_line_stall_cycles(lines[k].c) >= kernel; k++) {
+        if (!k)
+            fprintf(f, "  Where warps wait (predicted stall cycles by line)\n");
+        line_heading(f, l, &lines[k], color);
+        ws_report_time_line(l, lines[k].c, f, color);
+    }
+}
+
+static void describe_line(FILE *f, const ws_launch *l, const line_totals *t, int color)
+{
+    const uint64_t *c = t->c;
+    line_heading(f, l, t, color);
     uint64_t shared_req = c[WS_CTR_shared_ld_inst] + c[WS_CTR_shared_st_inst];
     uint64_t global_req = c[WS_CTR_global_ld_requests] + c[WS_CTR_global_st_requests];
     if (shared_req)
@@ -444,6 +472,7 @@ static void describe_line(FILE *f, const ws_launch *l, const line_totals *t, int
     if (c[WS_CTR_branch_targets_divergent])
         fprintf(f, "               %s%" PRIu64 " divergent branch targets%s\n", RED(color),
                 c[WS_CTR_branch_targets_divergent], RESET(color));
+    ws_report_time_line(l, c, f, color);
 }
 
 /* Several launches: one line each, side by side, so a class can compare versions. */
@@ -575,6 +604,7 @@ void ws_report_text(const ws_session *s, FILE *f, int color)
             }
             if (!shown)
                 fprintf(f, "  No line loses time to bank conflicts, uncoalesced accesses, divergence or serialised atomics.\n");
+            waiting_lines(f, l, lines, n, color);
             free(lines);
         }
         if (li + 1 < s->launch_count)

@@ -51,3 +51,42 @@ void ws_report_time_text(const ws_launch *l, FILE *f, int color)
             fprintf(f, " %s %.0f;", ws_bound_name((ws_bound)b), r->bound_cycles[b]);
     fprintf(f, "%s\n", reset);
 }
+
+uint64_t ws_line_stall_cycles(const uint64_t *c)
+{
+    uint64_t sum = 0;
+    for (int s = 0; s < WS_STALL_SELECTED; s++)
+        sum += c[WS_CTR_stall_long_scoreboard + s];
+    return sum;
+}
+
+void ws_report_time_line(const ws_launch *l, const uint64_t *c, FILE *f, int color)
+{
+    const char *dim = color ? "\033[2m" : "", *reset = color ? "\033[0m" : "";
+    uint64_t kernel = ws_line_stall_cycles(l->counters), mine = ws_line_stall_cycles(c);
+    uint64_t conflicts = c[WS_CTR_shared_conflict_cycles], sectors = c[WS_CTR_extra_transaction_cycles];
+    if (!ws_timing_result_of(l) || (!mine && !conflicts && !sectors))
+        return;
+    fprintf(f, "               time: %.0f%% of the warps' stall cycles", kernel ? 100.0 * (double)mine / (double)kernel : 0);
+    /* its main reason, and the next where it is a tenth of the line's stalls or more */
+    int first = -1, second = -1;
+    for (int s = 0; s < WS_STALL_SELECTED; s++) {
+        uint64_t v = c[WS_CTR_stall_long_scoreboard + s];
+        if (first < 0 || v > c[WS_CTR_stall_long_scoreboard + first])
+            second = first, first = s;
+        else if (second < 0 || v > c[WS_CTR_stall_long_scoreboard + second])
+            second = s;
+    }
+    if (mine) {
+        fprintf(f, " (%s %.0f%%", ws_stall_names[first], 100.0 * (double)c[WS_CTR_stall_long_scoreboard + first] / (double)mine);
+        if (10 * c[WS_CTR_stall_long_scoreboard + second] >= mine)
+            fprintf(f, ", %s %.0f%%", ws_stall_names[second],
+                    100.0 * (double)c[WS_CTR_stall_long_scoreboard + second] / (double)mine);
+        fputc(')', f);
+    }
+    if (conflicts)
+        fprintf(f, "; %s%" PRIu64 " L1TEX cycles serialised by bank conflicts%s", dim, conflicts, reset);
+    if (sectors)
+        fprintf(f, "; %s%" PRIu64 " L1TEX cycles serialised by extra transactions%s", dim, sectors, reset);
+    fputc('\n', f);
+}

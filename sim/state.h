@@ -86,6 +86,16 @@ typedef enum {
 
 /* Why a warp waits for a register: what produced it (ncu's stall reasons). */
 typedef enum { WS_WAIT_FIXED, WS_WAIT_SHORT, WS_WAIT_LONG } ws_wait_kind;
+/* Where a warp waits when its SM's L1TEX unit is busy with other warps (sim/timing_result.c
+ * spreads a block's contention over these): the result of a shared load or a global load,
+ * room for a shared store, the block's other warps at a barrier, and a global store's
+ * completion at the warp's exit (ncu's drain, not among the reasons it reports). */
+typedef enum {
+    WS_WAIT_SHARED_LOAD, WS_WAIT_SHARED_STORE, WS_WAIT_GLOBAL_LOAD, WS_WAIT_GLOBAL_STORE, WS_WAIT_AT_BARRIER,
+    WS_WAIT_SHARED_QUEUED, WS_WAIT_GLOBAL_QUEUED,   /* a load issued behind its warp's unused one: room to issue */
+    WS_WAIT_GLOBAL_ATOMIC, WS_WAIT_GLOBAL_REDUCTION,   /* atom waits for its result; red, like a store, at exit */
+    WS_WAIT_POINT_COUNT
+} ws_wait_point;
 
 enum { WS_MEM_READS = 1, WS_MEM_WRITES = 2 };
 #define WS_TIMING_MAX_SRC 10
@@ -112,6 +122,7 @@ typedef struct {
     uint64_t done;             /* when its last memory operation completes */
     uint32_t latency;          /* the running instruction's result latency */
     uint8_t wait;              /* and what its waiters stall on */
+    uint8_t loads_unused;      /* a shared (1) or global (2) load whose result no instruction has used yet */
 } ws_warp_timing;
 
 /* What a block asks of its SM and of the chip, in cycles and bytes. */
@@ -121,8 +132,10 @@ typedef struct {
     uint64_t shared_cycles;    /* wavefronts and serialised shared atomics */
     uint64_t l1_wavefronts;    /* L1TEX data-stage cycles of global and local accesses: lines per request */
     uint64_t l1_partial_cycles;   /* L1TEX cycles of partly written sectors */
+    uint64_t waits[WS_WAIT_POINT_COUNT];   /* its warps' waits on the L1TEX unit, by kind */
     uint64_t *l1_line;         /* per-block L1: line tags, sets x ways (0: empty) */
     uint8_t *l1_sectors;       /* sectors held per line */
+    uint64_t *l1_filled;       /* per sector of each line: the cycle its fill arrives (a hit before waits) */
     uint32_t l1_sets, l1_ways;
     uint64_t l1_clock;         /* FIFO replacement */
 } ws_block_timing;

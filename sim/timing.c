@@ -212,7 +212,8 @@ int ws_timing_block_alloc(ws_launch *l, ws_block *b)
     size_t lines = (size_t)b->tm.l1_sets * b->tm.l1_ways;
     b->tm.l1_line = calloc(lines, sizeof *b->tm.l1_line);
     b->tm.l1_sectors = calloc(lines, 1);
-    return b->tm.l1_line && b->tm.l1_sectors ? 0 : -1;
+    b->tm.l1_filled = calloc(lines * 4, sizeof *b->tm.l1_filled);
+    return b->tm.l1_line && b->tm.l1_sectors && b->tm.l1_filled ? 0 : -1;
 }
 
 void ws_timing_block_reset(ws_launch *l, ws_block *b)
@@ -220,10 +221,12 @@ void ws_timing_block_reset(ws_launch *l, ws_block *b)
     (void)l;
     uint64_t *line = b->tm.l1_line;
     uint8_t *sectors = b->tm.l1_sectors;
+    uint64_t *filled = b->tm.l1_filled;
     uint32_t sets = b->tm.l1_sets, ways = b->tm.l1_ways;
     memset(&b->tm, 0, sizeof b->tm);
     b->tm.l1_line = line;
     b->tm.l1_sectors = sectors;
+    b->tm.l1_filled = filled;
     b->tm.l1_sets = sets;
     b->tm.l1_ways = ways;
     if (line) {
@@ -238,8 +241,10 @@ void ws_timing_block_free(ws_block *b)
 {
     free(b->tm.l1_line);
     free(b->tm.l1_sectors);
+    free(b->tm.l1_filled);
     b->tm.l1_line = NULL;
     b->tm.l1_sectors = NULL;
+    b->tm.l1_filled = NULL;
 }
 
 /* ---- Issue and results ------------------------------------------------------------ */
@@ -262,6 +267,7 @@ void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask
         ready = w->tm.store_issued[shared];   /* a load may read what an earlier store wrote: it waits */
     for (int i = 0; i < op->nsrc; i++) {
         uint64_t r = f->ready[op->src[i]];
+        w->tm.loads_unused &= (uint8_t)~((r & 3) == WS_WAIT_SHORT ? 1 : (r & 3) == WS_WAIT_LONG ? 2 : 0);
         if (r >> 2 > ready) {
             ready = r >> 2;
             wait = (unsigned)(r & 3);
@@ -325,8 +331,9 @@ void ws_timing_retire(ws_exec *x, const ws_decoded *d, ws_frame *f)
 
 /* ---- Memory -------------------------------------------------------------------- */
 
-/* Whether the block's L1 holds the sector; it does afterwards (loads allocate). */
-static int l1_lookup(ws_block_timing *bt, uint64_t sector, int allocate)
+/* Whether the block's L1 holds the sector; it does afterwards (loads allocate), and
+ * *filled is where its fill's arrival is kept. */
+static int l1_lookup(ws_block_timing *bt, uint64_t sector, int allocate, uint64_t **filled)
 {
     uint64_t line = (sector >> 2) + 1;     /* 0 marks an empty way */
     uint8_t bit = (uint8_t)(1u << (sector & 3));
@@ -338,12 +345,14 @@ static int l1_lookup(ws_block_timing *bt, uint64_t sector, int allocate)
             int hit = (held[way] & bit) != 0;
             if (allocate)
                 held[way] |= bit;
+            *filled = &bt->l1_filled[(set * bt->l1_ways + way) * 4 + (sector & 3)];
             return hit;
         }
     if (allocate) {
         uint32_t way = (uint32_t)(bt->l1_clock++ % bt->l1_ways);
         tags[way] = line;
         held[way] = bit;
+        *filled = &bt->l1_filled[(set * bt->l1_ways + way) * 4 + (sector & 3)];
     }
     return 0;
 }
@@ -359,6 +368,17 @@ static uint8_t *l2_state(ws_launch *l, uint64_t addr)
     return &a->l2[(addr - a->base) / 32];
 }
 
+/* Where a load waits when the L1TEX is busy: for its result, or, issued while its warp
+ * has not used the previous load's (back-to-back loads, as in unrolled loops), for room
+ * to issue (ncu's MIO and LG throttles). `space`: 1 shared, 2 global or local. */
+static ws_wait_point load_wait(ws_warp *w, uint8_t space)
+{
+    int queued = (w->tm.loads_unused & space) != 0;
+    w->tm.loads_unused |= space;
+    return space == 1 ? (queued ? WS_WAIT_SHARED_QUEUED : WS_WAIT_SHARED_LOAD)
+                      : (queued ? WS_WAIT_GLOBAL_QUEUED : WS_WAIT_GLOBAL_LOAD);
+}
+
 static void add(uint64_t *total, uint64_t v) { __atomic_fetch_add(total, v, __ATOMIC_RELAXED); }
 
 void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
@@ -370,6 +390,7 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     ws_block_timing *bt = &x->block->tm;
     ws_launch_timing *t = l->timing;
     if (space == PTX_SPACE_SHARED) {
+        bt->waits[is_store ? WS_WAIT_SHARED_STORE : load_wait(w, 1)]++;
         bt->shared_cycles += wavefronts;
         w->tm.latency = a->latency_shared + 2 * (wavefronts > 1 ? wavefronts - 1 : 0);
         w->tm.wait = WS_WAIT_SHORT;
@@ -400,14 +421,20 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
         }
         bytes[k] += bytes_per_lane;
     }
+    bt->waits[is_store ? WS_WAIT_GLOBAL_STORE : load_wait(w, 2)]++;
     int local = space == PTX_SPACE_LOCAL;
     int cached = local || a->l1_caches_global_loads;
     uint32_t latency = 0, l1_hits = 0, dram = 0, l2_hits = 0, slots = 0, dram_writes = 0;
+    uint64_t issued = w->tm.issue;
     for (unsigned i = 0; i < n; i++) {
         uint32_t level = a->latency_l2;
-        if (!is_store && cached && bt->l1_sets && l1_lookup(bt, sector[i], 1)) {
+        uint64_t *filled = NULL;
+        if (!is_store && cached && bt->l1_sets && l1_lookup(bt, sector[i], 1, &filled)) {
             l1_hits++;
             level = a->latency_l1;
+            if (*filled > issued + level)   /* another warp's miss still on its way: wait for it */
+                level = (uint32_t)(*filled - issued);
+            filled = NULL;
         } else if (!local) {
             uint8_t *st = l2_state(l, sector[i] << 5);
             if (st) {
@@ -432,6 +459,8 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
         } else {
             l2_hits++;
         }
+        if (filled)
+            *filled = issued + level;
         if (level > latency)
             latency = level;
     }
@@ -474,6 +503,8 @@ void ws_timing_atomic(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     const ws_arch *a = l->arch;
     ws_warp *w = x->warp;
     unsigned lanes = (unsigned)__builtin_popcount(mask);
+    x->block->tm.waits[space == PTX_SPACE_SHARED ? load_wait(w, 1)
+                       : x->fn->instrs[x->pc].opcode == OP_red ? WS_WAIT_GLOBAL_REDUCTION : WS_WAIT_GLOBAL_ATOMIC]++;
     if (space == PTX_SPACE_SHARED) {
         /* Integer shared atomics are one pass per lane on a bank; float ones a CAS loop a lane at a time. */
         uint64_t cost = is_float ? (uint64_t)serial_lanes * a->shared_atomic_cycles : 2u * serial_lanes;
@@ -510,6 +541,7 @@ void ws_timing_barrier(ws_launch *l, ws_block *b, int id)
         ws_frame *f = &w->frames[w->frame_depth - 1];
         f->counters[w->barrier_pc][WS_CTR_stall_barrier] += release - w->tm.cycle;
         w->tm.cycle = release;
+        b->tm.waits[WS_WAIT_AT_BARRIER]++;
     }
 }
 
@@ -544,6 +576,7 @@ void ws_timing_block_done(ws_launch *l, ws_block *b)
     r->demand[WS_BOUND_L1] = bt->l1_wavefronts * a->line_bytes / (a->l1_bytes_per_cycle ? a->l1_bytes_per_cycle : 1) +
                              bt->l1_partial_cycles;
     r->warps = (uint32_t)b->warp_count;
+    memcpy(r->waits, bt->waits, sizeof r->waits);
     add(&t->issued, issued);
     add(&t->shared_cycles, bt->shared_cycles);
     add(&t->l1_wavefronts, bt->l1_wavefronts);

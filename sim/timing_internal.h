@@ -12,6 +12,7 @@
 typedef struct {
     uint64_t path;
     uint64_t demand[WS_BOUND_COUNT];   /* issue, pipe, shared, l1 */
+    uint64_t waits[WS_WAIT_POINT_COUNT];   /* its warps' waits on the L1TEX unit */
     uint32_t warps;
 } ws_block_record;
 

@@ -119,6 +119,79 @@ static void sift_down(slot *h, uint32_t n, uint32_t i)
     }
 }
 
+/* ---- Time behind other warps ------------------------------------------------------
+ * A block that its SM's busiest resource holds beyond its own latency path spends
+ * those warp-cycles where ncu sees its warps wait: behind the L1TEX unit, at each
+ * wait on it alike (a shared load's result: short scoreboard; room for a shared
+ * store: MIO throttle; a global load's result: long scoreboard; the block's other
+ * warps: barrier; a global store, at the warp's exit: ncu's drain, not reported; a
+ * load issued before its warp used the previous one's result: room to issue, MIO or
+ * LG throttle; an atomic: its result, or, a red with none, at exit). Slower DRAM or
+ * L2 lengthens the global accesses alone, an atomic-bound launch its atomics alone.
+ * Behind the issue slots, not selected; behind a math pipe, its throttle. On the H100's transposes (32
+ * requests of each kind per block) ncu shows each of these within 2x of the others. */
+
+static const int8_t stall_of_wait[WS_WAIT_POINT_COUNT] = {
+    [WS_WAIT_SHARED_LOAD] = WS_STALL_SHORT_SCOREBOARD, [WS_WAIT_SHARED_STORE] = WS_STALL_MIO_THROTTLE,
+    [WS_WAIT_GLOBAL_LOAD] = WS_STALL_LONG_SCOREBOARD, [WS_WAIT_GLOBAL_STORE] = -1,
+    [WS_WAIT_AT_BARRIER] = WS_STALL_BARRIER, [WS_WAIT_SHARED_QUEUED] = WS_STALL_MIO_THROTTLE,
+    [WS_WAIT_GLOBAL_QUEUED] = WS_STALL_LG_THROTTLE, [WS_WAIT_GLOBAL_ATOMIC] = WS_STALL_LONG_SCOREBOARD,
+    [WS_WAIT_GLOBAL_REDUCTION] = -1,
+};
+
+static void wait_behind(double *behind, ws_bound busiest, const uint64_t *waits, double warp_cycles)
+{
+    if (busiest == WS_BOUND_ISSUE || busiest == WS_BOUND_PIPE) {
+        behind[busiest == WS_BOUND_ISSUE ? WS_STALL_NOT_SELECTED : WS_STALL_MATH_PIPE_THROTTLE] += warp_cycles;
+        return;
+    }
+    double all = 0;
+    for (int k = 0; k < WS_WAIT_POINT_COUNT; k++)
+        all += (double)waits[k];
+    for (int k = 0; k < WS_WAIT_POINT_COUNT && all > 0; k++)
+        if (stall_of_wait[k] >= 0)
+            behind[stall_of_wait[k]] += warp_cycles * (double)waits[k] / all;
+}
+
+/* sim/counters.def keeps a stall counter per reason, in the reasons' order */
+_Static_assert(WS_CTR_stall_not_selected - WS_CTR_stall_long_scoreboard == WS_STALL_NOT_SELECTED &&
+               WS_CTR_stall_branch_resolving - WS_CTR_stall_long_scoreboard == WS_STALL_BRANCH_RESOLVING,
+               "stall counters out of WS_STALL_REASONS order");
+
+/* The instructions each reason's time behind others goes to, by their counts. */
+static uint64_t waiting_count(const uint64_t *c, int stall)
+{
+    switch (stall) {
+    case WS_STALL_SHORT_SCOREBOARD: return c[WS_CTR_shared_ld_inst] + c[WS_CTR_shared_atom_inst];
+    case WS_STALL_MIO_THROTTLE: return c[WS_CTR_shared_st_inst] + c[WS_CTR_shared_ld_inst];
+    case WS_STALL_LG_THROTTLE: return c[WS_CTR_global_ld_inst] + c[WS_CTR_local_ld_inst];
+    case WS_STALL_LONG_SCOREBOARD:
+        return c[WS_CTR_global_ld_inst] + c[WS_CTR_local_ld_inst] + c[WS_CTR_global_atom_inst];
+    case WS_STALL_BARRIER: return c[WS_CTR_barriers];
+    default: return c[WS_CTR_issue_slots];
+    }
+}
+
+/* Into the per-instruction counters (so lines add up to the kernel) and the launch's. */
+static void spread_over_lines(ws_launch *l, const double *behind)
+{
+    for (int s = 0; s < WS_STALL_SELECTED; s++) {
+        if (behind[s] < 1)
+            continue;
+        double all = 0;
+        for (int f = 0; f < l->module->function_count; f++)
+            for (int i = 0; l->instr_counters[f] && i < l->module->functions[f].instr_count; i++)
+                all += (double)waiting_count(l->instr_counters[f][i], s);
+        for (int f = 0; f < l->module->function_count; f++)
+            for (int i = 0; all > 0 && l->instr_counters[f] && i < l->module->functions[f].instr_count; i++) {
+                uint64_t *c = l->instr_counters[f][i];
+                uint64_t mine = (uint64_t)(behind[s] * (double)waiting_count(c, s) / all);
+                c[WS_CTR_stall_long_scoreboard + s] += mine;
+                l->counters[WS_CTR_stall_long_scoreboard + s] += mine;
+            }
+    }
+}
+
 static double pct(double part, double whole) { return whole > 0 ? 100.0 * part / whole : 0; }
 
 void ws_timing_finish(ws_launch *l)
@@ -138,7 +211,7 @@ void ws_timing_finish(ws_launch *l)
         slots = t->blocks ? t->blocks : 1;
     slot *heap = malloc(sizeof *heap * (size_t)slots);
     uint64_t *sm_busy = calloc((size_t)sms, sizeof *sm_busy);
-    double warp_cycles = 0, throttled = 0;
+    double warp_cycles = 0, behind[WS_STALL_COUNT] = {0};   /* warp-cycles spent behind other warps */
     uint64_t kernel = 0, path_max = 0;
     int decided_by_demand = 0;
     if (heap && sm_busy) {
@@ -148,12 +221,15 @@ void ws_timing_finish(ws_launch *l)
             const ws_block_record *br = &t->block[b];
             /* shared memory and global accesses share the SM's L1TEX unit: their cycles add */
             uint64_t demand = br->demand[WS_BOUND_SHARED] + br->demand[WS_BOUND_L1];
+            ws_bound busiest = WS_BOUND_L1;
             for (int d = WS_BOUND_ISSUE; d <= WS_BOUND_PIPE; d++)
-                demand = br->demand[d] > demand ? br->demand[d] : demand;
+                if (br->demand[d] > demand)
+                    demand = br->demand[d], busiest = (ws_bound)d;
             demand *= co;
             uint64_t took = br->path > demand ? br->path : demand;
             decided_by_demand += demand > br->path;
-            throttled += (double)(took - br->path) * br->warps;
+            if (took > br->path)
+                wait_behind(behind, busiest, br->waits, (double)(took - br->path) * br->warps);
             path_max = br->path > path_max ? br->path : path_max;
             heap[0].free_at += took;
             uint64_t sm = heap[0].order % sms;
@@ -190,6 +266,7 @@ void ws_timing_finish(ws_launch *l)
     r->bound_cycles[WS_BOUND_DRAM] = dram_per_cycle > 0 ? dram_bytes / dram_per_cycle : 0;
     r->bound_cycles[WS_BOUND_ATOMIC] = (double)hottest * a->l2_atomic_cycles / 100;
     double cycles = (double)kernel;
+    double resident = kernel ? warp_cycles / (double)kernel : 0;   /* warps in flight, on average */
     r->bound = WS_BOUND_LATENCY;
     if (decided_by_demand * 2 > (int64_t)t->blocks) {   /* most blocks waited on their SM's resources */
         r->bound = WS_BOUND_ISSUE;
@@ -205,6 +282,16 @@ void ws_timing_finish(ws_launch *l)
             cycles = r->bound_cycles[d];
             r->bound = (ws_bound)d;
         }
+    if (cycles > (double)kernel) {   /* the chip's memory: its global accesses (or its atomics) wait longer */
+        uint64_t waits[WS_WAIT_POINT_COUNT] = {0};
+        int atomics = r->bound == WS_BOUND_ATOMIC;
+        for (uint64_t b = 0; b < t->blocks; b++)
+            for (int k = WS_WAIT_GLOBAL_LOAD; k < WS_WAIT_POINT_COUNT; k++)
+                if (k >= WS_WAIT_GLOBAL_ATOMIC ||
+                    (!atomics && (k == WS_WAIT_GLOBAL_LOAD || k == WS_WAIT_GLOBAL_STORE || k == WS_WAIT_GLOBAL_QUEUED)))
+                    waits[k] += t->block[b].waits[k];
+        wait_behind(behind, r->bound, waits, (cycles - (double)kernel) * resident);
+    }
     r->cycles = cycles;
     r->overhead_ns = a->launch_overhead_ns + t->extra_overhead_ns;
     r->bound_cycles[WS_BOUND_LAUNCH] = r->overhead_ns * 1e-9 * clock_hz;
@@ -242,20 +329,14 @@ void ws_timing_finish(ws_launch *l)
     r->sm_throughput = pct(sm, cycles);
     r->issue_active = pct(r->bound_cycles[WS_BOUND_ISSUE], cycles);
     /* Stalls per warp, as ncu's smsp__average_warp_latency_issue_stalled_*.ratio: the
-     * warps' own waits from the counters, the time spent behind other warps on the
-     * deciding resource as its throttle, and a cycle selected per issued instruction. */
+     * warps' own waits and their time behind other warps, from the counters, and a
+     * cycle selected per issued instruction. */
+    spread_over_lines(l, behind);
     double warps = (double)t->blocks * warps_per_block;
     warps = warps > 0 ? warps : 1;
-    r->stall[WS_STALL_LONG_SCOREBOARD] = l->counters[WS_CTR_stall_long_scoreboard] / warps;
-    r->stall[WS_STALL_SHORT_SCOREBOARD] = l->counters[WS_CTR_stall_short_scoreboard] / warps;
-    r->stall[WS_STALL_WAIT] = l->counters[WS_CTR_stall_wait] / warps;
-    r->stall[WS_STALL_BARRIER] = l->counters[WS_CTR_stall_barrier] / warps;
-    r->stall[WS_STALL_BRANCH_RESOLVING] = l->counters[WS_CTR_stall_branch_resolving] / warps;
+    for (int s = 0; s < WS_STALL_SELECTED; s++)
+        r->stall[s] = (double)l->counters[WS_CTR_stall_long_scoreboard + s] / warps;
     r->stall[WS_STALL_SELECTED] = (double)t->issued / warps;
-    ws_stall throttle = r->bound == WS_BOUND_SHARED ? WS_STALL_MIO_THROTTLE
-                      : r->bound == WS_BOUND_L1 ? WS_STALL_LG_THROTTLE
-                      : r->bound == WS_BOUND_PIPE ? WS_STALL_MATH_PIPE_THROTTLE : WS_STALL_NOT_SELECTED;
-    r->stall[throttle] += throttled / warps;
 }
 
 void ws_timing_verdict(const ws_timing_result *r, char *out, size_t len)

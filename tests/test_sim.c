@@ -580,6 +580,9 @@ START_TEST(colliding_atomics_are_counted_and_reported)
                   "%s", text);
     ck_assert_msg(strstr(text, "line 16    red.global.add.u32") && strstr(text, "62 global atomic updates serialised"),
                   "%s", text);
+    char *waiting = strstr(text, "Where warps wait");   /* the time ranking lists lines by stalls: not this one's concern */
+    if (waiting)
+        *waiting = 0;
     ck_assert_msg(!strstr(text, "line 15 ") && !strstr(text, "line 18 "), "a line without collisions is ranked: %s", text);
     ck_assert_ptr_null(strstr(text, "No line loses time"));
     free(text);

@@ -147,6 +147,116 @@ START_TEST(writes_beyond_the_l2)
 }
 END_TEST
 
+/* Each lane loads in[lane]: both warps of a 64-thread block read the same 4 sectors. Warp 0's
+ * load misses to DRAM; warp 1's, issued at the same cycle of its own clock, finds the sectors
+ * in L1 but still on their way, and waits for them as long: twice one warp's stall. */
+static const char shared_sectors[] = HEADER
+    ".visible .entry k(.param .u64 in, .param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<4>; .reg .b64 %rd<6>; .reg .f32 %f<3>;\n"
+    "  ld.param.u64 %rd1, [in];\n"
+    "  ld.param.u64 %rd2, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  and.b32 %r2, %r1, 31;\n"
+    "  mul.wide.u32 %rd3, %r2, 4;\n"
+    "  add.s64 %rd4, %rd1, %rd3;\n"
+    "  ld.global.f32 %f1, [%rd4];\n"
+    "  add.f32 %f2, %f1, %f1;\n"
+    "  mul.wide.u32 %rd5, %r1, 4;\n"
+    "  add.s64 %rd5, %rd2, %rd5;\n"
+    "  st.global.f32 [%rd5], %f2;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(a_hit_on_a_sector_in_flight_waits_for_it)
+{
+    sim_run *one = run(shared_sectors, "buf in=f32:32:random=1\nbuf out=f32:64\nkernel k\ngrid 1\nblock 32\narg in\narg out\n");
+    sim_run *two = run(shared_sectors, "buf in=f32:32:random=1\nbuf out=f32:64\nkernel k\ngrid 1\nblock 64\narg in\narg out\n");
+    uint64_t stall1 = one->session.launches[0].counters[WS_CTR_stall_long_scoreboard];
+    uint64_t stall2 = two->session.launches[0].counters[WS_CTR_stall_long_scoreboard];
+    ck_assert_uint_ge(stall1, ws_arch_default()->latency_global);
+    ck_assert_uint_eq(stall2, 2 * stall1);
+    ck_assert_double_eq_tol(result(two, 0)->l1_hit_rate, 50.0, 1e-9);   /* warp 1's lookups hit */
+    done(one);
+    done(two);
+}
+END_TEST
+
+/* 8 warps, each lane storing twice and loading once at tid*128: all 32 lanes on bank 0,
+ * 32 wavefronts per request, 8*3*32 = 768 cycles of the SM's L1TEX, far beyond the block's
+ * own latency path. Its warps spend (768 - path) * 8 warp-cycles behind each other, spread
+ * over their waits on the L1TEX: 2 of 3 are room for a shared store (MIO throttle), 1 of 3
+ * the load's result (short scoreboard, on the load's line). */
+static const char conflicted[] = HEADER
+    ".visible .entry k()\n"
+    "{\n"
+    "  .reg .b32 %r<6>; .reg .f32 %f<3>;\n"
+    "  .shared .align 4 .b8 s[32768];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  shl.b32 %r2, %r1, 7;\n"
+    "  mov.u32 %r3, s;\n"
+    "  add.s32 %r4, %r3, %r2;\n"
+    "  st.shared.u32 [%r4], %r1;\n"
+    "  st.shared.u32 [%r4+4], %r1;\n"
+    "  ld.shared.f32 %f1, [%r4];\n"
+    "  add.f32 %f2, %f1, %f1;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(time_behind_other_warps_goes_to_their_waits)
+{
+    sim_run *r = run(conflicted, "kernel k\ngrid 1\nblock 256\n");
+    const ws_timing_result *t = result(r, 0);
+    const ws_launch *l = &r->session.launches[0];
+    uint64_t path = l->timing->block[0].path;
+    ck_assert_uint_lt(path, 768);
+    double behind = (768.0 - (double)path) * 8;
+    const uint64_t *c = l->counters;
+    ck_assert_uint_eq(c[WS_CTR_shared_wavefronts], 768);
+    /* floor per line: within a cycle per line of the exact share */
+    ck_assert_double_le(fabs((double)c[WS_CTR_stall_mio_throttle] - behind * 2 / 3), 3);
+    const uint64_t *load = l->instr_counters[l->kernel_index][6];   /* ld.shared */
+    ck_assert_double_le(fabs((double)load[WS_CTR_stall_short_scoreboard] - behind / 3), 1);
+    ck_assert_uint_eq(c[WS_CTR_stall_long_scoreboard] + c[WS_CTR_stall_lg_throttle] + c[WS_CTR_stall_barrier], 0);
+    /* the kernel's stall per warp is its lines' sum over its 8 warps */
+    ck_assert_double_eq_tol(t->stall[WS_STALL_MIO_THROTTLE], (double)c[WS_CTR_stall_mio_throttle] / 8, 1e-9);
+    done(r);
+}
+END_TEST
+
+/* Every thread adds 1 to one float: 16384 updates queue at L2, the launch is atomic-bound.
+ * red returns nothing, so warps wait for it only at their exit (ncu's drain, not a reported
+ * reason): no long scoreboard. atom's result, stored, is waited for. */
+static const char one_word[] = HEADER
+    ".visible .entry k(.param .u64 sum, .param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<3>; .reg .b64 %rd<5>; .reg .f32 %f<3>;\n"
+    "  ld.param.u64 %rd1, [sum];\n"
+    "  ld.param.u64 %rd2, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd3, %r1, 4;\n"
+    "  add.s64 %rd4, %rd2, %rd3;\n";   /* then the update, "ret;" and "}" */
+
+START_TEST(atomics_waited_for_at_exit_or_for_their_result)
+{
+    char ptx[1024];
+    const char *launch = "buf sum=f32:1\nbuf out=f32:256\nkernel k\ngrid 64\nblock 256\narg sum\narg out\n";
+    snprintf(ptx, sizeof ptx, "%s%s", one_word, "  red.global.add.f32 [%rd1], 0f3F800000;\n  ret;\n}\n");
+    sim_run *red = run(ptx, launch);
+    ck_assert_int_eq(result(red, 0)->bound, WS_BOUND_ATOMIC);
+    ck_assert_uint_eq(red->session.launches[0].counters[WS_CTR_stall_long_scoreboard], 0);
+    snprintf(ptx, sizeof ptx, "%s%s", one_word,
+             "  atom.global.add.f32 %f1, [%rd1], 0f3F800000;\n  st.global.f32 [%rd4], %f1;\n  ret;\n}\n");
+    sim_run *atom = run(ptx, launch);
+    const ws_timing_result *t = result(atom, 0);
+    ck_assert_int_eq(t->bound, WS_BOUND_ATOMIC);
+    /* the time the atomics' queue adds beyond the SMs' own, over the warps resident on average */
+    ck_assert_double_gt(t->stall[WS_STALL_LONG_SCOREBOARD], t->cycles / 2);
+    done(red);
+    done(atom);
+}
+END_TEST
+
 START_TEST(no_timing_gives_no_result)
 {
     sim_run *r = run(chain, "kernel k\ngrid 1\nblock 32\nno-timing\n");
@@ -186,6 +296,9 @@ int main(void)
     tcase_add_test(tc, barrier_release);
     tcase_add_test(tc, caches_and_dram);
     tcase_add_test(tc, writes_beyond_the_l2);
+    tcase_add_test(tc, a_hit_on_a_sector_in_flight_waits_for_it);
+    tcase_add_test(tc, time_behind_other_warps_goes_to_their_waits);
+    tcase_add_test(tc, atomics_waited_for_at_exit_or_for_their_result);
     tcase_add_test(tc, no_timing_gives_no_result);
     tcase_add_test(tc, occupancy_with_registers);
     tcase_add_test(tc, every_opcode_has_a_pipe);

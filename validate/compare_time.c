@@ -3,7 +3,7 @@
  * Plain C11 + POSIX; needs no GPU.  See validate/README.md, "Time".
  *
  *   compare_time --warpsim PATH --results DIR [--root DIR] [--mode real|O4|O0] [--arch hopper] [--markdown]
- *                [--max-mape PCT] [--min-within PCT] [--pairs]
+ *                [--max-mape PCT] [--min-within PCT] [--pairs] [--min-main-stall PCT] [--skip STEM]
  *
  * For each launch of DIR/manifest.tsv measured in the mode (probes aside), it
  * runs `warpsim run X.launch --csv --metrics gpu__time_duration.sum --build MODE`
@@ -15,9 +15,14 @@
  * launches within 25%, and the course's "which version is faster" pairs: every
  * two launches of one file whose measured times differ by more than 10% (and
  * by 0.5 us: launch-bound noise) must be ordered the same way by the prediction.
+ * Where the GPU run measured them (--timing): cycles, DRAM bytes, hit rates,
+ * occupancy, the main stall reasons' cycles, and the share of launches whose
+ * predicted main stall reason (the most cycles per warp) is the measured one.
  *
  * Exit status 1 when a limit given is not met (--max-mape, --min-within,
- * --pairs: every pair right) or warpsim fails; 2 for a bad command line.
+ * --pairs: every pair right, --min-main-stall: that share) or warpsim fails
+ * (--skip STEM leaves out one launch file of the manifest);
+ * 2 for a bad command line.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -61,6 +66,44 @@ static const struct { const char *metric, *label; int points; } others[] = {
 #define OTHERS (sizeof others / sizeof others[0])
 static double other_error[OTHERS], other_measured[OTHERS];
 static int other_count[OTHERS];
+
+/* The stall reasons ncu reports (the time model's, sim/timing.h), for "which does a warp
+ * wait on most": the predicted main reason against the measured one, per launch. */
+static const char *const stall_reasons[] = {
+    "long_scoreboard", "short_scoreboard", "wait", "barrier", "branch_resolving", "math_pipe_throttle",
+    "mio_throttle", "lg_throttle", "not_selected",
+};
+#define REASONS (sizeof stall_reasons / sizeof stall_reasons[0])
+static int main_stall_right, main_stall_launches;
+
+static char *stall_metric(size_t i)
+{
+    return xasprintf("smsp__average_warp_latency_issue_stalled_%s.ratio", stall_reasons[i]);
+}
+
+static void compare_main_stall(const csv_table *sim, int srow, const csv_table *gpu, int grow, int repeat)
+{
+    int best_sim = -1, best_gpu = -1;
+    double top_sim = 0, top_gpu = 0;
+    for (size_t i = 0; i < REASONS; i++) {
+        char *m = stall_metric(i);
+        int sc = column(sim, m), gc = column(gpu, m);
+        free(m);
+        if (sc < 0 || gc < 0)
+            return;
+        double predicted = parse_number(cell(sim, srow, sc)), measured = 0;
+        for (int k = 0; k < repeat; k++)
+            measured += parse_number(cell(gpu, grow + k, gc)) / repeat;
+        if (isnan(predicted) || isnan(measured))
+            return;
+        if (predicted > top_sim)
+            top_sim = predicted, best_sim = (int)i;
+        if (measured > top_gpu)
+            top_gpu = measured, best_gpu = (int)i;
+    }
+    main_stall_launches++;
+    main_stall_right += best_sim == best_gpu;
+}
 
 /* One launch's other predictions against the mean of its rows. */
 static void compare_others(const csv_table *sim, int srow, const csv_table *gpu, int grow, int repeat)
@@ -136,6 +179,12 @@ static int compare_launch(const char *warpsim, const char *root, const char *res
         free(metrics);
         metrics = more;
     }
+    for (size_t i = 0; i < REASONS; i++) {
+        char *m = stall_metric(i), *more = xasprintf("%s,%s", metrics, m);
+        free(m);
+        free(metrics);
+        metrics = more;
+    }
     char *cmd = xasprintf("%s run %s%s --arch %s --build %s --csv --metrics %s 2>&1", qw, ql, ptx_flag, arch,
                           strcmp(mode, "O0") == 0 ? "O0" : "real", metrics);
     free(metrics);
@@ -157,6 +206,7 @@ static int compare_launch(const char *warpsim, const char *root, const char *res
                 sum += parse_number(cell(&gpu, r * repeat + k, gcol));
             add_time(stem, cell(&sim, r, kcol), sum / repeat, parse_number(cell(&sim, r, scol)));
             compare_others(&sim, r, &gpu, r * repeat, repeat);
+            compare_main_stall(&sim, r, &gpu, r * repeat, repeat);
         }
     }
     free_table(&sim);
@@ -173,7 +223,8 @@ static int compare_launch(const char *warpsim, const char *root, const char *res
 int main(int argc, char **argv)
 {
     const char *warpsim = NULL, *resdir = NULL, *root = ".", *mode = "real";
-    double max_mape = -1, min_within = -1;
+    double max_mape = -1, min_within = -1, min_main_stall = -1;
+    const char *skip = NULL;   /* --skip STEM: a launch file left out (the ctests leave out the slowest) */
     int markdown = 0, pairs_must_hold = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -187,9 +238,12 @@ int main(int argc, char **argv)
         else if (v && !strcmp(a, "--arch")) arch = v, i++;
         else if (v && !strcmp(a, "--max-mape")) max_mape = atof(v), i++;
         else if (v && !strcmp(a, "--min-within")) min_within = atof(v), i++;
+        else if (v && !strcmp(a, "--min-main-stall")) min_main_stall = atof(v), i++;
+        else if (v && !strcmp(a, "--skip")) skip = v, i++;
         else {
             fprintf(stderr, "usage: compare_time --warpsim PATH --results DIR [--root DIR] [--mode real|O4|O0] "
-                            "[--arch PRESET] [--markdown] [--max-mape PCT] [--min-within PCT] [--pairs]\n");
+                            "[--arch PRESET] [--markdown] [--max-mape PCT] [--min-within PCT] [--pairs]\n"
+                            "       [--min-main-stall PCT] [--skip STEM]\n");
             return 2;
         }
     }
@@ -218,7 +272,8 @@ int main(int argc, char **argv)
             if (p)
                 *p++ = '\0';
         }
-        if (n < 6 || strcmp(f[0], mode) || strcmp(f[3], "ok") || starts_with(f[1], "probes"))
+        if (n < 6 || strcmp(f[0], mode) || strcmp(f[3], "ok") || starts_with(f[1], "probes") ||
+            (skip && !strcmp(f[1], skip)))
             continue;
         failures += compare_launch(warpsim, root, resdir, mode, f[1], f[2], f[5]) < 0;
     }
@@ -262,6 +317,10 @@ int main(int argc, char **argv)
             printf(" (measured mean %.1f)", other_measured[m] / other_count[m]);
         putchar('\n');
     }
+    double main_stall = main_stall_launches ? 100.0 * main_stall_right / main_stall_launches : 0;
+    if (main_stall_launches)
+        printf("%s  main stall reason: the measured one in %d of %d launches (%.0f%%)\n", markdown ? "-" : "",
+               main_stall_right, main_stall_launches, main_stall);
     double mape = ntimes ? sum / ntimes : 0, share = ntimes ? 100.0 * within / ntimes : 0;
     printf("%s%s build: %d launches, MAPE %.1f%%, %.0f%% within 25%%, %d of %d faster/slower pairs right\n",
            markdown ? "\n" : "", mode, ntimes, mape, share, right, pairs);
@@ -272,6 +331,11 @@ int main(int argc, char **argv)
     }
     if (min_within >= 0 && share < min_within) {
         printf("compare_time: %.0f%% within 25%% is below the limit %.0f%%\n", share, min_within);
+        fail = 1;
+    }
+    if (min_main_stall >= 0 && main_stall < min_main_stall) {
+        printf("compare_time: the main stall reason is right in %.0f%% of the launches, below the limit %.0f%%\n",
+               main_stall, min_main_stall);
         fail = 1;
     }
     if (pairs_must_hold && right < pairs) {
