@@ -55,6 +55,9 @@ expect "device API" 0 "$D/device_api.expected" -- "$W" run "$D/device_api.cu" --
 expect "textures" 0 "$D/textures.expected" -- "$W" run "$D/textures.cu" --quiet
 expect "two GPUs and peer access" 0 "$D/peer.expected" -- "$W" run "$D/peer.cu" --devices 2 --quiet
 has "a kernel on another GPU's memory without peer access" "$T/err" "memory of device 1, from a kernel on device 0 without peer access"
+expect "each GPU its own __device__ and __constant__ variables" 0 "$D/device_vars.expected" -- "$W" run "$D/device_vars.cu" --devices 2 --quiet
+has "another GPU's variable without peer access" "$T/err" "in 'counter', memory of device 1, from a kernel on device 0 without peer access"
+[ "$(grep -c '^=========' "$T/err")" = 1 ] && pass "only the last launch faults" || { fail "device_vars: faults"; head -5 "$T/err"; }
 expect "fault becomes the sticky error" 3 "$D/fault.expected" -- "$W" run "$D/fault.cu" --quiet
 has "fault names file and line" "$T/err" "fault.cu:9:"
 has "fault says what happened" "$T/err" "invalid 4-byte write of global address"

@@ -213,60 +213,7 @@ void __cudaRegisterVar(void **handle, char *host_var, char *device_address, cons
     ws_cuda_leave(c);
 }
 
-/* ---- Lookups -------------------------------------------------------------------------------- */
-
-int ws_cuda_module_ready(ws_cuda *c, int mi)
-{
-    ws_cuda_module *cm = &c->modules[mi];
-    if (cm->globals_ready)
-        return 0;
-    const ptx_module *m = cm->module;
-    cm->globals = calloc((size_t)m->symbol_count + 1, sizeof *cm->globals);
-    if (!cm->globals)
-        return -1;
-    /* managed variables first: their storage is the host shadow itself */
-    for (int i = 0; i < c->variable_count; i++) {
-        ws_cuda_variable *v = &c->variables[i];
-        if (v->module != mi || !v->managed)
-            continue;
-        const ptx_symbol *s = &m->symbols[v->symbol];
-        if (s->init)
-            memcpy(v->host, s->init, s->size < v->size ? s->size : v->size);
-        ws_allocation *a = ws_global_adopt(&c->global, v->host, v->size ? v->size : 1, s->name);
-        if (a)
-            a->device = -1;
-        if (!a) {
-            ws_cuda_warn("__managed__", "variable '%s' cannot be placed at its host address", s->name);
-            return -1;
-        }
-        cm->globals[v->symbol] = a->base;
-    }
-    /* the others in simulated memory, as ws_module_globals lays them out */
-    for (int s = 0; s < m->symbol_count; s++) {
-        const ptx_symbol *sym = &m->symbols[s];
-        if (sym->function >= 0 || (sym->space != PTX_SPACE_GLOBAL && sym->space != PTX_SPACE_CONST) || cm->globals[s])
-            continue;
-        if (sym->is_extern && sym->size == 0) {
-            ws_cuda_warn("cudaLaunchKernel", "%s: .extern variable '%s' is not defined in the program", m->path,
-                         sym->name);
-            return -1;
-        }
-        ws_allocation *a = ws_global_alloc(&c->global, sym->size ? sym->size : 1, sym->name);
-        if (!a) {
-            ws_cuda_warn("cudaLaunchKernel", "variable '%s' does not fit in the simulated memory (raise --mem-limit)",
-                         sym->name);
-            return -1;
-        }
-        if (sym->init)
-            memcpy(a->bytes, sym->init, sym->size);
-        a->read_only = sym->space == PTX_SPACE_CONST;
-        a->device = -1;   /* one copy of the module's variables, reachable from every GPU */
-        ws_global_mark_written(a, 0, a->size);   /* initialised or zero, as loaded */
-        cm->globals[s] = a->base;
-    }
-    cm->globals_ready = 1;
-    return 0;
-}
+/* ---- Lookups (the variables' per-device instances: variables.c) -------------------------- */
 
 ws_cuda_function *ws_cuda_function_of(ws_cuda *c, const void *func)
 {
@@ -274,21 +221,6 @@ ws_cuda_function *ws_cuda_function_of(ws_cuda *c, const void *func)
         if (c->functions[i].stub == func)
             return &c->functions[i];
     return NULL;
-}
-
-ws_cuda_variable *ws_cuda_variable_of(ws_cuda *c, const void *symbol)
-{
-    for (int i = 0; i < c->variable_count; i++)
-        if (c->variables[i].host == symbol)
-            return &c->variables[i];
-    return NULL;
-}
-
-uint64_t ws_cuda_variable_address(ws_cuda *c, const ws_cuda_variable *v)
-{
-    if (ws_cuda_module_ready(c, v->module) < 0)
-        return 0;
-    return c->modules[v->module].globals[v->symbol];
 }
 
 /* ---- Exit ------------------------------------------------------------------------------------ */

@@ -108,7 +108,8 @@ static void keep_launch(ws_cuda *c, ws_launch *l, double seconds, int selected)
     c->launch_count++;
 }
 
-static cudaError_t check_config(const ws_cuda *c, const ws_cuda_function *f, dim3 grid, dim3 block, size_t shared)
+static cudaError_t check_config(const ws_cuda *c, const ws_cuda_function *f, int device, dim3 grid, dim3 block,
+                                size_t shared)
 {
     const ws_arch *a = &c->arch;
     uint64_t threads = (uint64_t)block.x * block.y * block.z;
@@ -117,7 +118,7 @@ static cudaError_t check_config(const ws_cuda *c, const ws_cuda_function *f, dim
     if (!threads || threads > a->max_threads_per_block || block.x > 1024 || block.y > 1024 || block.z > 64)
         return cudaErrorInvalidConfiguration;
     const ptx_function *k = &c->modules[f->module].module->functions[f->kernel];
-    uint64_t limit = f->max_dynamic_shared > 0 ? (uint64_t)f->max_dynamic_shared
+    uint64_t limit = f->max_dynamic_shared[device] > 0 ? (uint64_t)f->max_dynamic_shared[device]
                                                 : (a->shared_per_block < 48 * 1024 ? a->shared_per_block : 48 * 1024);
     (void)k;
     if (shared > limit)
@@ -133,10 +134,13 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
     ws_cuda_function *f = ws_cuda_function_of(c, func);
     if (!f)
         return ws_api_end(c, cudaErrorInvalidDeviceFunction);
-    cudaError_t e = check_config(c, f, grid, block, shared_bytes);
+    int device = ws_cuda_current_device();
+    cudaError_t e = check_config(c, f, device, grid, block, shared_bytes);
     if (e != cudaSuccess)
         return ws_api_end(c, e);
-    if (ws_cuda_module_ready(c, f->module) < 0)
+    /* the kernel's symbols bind to the variables of the GPU it runs on */
+    const uint64_t *globals = ws_cuda_module_globals(c, f->module, device);
+    if (!globals)
         return ws_api_end(c, cudaErrorMemoryAllocation);
     const ptx_module *m = c->modules[f->module].module;
     const ptx_function *k = &m->functions[f->kernel];
@@ -157,7 +161,7 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
         .grid = {grid.x, grid.y, grid.z}, .block = {block.x, block.y, block.z},
         .dynamic_shared = shared_bytes,
         .params = params, .params_size = k->param_size,
-        .globals = c->modules[f->module].globals,
+        .globals = globals,
         .max_steps = o->max_steps,
         .timing = !o->no_timing,
         .regs = o->regs,
@@ -167,8 +171,8 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
         .jobs = o->jobs,
         .printf_out = stdout,
         .display_name = f->display_name,
-        .device = ws_cuda_current_device(),
-        .device_mask = ws_cuda_device_mask(c, ws_cuda_current_device()),
+        .device = device,
+        .device_mask = ws_cuda_device_mask(c, device),
         .initcheck = o->initcheck,
         .racecheck = o->racecheck,
         .synccheck = o->synccheck,
@@ -228,7 +232,8 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
     attr->numRegs = 0;   /* PTX registers are virtual: only ptxas knows (warpsim does not count registers) */
     attr->ptxVersion = (int)(m->version_major * 10 + m->version_minor);
     attr->binaryVersion = (int)ws_arch_sm_version(&c->arch);
-    attr->maxDynamicSharedSizeBytes = f->max_dynamic_shared > 0 ? f->max_dynamic_shared : 48 * 1024 - (int)shared;
+    int set = f->max_dynamic_shared[ws_cuda_current_device()];
+    attr->maxDynamicSharedSizeBytes = set > 0 ? set : 48 * 1024 - (int)shared;
     return ws_api_end(c, cudaSuccess);
 }
 
@@ -241,7 +246,7 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
     if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
         if (value < 0 || (uint64_t)value > c->arch.shared_per_block)
             return ws_api_end(c, cudaErrorInvalidValue);
-        f->max_dynamic_shared = value;
+        f->max_dynamic_shared[ws_cuda_current_device()] = value;   /* the current device's function, as in CUDA */
     } else if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) {
         if (value < -1 || value > 100)
             return ws_api_end(c, cudaErrorInvalidValue);

@@ -307,19 +307,20 @@ cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t str
     return cudaMemset(ptr, value, count);
 }
 
-/* The device bytes of [offset, offset+count) of a registered variable. */
-static cudaError_t symbol_bytes(ws_cuda *c, const void *symbol, size_t count, size_t offset, uint8_t **out)
+/* The current device's instance of a registered variable: its device address at `offset`, checked to hold
+ * [offset, offset+count). */
+static cudaError_t symbol_address(ws_cuda *c, const void *symbol, size_t count, size_t offset, uint64_t *out)
 {
     ws_cuda_variable *v = ws_cuda_variable_of(c, symbol);
     if (!v)
         return cudaErrorInvalidSymbol;
     if (offset > v->size || count > v->size - offset)
         return cudaErrorInvalidValue;
-    uint64_t base = ws_cuda_variable_address(c, v);
+    uint64_t base = ws_cuda_variable_address(c, v, ws_cuda_current_device());
     if (!base)
         return cudaErrorMemoryAllocation;
-    *out = device_bytes(c, (const void *)(uintptr_t)(base + offset), count);
-    return *out ? cudaSuccess : cudaErrorInvalidSymbol;
+    *out = base + offset;
+    return device_bytes(c, (const void *)(uintptr_t)*out, count) ? cudaSuccess : cudaErrorInvalidSymbol;
 }
 
 /* A copy into (to_symbol) or out of a registered variable; kind must fit the direction. */
@@ -330,15 +331,15 @@ static cudaError_t symbol_copy(const void *symbol, void *buffer, size_t count, s
     enum cudaMemcpyKind host_side = to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
     if (kind != host_side && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
         return ws_api_end(c, cudaErrorInvalidMemcpyDirection);
-    uint8_t *bytes;
-    cudaError_t e = symbol_bytes(c, symbol, count, offset, &bytes);
+    uint64_t address;
+    cudaError_t e = symbol_address(c, symbol, count, offset, &address);
+    uint8_t *bytes = e == cudaSuccess ? device_bytes(c, (const void *)(uintptr_t)address, count) : NULL;
     /* the other side is host memory, or device memory for DeviceToDevice (Default tells them apart) */
     enum cudaMemcpyKind other = kind == cudaMemcpyDeviceToDevice ? cudaMemcpyDefault : cudaMemcpyHostToHost;
     if (e == cudaSuccess && count)
         e = to_symbol ? copy(c, bytes, buffer, count, other) : copy(c, buffer, bytes, count, other);
     if (e == cudaSuccess && to_symbol)   /* bytes is the host's view: mark through the device address */
-        mark_written(c, (const void *)(uintptr_t)(ws_cuda_variable_address(c, ws_cuda_variable_of(c, symbol)) + offset),
-                     count);
+        mark_written(c, (const void *)(uintptr_t)address, count);
     return ws_api_end(c, e);
 }
 
@@ -373,7 +374,7 @@ cudaError_t cudaGetSymbolAddress(void **device, const void *symbol)
     ws_cuda_variable *v = ws_cuda_variable_of(c, symbol);
     if (!device || !v)
         return ws_api_end(c, !device ? cudaErrorInvalidValue : cudaErrorInvalidSymbol);
-    uint64_t a = ws_cuda_variable_address(c, v);
+    uint64_t a = ws_cuda_variable_address(c, v, ws_cuda_current_device());   /* each GPU's own instance */
     *device = (void *)(uintptr_t)a;
     return ws_api_end(c, a ? cudaSuccess : cudaErrorMemoryAllocation);
 }
@@ -403,7 +404,7 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
             if (c->allocations[i].alloc == al)
                 r = &c->allocations[i];
         attributes->type = r ? r->type : (al->host_owned ? cudaMemoryTypeManaged : cudaMemoryTypeDevice);
-        attributes->device = 0;
+        attributes->device = al->device >= 0 ? al->device : 0;   /* host memory: reported on device 0 */
         attributes->devicePointer = (void *)(uintptr_t)ptr;
         attributes->hostPointer = al->host_owned ? (void *)(uintptr_t)ptr : NULL;
     }

@@ -1,7 +1,8 @@
 /*
  * warpsim's CUDA runtime: the state behind the runtime API, shared by the
  * files of cuda/runtime/ (one concern each: registration and set-up, errors,
- * memory, launches, devices, streams and events, the report at exit).
+ * memory, the module's variables per GPU, launches, devices, streams and
+ * events, the report at exit).
  *
  * The CUDA runtime API is process-wide by definition (cudaMalloc takes no
  * handle), so this is the one place in warpsim with process-wide mutable
@@ -20,17 +21,21 @@
 #include "sim/options.h"
 #include "sim/state.h"
 
+#define WS_CUDA_MAX_DEVICES 16
+
 typedef struct {
     ptx_module *module;
-    uint64_t *globals;         /* per module symbol: device address of .global/.const variables */
-    int globals_ready;
+    /* per GPU (NULL until its first need), per module symbol: the device address of that GPU's instance of
+     * the .global/.const variables (variables.c) */
+    uint64_t *globals[WS_CUDA_MAX_DEVICES];
 } ws_cuda_module;
 
 typedef struct {
     const void *stub;          /* the host-side stub clang made for the kernel */
     int module, kernel;        /* kernel: function index in the module */
     char *display_name;        /* demangled */
-    int max_dynamic_shared;    /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+    /* cudaFuncAttributeMaxDynamicSharedMemorySize, per GPU: cudaFuncSetAttribute sets the current device's */
+    int max_dynamic_shared[WS_CUDA_MAX_DEVICES];
 } ws_cuda_function;
 
 typedef struct {
@@ -68,7 +73,6 @@ struct cudaArray {
 struct CUevent_st { int recorded; double host_seconds, device_ns; unsigned flags; };
 
 #define WS_CUDA_MAX_CONFIG_DEPTH 64
-#define WS_CUDA_MAX_DEVICES 16
 
 typedef struct {
     pthread_mutex_t lock;
@@ -117,14 +121,15 @@ void ws_cuda_clock_copy(ws_cuda *c, uint64_t bytes, int within_device);
 /* The memory a kernel on `device` may touch, for ws_launch_config.device_mask (0 with one GPU). */
 uint32_t ws_cuda_device_mask(const ws_cuda *c, int device);
 
-/* The module variables' device addresses, made on first need. */
-int ws_cuda_module_ready(ws_cuda *c, int module);
+/* The module's variables on `device` (its own instance, made on first need): their addresses per
+ * module symbol, or NULL when they cannot be made (out of memory; a missing .extern is said on stderr). */
+const uint64_t *ws_cuda_module_globals(ws_cuda *c, int module, int device);
 /* The registered kernel whose stub is `func`, or NULL. */
 ws_cuda_function *ws_cuda_function_of(ws_cuda *c, const void *func);
 /* The registered variable whose host shadow is `symbol`, or NULL. */
 ws_cuda_variable *ws_cuda_variable_of(ws_cuda *c, const void *symbol);
-/* The device address of a registered variable. */
-uint64_t ws_cuda_variable_address(ws_cuda *c, const ws_cuda_variable *v);
+/* The device address of a registered variable's instance on `device` (0: it cannot be made). */
+uint64_t ws_cuda_variable_address(ws_cuda *c, const ws_cuda_variable *v, int device);
 
 /* The report of every kept launch, printed once at exit. */
 void ws_cuda_report(ws_cuda *c);
