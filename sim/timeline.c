@@ -155,10 +155,9 @@ static int fits(const ws_timeline *t, double start, double d, uint32_t sms)
  * the SMs are free, which is `ready` or the end of some running work. */
 static double place_on_sms(const ws_timeline *t, double ready, double d, uint32_t sms)
 {
-    double best = ready;
     if (fits(t, ready, d, sms))
         return ready;
-    best = -1;
+    double best = -1;
     for (int i = 0; i < t->running_count; i++) {
         double e = t->running[i].end_ns;
         if (e > ready && (best < 0 || e < best) && fits(t, e, d, sms))
