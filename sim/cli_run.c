@@ -10,6 +10,8 @@
 #include "sim/cli.h"
 #include "sim/report.h"
 #include "sim/session.h"
+#include "sim/timeline.h"
+#include "sim/timing_result.h"
 
 /* Single-quote a word for WARPSIM_FLAGS (options.c splits it back). */
 static void append_quoted(char *out, size_t n, const char *w)
@@ -82,6 +84,29 @@ static int run_program(const ws_run_options *o, int argc, char **argv)
     return status;
 }
 
+/* --timeline for a .ptx or .launch run: its launches back to back on the
+ * default stream, as one host thread issuing them would place them. */
+static int write_session_timeline(const ws_session *s, const char *path)
+{
+    ws_timeline t;
+    ws_timeline_init(&t, &s->arch, 0, 1);
+    for (int i = 0; i < s->launch_count; i++) {
+        const ws_launch *l = &s->launches[i];
+        const ws_timing_result *r = ws_timing_result_of(l);
+        ws_tl_work w = {.kind = WS_TL_KERNEL, .duration_ns = r ? r->duration_ns : 0, .name = ws_launch_name(l)};
+        memcpy(w.grid, l->grid, sizeof w.grid);
+        memcpy(w.block, l->block_dim, sizeof w.block);
+        ws_timeline_issue(&t, WS_TL_LEGACY_STREAM, &w);
+    }
+    ws_timeline *ts[1] = {&t};
+    char err[4400];
+    int status = ws_timeline_write_json(ts, 1, path, err, sizeof err);
+    if (status)
+        fprintf(stderr, "warpsim run: --timeline: %s\n", err);
+    ws_timeline_free(&t);
+    return status ? 1 : 0;
+}
+
 int cli_run(int argc, char **argv)
 {
     ws_run_options o;
@@ -101,6 +126,12 @@ int cli_run(int argc, char **argv)
             printf("  %s\n", ws_metric_at(i)->metric);
         ws_run_options_free(&o);
         return 0;
+    }
+    /* an unwritable --timeline fails before anything runs, not after a long run */
+    if (o.timeline && ws_timeline_check_path(o.timeline, err, sizeof err)) {
+        fprintf(stderr, "warpsim run: --timeline: %s\n", err);
+        ws_run_options_free(&o);
+        return 1;
     }
     int *selected = calloc(ws_metric_count(), sizeof(int));
     if (!selected || ws_metrics_select(o.metrics, selected, err, sizeof err) < 0) {
@@ -166,6 +197,8 @@ int cli_run(int argc, char **argv)
             if (out != stdout)
                 fclose(out);
             s.launch_count = saved;
+            if (o.timeline && write_session_timeline(&s, o.timeline) && !status)
+                status = 1;
             if (o.stats)
                 ws_session_print_stats(&s, stderr);
         }

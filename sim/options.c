@@ -248,6 +248,7 @@ void ws_run_options_free(ws_run_options *o)
     free(o->cc);
     free(o->cflags);
     free(o->log_file);
+    free(o->timeline);
     memset(o, 0, sizeof *o);
 }
 
@@ -695,6 +696,10 @@ static ws_launch_status apply(pstate *s, int id, const char *v)
         if (!*v)
             return fail(s, id, "expected a file name");
         return (o->log_file = resolve(s, v)) ? WS_LAUNCH_OK : oom(s);
+    case WS_FLAG_TIMELINE:
+        if (!*v)
+            return fail(s, id, "expected a file name");
+        return (o->timeline = resolve(s, v)) ? WS_LAUNCH_OK : oom(s);
     case WS_FLAG_CHECK: {
         char tools[256];
         snprintf(tools, sizeof tools, "%s", v);
@@ -1097,6 +1102,8 @@ static ws_launch_status merge(pstate *f, pstate *c)
         TAKE(cflags);
     if (co->log_file)
         TAKE(log_file);
+    if (co->timeline)
+        TAKE(timeline);
 #undef TAKE
     if (c->given[WS_FLAG_BANK_MODE]) fo->bank_mode = co->bank_mode;
     if (c->given[WS_FLAG_TRACE_WARP]) {

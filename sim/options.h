@@ -149,6 +149,7 @@ typedef struct ws_run_options {
     char *kernel_filter;     /* a program's --kernel */
     uint64_t launch_skip, launch_count;   /* UINT64_MAX: no limit */
     char *cc, *cflags, *log_file;
+    char *timeline;          /* --timeline FILE.json, resolved; NULL: none */
     int leak_check;          /* --leak-check full */
     int devices;             /* --devices N (1 when not given) */
     int initcheck;           /* --check initcheck */

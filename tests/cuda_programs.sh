@@ -44,11 +44,72 @@ expect "vector_add with a program argument" 0 "$T/va77" -- "$W" run "$D/vector_a
 expect "runtime API call by call" 0 "$D/runtime_api.expected" -- "$W" run "$D/runtime_api.cu" --quiet
 has "fault message names the .cu line" "$T/err" "runtime_api.cu:29:"
 has "fault message names the kernel by its C++ name" "$T/err" "kernel 'out_of_bounds(int *)'"
-# events: a 1 MiB copy at hopper's 50 GB/s is 1048576 / 50 = 20972 ns; the launch, its predicted duration
+# The preset's timeline parameters (sim/arch.c), read as `warpsim arch show` prints them.
+param() { "$W" arch show hopper | awk -v k="$1" '$1 == k { print $3 }'; }
+api=$(param host_api_ns); lat=$(param copy_latency_ns); pinned=$(param pcie_gbps); pageable=$(param pcie_pageable_gbps)
+# A launch's predicted gpu__time_duration.sum in ns (the first launch of a program's --csv).
+predicted_ns() { "$W" run "$1" --quiet --csv --metrics gpu__time_duration.sum | awk -F'","' '/^"[0-9]+","/ { gsub(/[",]/, "", $NF); print $NF; exit }'; }
+# events: record, a synchronous 1 MiB copy from pageable memory (static), record: two calls (host_api_ns each: the
+# copy's and the second record's) and the copy's latency plus 1048576 bytes at the pageable rate
 "$W" run "$D/event_time.cu" --quiet > "$T/events" 2> "$T/err"
-has "an event pair around a copy times the PCIe transfer" "$T/events" "copy ns 20972"
-predicted=$("$W" run "$D/event_time.cu" --quiet --csv --metrics gpu__time_duration.sum | awk -F'","' '/^"0","/ { gsub(/[",]/, "", $NF); printf "%.0f", $NF }')
-has "an event pair around a launch times its predicted duration ($predicted ns)" "$T/events" "kernel ns $predicted"
+want=$(awk -v a="$api" -v l="$lat" -v g="$pageable" 'BEGIN { printf "%.0f", 2 * a + l + 1048576 / g }')
+has "an event pair around a pageable copy: call, latency, bytes at the pageable rate ($want ns)" "$T/events" "copy ns $want"
+predicted=$(predicted_ns "$D/event_time.cu")
+want=$(awk -v a="$api" -v k="$predicted" 'BEGIN { printf "%.0f", a + k }')
+has "an event pair around a launch: the launch call and its predicted duration ($predicted ns)" "$T/events" "kernel ns $want"
+# streams (tests/cuda_programs/streams_overlap.cu); C = one 1 MiB pinned copy = latency + 1048576 / pcie_gbps, K = the
+# kernel's predicted duration. Two streams each copy in, run the kernel, copy out: stream 1's copy in runs on the
+# HtoD engine while stream 0's kernel runs (K < C), stream 1's kernel after its copy, its copy out on the DtoH engine
+# after stream 0's: from the start event (one call in) to the stop event = api + 3C + K, not the 6C + 2K of one stream.
+"$W" run "$D/streams_overlap.cu" --quiet --timeline "$T/timeline.json" > "$T/streams" 2> "$T/err"
+K=$(predicted_ns "$D/streams_overlap.cu")
+C=$(awk -v l="$lat" -v g="$pinned" 'BEGIN { print l + 1048576 / g }')
+has "events: an event never recorded" "$T/streams" "elapsed of an unrecorded event: cudaErrorInvalidResourceHandle"
+has "events: a query of an event never recorded" "$T/streams" "query of an unrecorded event: cudaSuccess"
+has "events: not ready before the host's clock gets there" "$T/streams" "query before the work is done: cudaErrorNotReady"
+has "events: elapsed time of an event not yet complete" "$T/streams" "elapsed before the work is done: cudaErrorNotReady"
+has "streams: not ready before" "$T/streams" "stream query before: cudaErrorNotReady"
+has "events: ready after cudaEventSynchronize" "$T/streams" "query after synchronize: cudaSuccess"
+has "streams: ready after" "$T/streams" "stream query after: cudaSuccess"
+want=$(awk -v a="$api" -v c="$C" -v k="$K" 'BEGIN { printf "%.0f", a + 3 * c + k }')
+has "two streams overlap copies with kernels: api + 3C + K ($want ns, K = $K)" "$T/streams" "two streams ns $want"
+has "their results" "$T/streams" "results OK"
+want=$(awk -v a="$api" -v l="$lat" -v g="$pageable" 'BEGIN { printf "%.0f", 2 * a + l + 1048576 / g }')
+has "a pageable cudaMemcpyAsync holds the host: the next stream's work waits ($want ns)" "$T/streams" "pageable copy, the other stream's kernel may start after ns $want"
+has "a pinned one does not: two calls" "$T/streams" "pinned copy, the other stream's kernel may start after ns $((2 * api))"
+want=$(awk -v a="$api" -v c="$C" 'BEGIN { printf "%.0f", a + c }')
+has "the legacy stream waits for a blocking stream's copy ($want ns)" "$T/streams" "blocking stream: the default stream's next work after ns $want"
+has "not for a non-blocking stream's" "$T/streams" "non-blocking stream: the default stream's next work after ns $((2 * api))"
+has "cudaEventQuery polled until the host's clock reaches the event" "$T/streams" "polled until done: yes"
+# the timeline: valid JSON, the first part's work in order on each stream, no engine row with overlapping spans,
+# stream 1's copy in overlapping stream 0's kernel
+if python3 - "$T/timeline.json" > "$T/check" 2>&1 <<'PY'
+import json, sys
+events = json.load(open(sys.argv[1]))["traceEvents"]
+rows = {e["tid"]: e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
+spans = [e for e in events if e["ph"] == "X"]
+def on(row): return sorted((e for e in spans if rows[e["tid"]] == row), key=lambda e: e["ts"])
+for stream in ("stream 1", "stream 2"):
+    names = [e["name"] for e in on(stream)][:3]
+    assert names == ["memcpy HtoD 1.0 MB", "scale(float *, int)", "memcpy DtoH 1.0 MB"], (stream, names)
+for row in set(rows.values()):
+    es = on(row)
+    for a, b in zip(es, es[1:]):
+        assert a["ts"] + a["dur"] <= b["ts"] + 2e-3, ("overlap on", row, a, b)   # ts, dur: rounded to the ns
+k0 = on("stream 1")[1]; c1 = on("stream 2")[0]
+assert c1["ts"] < k0["ts"] + k0["dur"] and k0["ts"] < c1["ts"] + c1["dur"], "no overlap of copy and kernel"
+assert any(e["args"].get("memory") == "pageable" for e in spans), "no pageable copy"
+assert all(e["args"]["bytes"] == 1048576 for e in spans if e["cat"] == "memcpy")
+assert on("compute")[0]["args"]["grid"] == [1024, 1, 1]
+print(len(spans), "spans")
+PY
+then pass "--timeline: valid trace JSON, work in order per stream, no engine overlaps itself, copy over kernel"
+else fail "--timeline JSON"; sed 's/^/    /' "$T/check"; fi
+expect "--timeline to a path that cannot be written" 1 "" -- "$W" run "$D/streams_overlap.cu" --timeline /nonexistent/dir/t.json
+has "names the path and the reason" "$T/err" "warpsim run: --timeline: cannot write '/nonexistent/dir/t.json': No such file or directory"
+expect "--timeline for a .launch run" 0 "" -- "$W" run "$R/001_transpose/demo.launch" --quiet --timeline "$T/launch.json"
+python3 -c 'import json, sys; e = [x for x in json.load(open(sys.argv[1]))["traceEvents"] if x["ph"] == "X"]; assert len(e) >= 4 and all(a["ts"] + a["dur"] <= b["ts"] + 2e-3 for a, b in zip(e[1::2], e[3::2]))' "$T/launch.json" &&
+    pass "its launches back to back on the default stream" || fail "--timeline of a .launch"
 "$W" run "$D/runtime_api.cu" --quiet --no-timing > /dev/null 2> "$T/err"
 has "with --no-timing, elapsed time says it is host time" "$T/err" "--no-timing: the milliseconds are the simulator's own"
 expect "device API" 0 "$D/device_api.expected" -- "$W" run "$D/device_api.cu" --quiet

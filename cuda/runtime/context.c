@@ -83,6 +83,12 @@ static int set_up(ws_cuda *c)
         return -1;
     }
     c->device_count = c->options.devices;
+    if (c->options.timeline && ws_timeline_check_path(c->options.timeline, err, sizeof err)) {
+        fprintf(stderr, "warpsim: --timeline: %s\n", err);   /* say so before the program runs, not at its end */
+        return -1;
+    }
+    for (int d = 0; d < c->device_count; d++)
+        ws_timeline_init(&c->timelines[d], &c->arch, d, c->options.timeline != NULL);
     ws_global_init(&c->global, c->options.mem_limit);
     c->global.track_init = c->options.initcheck;
     reserve_windows(c->options.mem_limit * 2 + (UINT64_C(1) << 32));
@@ -242,7 +248,18 @@ static void at_exit(void)
         ws_race_summary(stderr, c->races_shown, c->race_errors, c->race_warnings);
     if (c->options.initcheck || c->options.synccheck)
         ws_check_summary(stderr, c->check_errors);
-    if (c->check_errors || c->race_errors) {
+    int failed = c->check_errors || c->race_errors;
+    if (c->options.timeline) {
+        ws_timeline *ts[WS_CUDA_MAX_DEVICES];
+        for (int d = 0; d < c->device_count; d++)
+            ts[d] = &c->timelines[d];
+        char err[4400];
+        if (ws_timeline_write_json(ts, c->device_count, c->options.timeline, err, sizeof err)) {
+            fprintf(stderr, "warpsim: --timeline: %s\n", err);
+            failed = 1;
+        }
+    }
+    if (failed) {
         fflush(NULL);
         _exit(1);
     }

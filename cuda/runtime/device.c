@@ -1,6 +1,7 @@
 /* The device: one simulated GPU, described by the --arch preset (its numbers
- * in sim/arch.c); synchronisation, which has nothing to wait for since work
- * runs when issued, but reports a failed kernel's error as CUDA does. */
+ * in sim/arch.c); synchronisation, which moves the host's simulated clock to
+ * the end of the device's work (the work itself ran when issued) and reports
+ * a failed kernel's error as CUDA does. */
 #include "cuda/runtime/api.h"
 
 #include <string.h>
@@ -93,11 +94,11 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
     p->minor = (int)a->cc_minor;
     p->textureAlignment = 512;
     p->texturePitchAlignment = 32;
-    p->deviceOverlap = 1;
+    p->deviceOverlap = a->copy_engines > 0;
     p->multiProcessorCount = (int)a->sm_count;
     p->canMapHostMemory = 1;
     p->concurrentKernels = 1;
-    p->asyncEngineCount = 2;
+    p->asyncEngineCount = (int)a->copy_engines;
     p->unifiedAddressing = 1;
     p->memoryClockRate = (int)a->memory_clock_mhz * 1000;
     p->memoryBusWidth = (int)a->memory_bus_bits;
@@ -161,6 +162,8 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
 cudaError_t cudaDeviceSynchronize(void)
 {
     WS_API_BEGIN_WAITING(c);
+    ws_timeline *t = &c->timelines[current_device];
+    ws_timeline_host_wait(t, ws_timeline_device_end(t));   /* the host's clock moves to the end of all its work */
     return ws_api_end(c, cudaSuccess);
 }
 

@@ -1,7 +1,8 @@
 /* Launches: <<<grid, block, shared, stream>>> as clang lowers it (push the
  * configuration, the stub pops it and calls cudaLaunchKernel), the kernel run
  * to completion in the simulator, its fault turned into CUDA's sticky error,
- * and its counters kept for the report; kernel attributes and occupancy. */
+ * its predicted duration placed on its stream's timeline (streams.c), and
+ * its counters kept for the report; kernel attributes and occupancy. */
 #include "cuda/runtime/api.h"
 
 #include <stdlib.h>
@@ -129,7 +130,6 @@ static cudaError_t check_config(const ws_cuda *c, const ws_cuda_function *f, int
 cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared_bytes,
                              cudaStream_t stream)
 {
-    (void)stream;   /* work runs when issued: every stream is already in order */
     WS_API_BEGIN_WAITING(c);
     ws_cuda_function *f = ws_cuda_function_of(c, func);
     if (!f)
@@ -201,9 +201,18 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
         ws_cuda_leave(c);
         return cudaSuccess;   /* the launch itself was accepted; the error shows at the next call */
     }
+    /* the kernel ran already; on the simulated timeline it takes its predicted duration on its stream */
     const ws_timing_result *t = ws_timing_result_of(&l);
-    if (t)   /* the GPU's clock moves on by the predicted duration, for the events */
-        c->device_ns[cfg.device] += t->duration_ns;
+    uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
+    uint64_t sms = t && t->blocks_per_sm ? (blocks + t->blocks_per_sm - 1) / t->blocks_per_sm : 0;   /* 0: all */
+    ws_tl_work w = {
+        .kind = WS_TL_KERNEL, .duration_ns = t ? t->duration_ns : 0, .name = f->display_name,
+        .sms = sms > UINT32_MAX ? 0 : (uint32_t)sms,
+        .grid = {grid.x, grid.y, grid.z}, .block = {block.x, block.y, block.z},
+    };
+    int index;
+    ws_timeline *tl = ws_cuda_stream_of(c, stream, &index);
+    ws_timeline_issue(tl, index, &w);
     keep_launch(c, &l, seconds, kernel_selected(c, f));
     return ws_api_end(c, cudaSuccess);
 }

@@ -1,7 +1,9 @@
 /* Memory: device allocations live in the simulated global memory; managed,
  * pinned and mapped host memory are host ranges the simulator adopts at
  * their own address (one pointer for host and device, as with UVA); copies
- * and memsets check every range they touch. */
+ * and memsets check every range they touch, move the bytes at once, and
+ * take their place on the simulated timeline (pinned or pageable, which
+ * direction, which stream: sim/timeline.h). */
 #include "cuda/runtime/api.h"
 
 #include <stdlib.h>
@@ -225,31 +227,81 @@ static cudaError_t copy(ws_cuda *c, void *dst, const void *src, size_t count, en
     if (e == cudaSuccess) {
         memmove(d, s, count);
         mark_written(c, dst, count);
-        ws_cuda_clock_copy(c, count, kind == cudaMemcpyDeviceToDevice);
     }
     return e;
 }
 
-void ws_cuda_clock_copy(ws_cuda *c, uint64_t bytes, int within_device)
+/* ---- Copies and memsets on the simulated timeline (sim/timeline.h) ------------------------ */
+
+/* What a pointer of the program is to the host link: device memory (cudaMalloc, module variables, and
+ * managed memory, whose pages the GPU holds when it copies), pinned host memory (cudaMallocHost,
+ * cudaHostAlloc: the copy engine reads it directly), or pageable host memory (anything else). */
+typedef enum { SIDE_DEVICE, SIDE_PINNED, SIDE_PAGEABLE } side_kind;
+
+static side_kind side_of(ws_cuda *c, const void *p)
 {
-    if (c->options.no_timing)
+    const ws_allocation *al = ws_global_find(&c->global, (uint64_t)(uintptr_t)p, 1);
+    if (!al)
+        return SIDE_PAGEABLE;
+    if (!al->host_owned)
+        return SIDE_DEVICE;
+    for (int i = 0; i < c->allocation_count; i++)
+        if (c->allocations[i].alloc == al)
+            return c->allocations[i].host_alloc ? SIDE_PINNED : SIDE_DEVICE;
+    return SIDE_DEVICE;   /* a __managed__ variable */
+}
+
+/* Place a copy of `bytes` from src to dst on `stream`'s timeline. sync: cudaMemcpy and friends, which
+ * the host waits for when the host is one side (a device-to-device copy does not make it wait, as the
+ * runtime API's "API synchronization behavior" says); a pageable copy makes it wait whatever the call. */
+static void timeline_copy(ws_cuda *c, side_kind dst, side_kind src, uint64_t bytes, cudaStream_t stream, int sync)
+{
+    int index;
+    ws_timeline *t = ws_cuda_stream_of(c, stream, &index);
+    ws_tl_work w = {.bytes = bytes};
+    if (dst == SIDE_DEVICE && src == SIDE_DEVICE)
+        w.kind = WS_TL_COPY_D2D;
+    else if (dst == SIDE_DEVICE)
+        w.kind = WS_TL_COPY_H2D, w.pageable = src == SIDE_PAGEABLE;
+    else if (src == SIDE_DEVICE)
+        w.kind = WS_TL_COPY_D2H, w.pageable = dst == SIDE_PAGEABLE;
+    else {   /* host to host: the host's own memcpy, no GPU work */
+        ws_timeline_host_wait(t, 0);
         return;
-    /* over PCIe at its sustained rate; within the GPU, a read and a write of DRAM */
-    double gbps = within_device ? c->arch.dram_gbps / 2.0 : c->arch.pcie_gbps;
-    if (gbps > 0)
-        c->device_ns[ws_cuda_current_device()] += (double)bytes / gbps;   /* GB/s = bytes per ns */
+    }
+    w.host_waits = sync && w.kind != WS_TL_COPY_D2D;
+    if (bytes)
+        ws_timeline_issue(t, index, &w);
+}
+
+static void timeline_memset(ws_cuda *c, uint64_t bytes, cudaStream_t stream)
+{
+    int index;
+    ws_timeline *t = ws_cuda_stream_of(c, stream, &index);
+    ws_tl_work w = {.kind = WS_TL_MEMSET, .bytes = bytes};
+    ws_timeline_issue(t, index, &w);
+}
+
+
+/* The bytes move at once (work runs when issued); the timeline says when they would have. */
+static cudaError_t memcpy_on(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream,
+                             int sync)
+{
+    WS_API_BEGIN_WAITING(c);
+    cudaError_t e = copy(c, dst, src, count, kind);
+    if (e == cudaSuccess && count)
+        timeline_copy(c, side_of(c, dst), side_of(c, src), count, stream, sync);
+    return ws_api_end(c, e);
 }
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
-    WS_API_BEGIN_WAITING(c);
-    return ws_api_end(c, copy(c, dst, src, count, kind));
+    return memcpy_on(dst, src, count, kind, NULL, 1);
 }
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    (void)stream;   /* work runs when issued: every stream is already in order */
-    return cudaMemcpy(dst, src, count, kind);
+    return memcpy_on(dst, src, count, kind, stream, 0);
 }
 
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
@@ -261,6 +313,8 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
     cudaError_t e = cudaSuccess;
     for (size_t r = 0; r < height && e == cudaSuccess; r++)
         e = copy(c, (uint8_t *)dst + r * dpitch, (const uint8_t *)src + r * spitch, width, kind);
+    if (e == cudaSuccess && width && height)   /* one copy of its rows' bytes */
+        timeline_copy(c, side_of(c, dst), side_of(c, src), (uint64_t)width * height, NULL, 1);
     return ws_api_end(c, e);
 }
 
@@ -271,24 +325,34 @@ static int on_device(ws_cuda *c, const void *p, size_t n, int device)
     return a && (a->device < 0 || a->device == device);
 }
 
-cudaError_t cudaMemcpyPeer(void *dst, int dst_device, const void *src, int src_device, size_t count)
+/* A peer copy: on the current device's timeline, at its DRAM's rate (the link between the GPUs is not modelled). */
+static cudaError_t memcpy_peer_on(void *dst, int dst_device, const void *src, int src_device, size_t count,
+                                  cudaStream_t stream)
 {
     WS_API_BEGIN_WAITING(c);
     if (dst_device < 0 || dst_device >= c->device_count || src_device < 0 || src_device >= c->device_count)
         return ws_api_end(c, cudaErrorInvalidDevice);
     if (count && (!on_device(c, dst, count, dst_device) || !on_device(c, src, count, src_device)))
         return ws_api_end(c, cudaErrorInvalidValue);
-    return ws_api_end(c, copy(c, dst, src, count, cudaMemcpyDeviceToDevice));
+    cudaError_t e = copy(c, dst, src, count, cudaMemcpyDeviceToDevice);
+    if (e == cudaSuccess && count)
+        timeline_copy(c, SIDE_DEVICE, SIDE_DEVICE, count, stream, 0);
+    return ws_api_end(c, e);
+}
+
+cudaError_t cudaMemcpyPeer(void *dst, int dst_device, const void *src, int src_device, size_t count)
+{
+    return memcpy_peer_on(dst, dst_device, src, src_device, count, NULL);
 }
 
 cudaError_t cudaMemcpyPeerAsync(void *dst, int dst_device, const void *src, int src_device, size_t count,
                                 cudaStream_t stream)
 {
-    (void)stream;
-    return cudaMemcpyPeer(dst, dst_device, src, src_device, count);
+    return memcpy_peer_on(dst, dst_device, src, src_device, count, stream);
 }
 
-cudaError_t cudaMemset(void *ptr, int value, size_t count)
+/* cudaMemset is asynchronous for the host too (device memory): both only enqueue on their stream. */
+static cudaError_t memset_on(void *ptr, int value, size_t count, cudaStream_t stream)
 {
     WS_API_BEGIN(c);
     if (count == 0)
@@ -298,13 +362,15 @@ cudaError_t cudaMemset(void *ptr, int value, size_t count)
         return ws_api_end(c, cudaErrorInvalidValue);
     memset(d, value, count);
     mark_written(c, ptr, count);
+    timeline_memset(c, count, stream);
     return ws_api_end(c, cudaSuccess);
 }
 
+cudaError_t cudaMemset(void *ptr, int value, size_t count) { return memset_on(ptr, value, count, NULL); }
+
 cudaError_t cudaMemsetAsync(void *ptr, int value, size_t count, cudaStream_t stream)
 {
-    (void)stream;
-    return cudaMemset(ptr, value, count);
+    return memset_on(ptr, value, count, stream);
 }
 
 /* The current device's instance of a registered variable: its device address at `offset`, checked to hold
@@ -325,7 +391,7 @@ static cudaError_t symbol_address(ws_cuda *c, const void *symbol, size_t count, 
 
 /* A copy into (to_symbol) or out of a registered variable; kind must fit the direction. */
 static cudaError_t symbol_copy(const void *symbol, void *buffer, size_t count, size_t offset, enum cudaMemcpyKind kind,
-                               int to_symbol)
+                               int to_symbol, cudaStream_t stream, int sync)
 {
     WS_API_BEGIN_WAITING(c);
     enum cudaMemcpyKind host_side = to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
@@ -340,32 +406,34 @@ static cudaError_t symbol_copy(const void *symbol, void *buffer, size_t count, s
         e = to_symbol ? copy(c, bytes, buffer, count, other) : copy(c, buffer, bytes, count, other);
     if (e == cudaSuccess && to_symbol)   /* bytes is the host's view: mark through the device address */
         mark_written(c, (const void *)(uintptr_t)address, count);
+    if (e == cudaSuccess && count) {   /* the symbol's side is the device; the buffer says what the other is */
+        side_kind side = side_of(c, buffer);
+        timeline_copy(c, to_symbol ? SIDE_DEVICE : side, to_symbol ? side : SIDE_DEVICE, count, stream, sync);
+    }
     return ws_api_end(c, e);
 }
 
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
                                enum cudaMemcpyKind kind)
 {
-    return symbol_copy(symbol, (void *)(uintptr_t)src, count, offset, kind, 1);
+    return symbol_copy(symbol, (void *)(uintptr_t)src, count, offset, kind, 1, NULL, 1);
 }
 
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind)
 {
-    return symbol_copy(symbol, dst, count, offset, kind, 0);
+    return symbol_copy(symbol, dst, count, offset, kind, 0, NULL, 1);
 }
 
 cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
                                     enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    (void)stream;
-    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+    return symbol_copy(symbol, (void *)(uintptr_t)src, count, offset, kind, 1, stream, 0);
 }
 
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
                                       enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    (void)stream;
-    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+    return symbol_copy(symbol, dst, count, offset, kind, 0, stream, 0);
 }
 
 cudaError_t cudaGetSymbolAddress(void **device, const void *symbol)

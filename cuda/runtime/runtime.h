@@ -20,6 +20,7 @@
 #include "sim/arch.h"
 #include "sim/options.h"
 #include "sim/state.h"
+#include "sim/timeline.h"
 
 #define WS_CUDA_MAX_DEVICES 16
 
@@ -62,7 +63,8 @@ typedef struct {
     char name[64];
 } ws_cuda_allocation;
 
-struct CUstream_st { int id; unsigned flags; };
+/* A stream: its device and its index in that device's timeline (sim/timeline.h). */
+struct CUstream_st { int id; unsigned flags; int device, index; };
 /* A cudaArray: texels in simulated memory, rows packed. */
 struct cudaArray {
     struct cudaArray *next;    /* the runtime's list of live arrays (reclaimed at exit, as the GPU's are) */
@@ -70,7 +72,9 @@ struct cudaArray {
     size_t width, height, texel_bytes;
     struct cudaChannelFormatDesc desc;
 };
-struct CUevent_st { int recorded; double host_seconds, device_ns; unsigned flags; };
+/* An event: when it was recorded on the host (--no-timing's fallback) and
+ * the simulated time its stream's work reached it on its device. */
+struct CUevent_st { int recorded; double host_seconds, device_ns; unsigned flags; int device; };
 
 #define WS_CUDA_MAX_CONFIG_DEPTH 64
 
@@ -98,7 +102,7 @@ typedef struct {
     uint64_t launches_seen;    /* of the kernel filter's, whether reported or not */
     uint64_t total_launches;
     int events_warned;
-    double device_ns[WS_CUDA_MAX_DEVICES];   /* each GPU's clock: the predicted time of its launches and copies */
+    ws_timeline timelines[WS_CUDA_MAX_DEVICES];   /* each GPU's simulated timeline: streams, engines, host clock */
     FILE *report;              /* stdout, or --log-file */
 } ws_cuda;
 
@@ -115,8 +119,10 @@ void ws_cuda_warn(const char *function, const char *fmt, ...) __attribute__((for
 
 /* The calling host thread's current device (cudaSetDevice is per thread, as in CUDA). */
 int ws_cuda_current_device(void);
-/* The current GPU's clock moves on by a copy of `bytes` over PCIe (or within the GPU). */
-void ws_cuda_clock_copy(ws_cuda *c, uint64_t bytes, int within_device);
+/* The timeline and its stream index that `stream` names (NULL and
+ * cudaStreamLegacy: the current device's legacy stream; cudaStreamPerThread:
+ * its per-thread stream). */
+ws_timeline *ws_cuda_stream_of(ws_cuda *c, cudaStream_t stream, int *index);
 
 /* The memory a kernel on `device` may touch, for ws_launch_config.device_mask (0 with one GPU). */
 uint32_t ws_cuda_device_mask(const ws_cuda *c, int device);

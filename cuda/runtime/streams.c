@@ -1,9 +1,21 @@
-/* Streams and events. Work runs when it is issued, so every stream is in
- * order and complete by the time a call returns. An event records its GPU's
- * clock, which the timing model moves on by each launch's predicted duration
- * and each copy's transfer time, so cudaEventElapsedTime gives the GPU's
- * predicted milliseconds. With --no-timing it falls back to the host's time
- * and says so once on stderr. Streams do not overlap: their work adds up. */
+/* Streams and events over the simulated timeline (sim/timeline.h).
+ *
+ * Work still runs in the simulator when it is issued, so its results are
+ * there at once; what streams change is simulated time. Each GPU has a
+ * timeline: the host's clock (each call that issues or waits for work costs
+ * the preset's host_api_ns), each stream's tail (work in one stream runs in
+ * order; the legacy default stream waits for the blocking streams and they
+ * for it, cudaStreamNonBlocking streams do not), a compute engine and the
+ * copy engines. A kernel is placed for its predicted duration, a copy for
+ * its transfer over the host link (pinned or pageable, plus a latency), so
+ * streams overlap copies with kernels as the card would.
+ *
+ * An event records when its stream's work so far ends; the synchronising
+ * calls move the host's clock there; cudaEventQuery and cudaStreamQuery
+ * answer cudaErrorNotReady while the host's clock is before that end, as a
+ * GPU still busy would; cudaEventElapsedTime gives the difference in
+ * simulated milliseconds. With --no-timing kernels take no time, so
+ * cudaEventElapsedTime falls back to the host's time and says so once. */
 #include "cuda/runtime/api.h"
 
 #include <stdlib.h>
@@ -16,6 +28,16 @@ static double now_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+ws_timeline *ws_cuda_stream_of(ws_cuda *c, cudaStream_t stream, int *index)
+{
+    if (!stream || stream == cudaStreamLegacy || stream == cudaStreamPerThread) {
+        *index = stream == cudaStreamPerThread ? WS_TL_PER_THREAD_STREAM : WS_TL_LEGACY_STREAM;
+        return &c->timelines[ws_cuda_current_device()];
+    }
+    *index = stream->index;
+    return &c->timelines[stream->device];
+}
+
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags)
 {
     WS_API_BEGIN(c);
@@ -25,6 +47,13 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags)
     if (!s)
         return ws_api_end(c, cudaErrorMemoryAllocation);
     s->flags = flags;
+    s->device = ws_cuda_current_device();   /* a stream belongs to the device current when it is made, as in CUDA */
+    s->index = ws_timeline_stream_new(&c->timelines[s->device], flags & cudaStreamNonBlocking ? WS_TL_NONBLOCKING : 0);
+    if (s->index < 0) {
+        free(s);
+        return ws_api_end(c, cudaErrorMemoryAllocation);
+    }
+    s->id = s->index - 1;   /* stream 1, 2, ... as the trace names them */
     *stream = s;
     return ws_api_end(c, cudaSuccess);
 }
@@ -36,24 +65,38 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
     WS_API_BEGIN(c);
     if (!stream || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
         return ws_api_end(c, cudaErrorInvalidResourceHandle);
+    /* its timeline entry stays: the work already issued to it still runs, and the trace keeps its row */
     free(stream);
     return ws_api_end(c, cudaSuccess);
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
-    (void)stream;
     WS_API_BEGIN_WAITING(c);
+    int index;
+    ws_timeline *t = ws_cuda_stream_of(c, stream, &index);
+    ws_timeline_host_wait(t, ws_timeline_stream_end(t, index));
     return ws_api_end(c, cudaSuccess);
 }
 
-cudaError_t cudaStreamQuery(cudaStream_t stream) { return cudaStreamSynchronize(stream); }
+cudaError_t cudaStreamQuery(cudaStream_t stream)
+{
+    WS_API_BEGIN_WAITING(c);
+    int index;
+    ws_timeline *t = ws_cuda_stream_of(c, stream, &index);
+    return ws_api_end(c, ws_timeline_query(t, ws_timeline_stream_end(t, index)) ? cudaSuccess : cudaErrorNotReady);
+}
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
-    (void)stream;
     WS_API_BEGIN(c);
-    return ws_api_end(c, !event || flags ? cudaErrorInvalidResourceHandle : cudaSuccess);
+    if (!event || flags)
+        return ws_api_end(c, cudaErrorInvalidResourceHandle);
+    int index;
+    ws_timeline *t = ws_cuda_stream_of(c, stream, &index);
+    /* an event never recorded has nothing to wait for (CUDA: the call then does nothing) */
+    ws_timeline_wait(t, index, event->recorded ? event->device_ns : 0);
+    return ws_api_end(c, cudaSuccess);
 }
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
@@ -65,6 +108,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
     if (!e)
         return ws_api_end(c, cudaErrorMemoryAllocation);
     e->flags = flags;
+    e->device = ws_cuda_current_device();
     *event = e;
     return ws_api_end(c, cudaSuccess);
 }
@@ -73,31 +117,50 @@ cudaError_t cudaEventCreate(cudaEvent_t *event) { return cudaEventCreateWithFlag
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
-    (void)stream;
     WS_API_BEGIN(c);
     if (!event)
         return ws_api_end(c, cudaErrorInvalidResourceHandle);
+    int index;
+    ws_timeline *t = ws_cuda_stream_of(c, stream, &index);
     event->recorded = 1;
     event->host_seconds = now_seconds();
-    event->device_ns = c->device_ns[ws_cuda_current_device()];
+    event->device = t->device;
+    event->device_ns = ws_timeline_record(t, index);
     return ws_api_end(c, cudaSuccess);
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
     WS_API_BEGIN_WAITING(c);
-    return ws_api_end(c, event ? cudaSuccess : cudaErrorInvalidResourceHandle);
+    if (!event)
+        return ws_api_end(c, cudaErrorInvalidResourceHandle);
+    if (event->recorded)   /* an event never recorded is complete: the call returns at once */
+        ws_timeline_host_wait(&c->timelines[event->device], event->device_ns);
+    return ws_api_end(c, cudaSuccess);
 }
 
-cudaError_t cudaEventQuery(cudaEvent_t event) { return cudaEventSynchronize(event); }
+cudaError_t cudaEventQuery(cudaEvent_t event)
+{
+    WS_API_BEGIN_WAITING(c);
+    if (!event)
+        return ws_api_end(c, cudaErrorInvalidResourceHandle);
+    if (!event->recorded)   /* CUDA: cudaSuccess for an event never recorded */
+        return ws_api_end(c, cudaSuccess);
+    int done = ws_timeline_query(&c->timelines[event->device], event->device_ns);
+    return ws_api_end(c, done ? cudaSuccess : cudaErrorNotReady);
+}
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
     WS_API_BEGIN(c);
     if (!ms)
         return ws_api_end(c, cudaErrorInvalidValue);
+    /* the runtime API reference: an event never recorded, or made with cudaEventDisableTiming,
+     * gives cudaErrorInvalidResourceHandle; one recorded but not yet complete, cudaErrorNotReady */
     if (!start || !end || !start->recorded || !end->recorded || (start->flags | end->flags) & cudaEventDisableTiming)
         return ws_api_end(c, cudaErrorInvalidResourceHandle);
+    if (c->timelines[start->device].host_ns < start->device_ns || c->timelines[end->device].host_ns < end->device_ns)
+        return ws_api_end(c, cudaErrorNotReady);
     if (!c->options.no_timing) {
         *ms = (float)((end->device_ns - start->device_ns) * 1e-6);
         return ws_api_end(c, cudaSuccess);

@@ -1,5 +1,5 @@
-// cudaEventElapsedTime gives the GPU's predicted time: a 1 MiB host-to-device copy
-// (at the preset's PCIe rate) and one launch (its predicted gpu__time_duration).
+// cudaEventElapsedTime gives the GPU's simulated time: a 1 MiB host-to-device copy from pageable
+// memory (at the preset's pageable rate, plus its latency) and one launch (its predicted gpu__time_duration).
 #include <cstdio>
 
 __global__ void scale(float *x, int n)

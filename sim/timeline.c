@@ -1,0 +1,455 @@
+/* The simulated GPU timeline (sim/timeline.h says the model): placing work
+ * on streams and engines, the host clock, and the Chrome trace-event JSON. */
+#include "sim/timeline.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/buffers.h"
+
+/* The engines a piece of work may run on. */
+enum { ENGINE_COMPUTE = -1, ENGINE_COPY0 = 0, ENGINE_COPY1 = 1 };
+
+/* Rows (Chrome's "tid") of the trace: engines first, then streams. */
+#define TID_COPY 1
+#define TID_COMPUTE 10
+#define TID_STREAM 100
+
+static int grow(void **p, int *capacity, int need, size_t size)
+{
+    if (need <= *capacity)
+        return 0;
+    int cap = *capacity ? *capacity * 2 : 16;
+    while (cap < need)
+        cap *= 2;
+    void *q = realloc(*p, size * (size_t)cap);
+    if (!q)
+        return -1;
+    *p = q;
+    *capacity = cap;
+    return 0;
+}
+
+void ws_timeline_init(ws_timeline *t, const ws_arch *a, int device, int record)
+{
+    memset(t, 0, sizeof *t);
+    t->pinned_gbps = a->pcie_gbps;
+    t->pageable_gbps = a->pcie_pageable_gbps;
+    t->dram_gbps = a->dram_gbps;
+    t->copy_latency_ns = a->copy_latency_ns;
+    t->host_api_ns = a->host_api_ns;
+    t->copy_engines = a->copy_engines;
+    t->sm_count = a->sm_count ? a->sm_count : 1;
+    snprintf(t->gpu_name, sizeof t->gpu_name, "%s", a->display_name);
+    t->device = device;
+    t->record = record;
+    ws_timeline_stream_new(t, 0);   /* WS_TL_LEGACY_STREAM */
+    ws_timeline_stream_new(t, 0);   /* WS_TL_PER_THREAD_STREAM: blocking, as CUDA's is */
+}
+
+void ws_timeline_free(ws_timeline *t)
+{
+    for (int i = 0; i < t->op_count; i++)
+        free(t->ops[i].name);
+    free(t->ops);
+    free(t->streams);
+    free(t->running);
+    memset(t, 0, sizeof *t);
+}
+
+int ws_timeline_stream_new(ws_timeline *t, unsigned flags)
+{
+    if (grow((void **)&t->streams, &t->stream_capacity, t->stream_count + 1, sizeof *t->streams))
+        return -1;
+    ws_tl_stream *s = &t->streams[t->stream_count];
+    memset(s, 0, sizeof *s);
+    s->flags = flags;
+    s->tail_ns = t->host_ns;
+    return t->stream_count++;
+}
+
+double ws_timeline_duration(const ws_timeline *t, ws_tl_kind kind, uint64_t bytes, int pageable)
+{
+    double b = (double)bytes;   /* GB/s = bytes per ns */
+    switch (kind) {
+    case WS_TL_COPY_H2D:
+    case WS_TL_COPY_D2H: {
+        double gbps = pageable ? t->pageable_gbps : t->pinned_gbps;
+        return t->copy_latency_ns + (gbps > 0 ? b / gbps : 0);
+    }
+    case WS_TL_COPY_D2D:   /* a read and a write of DRAM for every byte */
+        return t->dram_gbps > 0 ? b / (t->dram_gbps / 2.0) : 0;
+    case WS_TL_MEMSET:     /* a write of DRAM */
+        return t->dram_gbps > 0 ? b / t->dram_gbps : 0;
+    case WS_TL_KERNEL:
+        break;
+    }
+    return 0;
+}
+
+static double max2(double a, double b) { return a > b ? a : b; }
+
+/* When a stream's next work may start, as far as streams go: its own tail;
+ * the legacy stream also waits for every blocking stream, and a blocking
+ * stream for the legacy one. */
+static double stream_ready(const ws_timeline *t, int stream)
+{
+    double r = t->streams[stream].tail_ns;
+    if (stream == WS_TL_LEGACY_STREAM) {
+        for (int i = 1; i < t->stream_count; i++)
+            if (!(t->streams[i].flags & WS_TL_NONBLOCKING))
+                r = max2(r, t->streams[i].tail_ns);
+    } else if (!(t->streams[stream].flags & WS_TL_NONBLOCKING)) {
+        r = max2(r, t->streams[WS_TL_LEGACY_STREAM].tail_ns);
+    }
+    return r;
+}
+
+static int engine_of(const ws_timeline *t, ws_tl_kind kind)
+{
+    if (kind == WS_TL_COPY_H2D && t->copy_engines >= 1)
+        return ENGINE_COPY0;
+    if (kind == WS_TL_COPY_D2H && t->copy_engines >= 1)
+        return t->copy_engines >= 2 ? ENGINE_COPY1 : ENGINE_COPY0;
+    return ENGINE_COMPUTE;   /* kernels, memsets, device copies; host copies too without a copy engine */
+}
+
+/* SMs the running work holds at time x. */
+static uint32_t sms_in_use(const ws_timeline *t, double x)
+{
+    uint32_t n = 0;
+    for (int i = 0; i < t->running_count; i++)
+        if (t->running[i].start_ns <= x && x < t->running[i].end_ns)
+            n += t->running[i].sms;
+    return n;
+}
+
+/* Whether `sms` more SMs are free during all of [start, start + d). The
+ * use only rises where some work starts, so [start] and those starts inside
+ * the span are the points to look at. */
+static int fits(const ws_timeline *t, double start, double d, uint32_t sms)
+{
+    if (sms_in_use(t, start) + sms > t->sm_count)
+        return 0;
+    for (int i = 0; i < t->running_count; i++) {
+        double s = t->running[i].start_ns;
+        if (s > start && s < start + d && sms_in_use(t, s) + sms > t->sm_count)
+            return 0;
+    }
+    return 1;
+}
+
+/* The compute engine. Kernels of different streams run at once only when
+ * their grids' blocks fit on the SMs side by side, for the whole of their
+ * spans; otherwise the later one waits for SMs to come free. The real block
+ * scheduler hands a waiting grid's blocks to SMs one by one as they drain,
+ * so on the card a large grid overlaps the tail of the one before a little;
+ * but the timing model predicts a kernel's duration for the whole chip at
+ * once, not per SM over time, and a kernel squeezed onto fewer SMs than it
+ * was predicted for would take longer. This rule keeps every prediction
+ * valid (the kernels that overlap have SMs of their own) at the cost of
+ * that tail overlap. The bandwidth concurrent kernels share (L2, DRAM) is
+ * not modelled. Returns the start: the earliest time from `ready` on when
+ * the SMs are free, which is `ready` or the end of some running work. */
+static double place_on_sms(const ws_timeline *t, double ready, double d, uint32_t sms)
+{
+    if (fits(t, ready, d, sms))
+        return ready;
+    double best = -1;
+    for (int i = 0; i < t->running_count; i++) {
+        double e = t->running[i].end_ns;
+        if (e > ready && (best < 0 || e < best) && fits(t, e, d, sms))
+            best = e;
+    }
+    if (best < 0)   /* cannot happen (after the last end everything is free); keep a sane answer */
+        for (int i = 0; i < t->running_count; i++)
+            best = max2(best, t->running[i].end_ns);
+    return max2(best, ready);
+}
+
+/* The trace row a compute span is drawn on: the first lane with nothing overlapping it. */
+static int free_lane(const ws_timeline *t, double start, double end)
+{
+    for (int lane = 0;; lane++) {
+        int taken = 0;
+        for (int i = 0; i < t->running_count && !taken; i++) {
+            const ws_tl_running *r = &t->running[i];
+            taken = r->lane == lane && r->start_ns < end && start < r->end_ns;
+            /* a zero-length span still takes its lane at its instant */
+            taken |= r->lane == lane && start == end && r->start_ns <= start && start < r->end_ns;
+        }
+        if (!taken)
+            return lane;
+    }
+}
+
+/* Work that ended before the host's clock cannot matter any more: everything
+ * issued from now on starts at the host's clock or later. */
+static void forget_finished(ws_timeline *t)
+{
+    int k = 0;
+    for (int i = 0; i < t->running_count; i++)
+        if (t->running[i].end_ns > t->host_ns)
+            t->running[k++] = t->running[i];
+    t->running_count = k;
+}
+
+static void keep_op(ws_timeline *t, int stream, const ws_tl_work *w, ws_tl_span span, int row)
+{
+    if (!t->record || grow((void **)&t->ops, &t->op_capacity, t->op_count + 1, sizeof *t->ops))
+        return;   /* out of memory: the trace leaves it out, the clocks stay right */
+    ws_tl_op *op = &t->ops[t->op_count++];
+    memset(op, 0, sizeof *op);
+    op->kind = w->kind;
+    op->stream = stream;
+    op->engine_row = row;
+    op->start_ns = span.start_ns;
+    op->end_ns = span.end_ns;
+    op->bytes = w->bytes;
+    op->pageable = w->pageable;
+    op->name = w->name ? strdup(w->name) : NULL;
+    memcpy(op->grid, w->grid, sizeof op->grid);
+    memcpy(op->block, w->block, sizeof op->block);
+}
+
+ws_tl_span ws_timeline_issue(ws_timeline *t, int stream, const ws_tl_work *w)
+{
+    t->host_ns += t->host_api_ns;
+    forget_finished(t);
+    double d = w->kind == WS_TL_KERNEL ? w->duration_ns : ws_timeline_duration(t, w->kind, w->bytes, w->pageable);
+    if (d < 0)
+        d = 0;
+    double ready = max2(t->host_ns, stream_ready(t, stream));
+    int engine = engine_of(t, w->kind);
+    ws_tl_span span;
+    int row;
+    if (engine == ENGINE_COMPUTE) {
+        /* a kernel holds the SMs its grid fills; memsets and copies here, all of them */
+        uint32_t sms = w->kind == WS_TL_KERNEL && w->sms && w->sms < t->sm_count ? w->sms : t->sm_count;
+        span.start_ns = place_on_sms(t, ready, d, sms);
+        span.end_ns = span.start_ns + d;
+        row = free_lane(t, span.start_ns, span.end_ns);
+        if (!grow((void **)&t->running, &t->running_capacity, t->running_count + 1, sizeof *t->running))
+            t->running[t->running_count++] = (ws_tl_running){span.start_ns, span.end_ns, sms, row};
+        if (row + 1 > t->lanes)
+            t->lanes = row + 1;
+    } else {   /* a copy engine works through its copies in the order they were issued */
+        span.start_ns = max2(ready, t->copy_free_ns[engine]);
+        span.end_ns = span.start_ns + d;
+        t->copy_free_ns[engine] = span.end_ns;
+        row = engine;
+    }
+    t->streams[stream].tail_ns = span.end_ns;
+    t->streams[stream].used = 1;
+    /* pageable memory is staged by the driver on the host's thread, so the host waits, even for cudaMemcpyAsync */
+    if (w->host_waits || w->pageable)
+        t->host_ns = max2(t->host_ns, span.end_ns);
+    keep_op(t, stream, w, span, engine == ENGINE_COMPUTE ? TID_COMPUTE + row : TID_COPY + row);
+    return span;
+}
+
+double ws_timeline_record(ws_timeline *t, int stream)
+{
+    t->host_ns += t->host_api_ns;
+    /* an event is work of its stream too: on the legacy stream it waits for the blocking streams */
+    double at = max2(t->host_ns, stream_ready(t, stream));
+    t->streams[stream].tail_ns = at;
+    return at;
+}
+
+void ws_timeline_wait(ws_timeline *t, int stream, double at_ns)
+{
+    t->host_ns += t->host_api_ns;
+    t->streams[stream].tail_ns = max2(t->streams[stream].tail_ns, at_ns);
+}
+
+double ws_timeline_stream_end(const ws_timeline *t, int stream) { return stream_ready(t, stream); }
+
+double ws_timeline_device_end(const ws_timeline *t)
+{
+    double e = 0;
+    for (int i = 0; i < t->stream_count; i++)
+        e = max2(e, t->streams[i].tail_ns);
+    return e;
+}
+
+void ws_timeline_host_wait(ws_timeline *t, double at_ns)
+{
+    t->host_ns = max2(t->host_ns + t->host_api_ns, at_ns);
+}
+
+int ws_timeline_query(ws_timeline *t, double at_ns)
+{
+    t->host_ns += t->host_api_ns;
+    return t->host_ns >= at_ns;
+}
+
+/* ---- The trace ------------------------------------------------------------------------ */
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* "4.0 MB", "512 B": sizes as Nsight Systems labels copies (binary multiples). */
+static void size_text(uint64_t bytes, char *out, size_t n)
+{
+    if (bytes < 1024)
+        snprintf(out, n, "%llu B", (unsigned long long)bytes);
+    else if (bytes < (1u << 20))
+        snprintf(out, n, "%.1f KB", (double)bytes / 1024.0);
+    else if (bytes < (UINT64_C(1) << 30))
+        snprintf(out, n, "%.1f MB", (double)bytes / 1048576.0);
+    else
+        snprintf(out, n, "%.1f GB", (double)bytes / 1073741824.0);
+}
+
+static const char *kind_text(ws_tl_kind k)
+{
+    switch (k) {
+    case WS_TL_COPY_H2D: return "HtoD";
+    case WS_TL_COPY_D2H: return "DtoH";
+    case WS_TL_COPY_D2D: return "DtoD";
+    default:             return "";
+    }
+}
+
+static void op_name(const ws_tl_op *op, char *out, size_t n)
+{
+    char size[32];
+    size_text(op->bytes, size, sizeof size);
+    if (op->kind == WS_TL_KERNEL)
+        snprintf(out, n, "%s", op->name ? op->name : "kernel");
+    else if (op->kind == WS_TL_MEMSET)
+        snprintf(out, n, "memset %s", size);
+    else
+        snprintf(out, n, "memcpy %s %s%s", kind_text(op->kind), size, op->pageable ? " (pageable)" : "");
+}
+
+static void meta(FILE *f, int *first, int pid, int tid, const char *what, const char *name, int sort)
+{
+    fprintf(f, "%s\n{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":", *first ? "" : ",", what,
+            pid, tid);
+    json_string(f, name);
+    fprintf(f, "}}");
+    fprintf(f, ",\n{\"name\":\"%s_sort_index\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"sort_index\":%d}}",
+            what[0] == 'p' ? "process" : "thread", pid, tid, sort);
+    *first = 0;
+}
+
+static void stream_label(const ws_timeline *t, int s, char *out, size_t n)
+{
+    if (s == WS_TL_LEGACY_STREAM)
+        snprintf(out, n, "stream 0 (default)");
+    else if (s == WS_TL_PER_THREAD_STREAM)
+        snprintf(out, n, "per-thread default stream");
+    else
+        snprintf(out, n, "stream %d%s", s - 1, t->streams[s].flags & WS_TL_NONBLOCKING ? " (non-blocking)" : "");
+}
+
+static void span_event(FILE *f, const ws_timeline *t, const ws_tl_op *op, int pid, int tid)
+{
+    char name[2200], stream[64];
+    op_name(op, name, sizeof name);
+    fprintf(f, ",\n{\"name\":");
+    json_string(f, name);
+    fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%d,\"tid\":%d,\"args\":{",
+            op->kind == WS_TL_KERNEL ? "kernel" : op->kind == WS_TL_MEMSET ? "memset" : "memcpy",
+            op->start_ns / 1000.0, (op->end_ns - op->start_ns) / 1000.0, pid, tid);
+    stream_label(t, op->stream, stream, sizeof stream);
+    fprintf(f, "\"stream\":");
+    json_string(f, stream);
+    if (op->kind == WS_TL_KERNEL)
+        fprintf(f, ",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u]", op->grid[0], op->grid[1], op->grid[2], op->block[0],
+                op->block[1], op->block[2]);
+    else
+        fprintf(f, ",\"bytes\":%llu", (unsigned long long)op->bytes);
+    if (op->kind == WS_TL_COPY_H2D || op->kind == WS_TL_COPY_D2H)
+        fprintf(f, ",\"memory\":\"%s\"", op->pageable ? "pageable" : "pinned");
+    fprintf(f, "}}");
+}
+
+void ws_timeline_json(ws_timeline *const *timelines, int count, FILE *f)
+{
+    int first = 1;
+    fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+    for (int d = 0; d < count; d++) {
+        const ws_timeline *t = timelines[d];
+        if (!t)
+            continue;
+        int pid = t->device;
+        char label[256];
+        snprintf(label, sizeof label, "GPU %d: %s", t->device, t->gpu_name);
+        meta(f, &first, pid, 0, "process_name", label, pid);
+        int copy_rows = t->copy_engines >= 2 ? 2 : (int)t->copy_engines;
+        for (int e = 0; e < copy_rows; e++)
+            meta(f, &first, pid, TID_COPY + e, "thread_name",
+                 copy_rows == 1 ? "copy engine" : e == 0 ? "copy engine HtoD" : "copy engine DtoH", TID_COPY + e);
+        for (int lane = 0; lane < (t->lanes ? t->lanes : 1); lane++) {
+            snprintf(label, sizeof label, lane ? "compute (concurrent %d)" : "compute", lane);
+            meta(f, &first, pid, TID_COMPUTE + lane, "thread_name", label, TID_COMPUTE + lane);
+        }
+        for (int s = 0; s < t->stream_count; s++) {
+            if (!t->streams[s].used)
+                continue;
+            stream_label(t, s, label, sizeof label);
+            meta(f, &first, pid, TID_STREAM + s, "thread_name", label, TID_STREAM + s);
+        }
+        /* each piece of work twice: on its stream's row and on its engine's */
+        for (int i = 0; i < t->op_count; i++) {
+            span_event(f, t, &t->ops[i], pid, TID_STREAM + t->ops[i].stream);
+            span_event(f, t, &t->ops[i], pid, t->ops[i].engine_row);
+        }
+    }
+    fprintf(f, "\n]}\n");
+}
+
+int ws_timeline_write_json(ws_timeline *const *timelines, int count, const char *path, char *err, size_t errlen)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) {
+        snprintf(err, errlen, "cannot write '%s': out of memory", path);
+        return -1;
+    }
+    ws_timeline_json(timelines, count, f);
+    if (fclose(f) || !text) {
+        free(text);
+        snprintf(err, errlen, "cannot write '%s': out of memory", path);
+        return -1;
+    }
+    int r = ws_write_file_atomic(path, text, len, err, errlen);
+    free(text);
+    return r;
+}
+
+int ws_timeline_check_path(const char *path, char *err, size_t errlen)
+{
+    if (!path || !*path) {
+        snprintf(err, errlen, "expected a file name");
+        return -1;
+    }
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    fclose(f);
+    remove(tmp);
+    return 0;
+}
