@@ -47,21 +47,27 @@
  *    pcie_gbps: a PCIe x16 link's sustained rate per direction from pinned
  *    memory (Gen5 50, Gen4 25, Gen3 12: about 80% of the link's 64/32/16
  *    GB/s, what CUDA's bandwidthTest reports with --memory=pinned).
- *  - the streams' timeline (sim/timeline.c): pcie_pageable_gbps, half of
- *    pcie_gbps (pageable memory is copied by the driver through a pinned
- *    staging buffer, on the host's thread: bandwidthTest --memory=pageable
- *    typically shows about half the pinned rate; assumed, not measured
- *    here); copy_latency_ns 2000 (what a copy of a few bytes takes, DMA
- *    set-up plus a PCIe round trip: assumed, about what nsys shows for one);
+ *  - the streams' timeline (sim/timeline.c). hopper and h200: measured on the
+ *    lent H100's machine (PCIe Gen5 x16, 2026-11-25, validate/timeline/: the
+ *    event-timed copies of transfers.cu, mean of 3 runs): pcie_gbps 55 (64 MiB
+ *    pinned in 1228-1271 us each way), pcie_pageable_gbps 7 and
+ *    pcie_pageable_d2h_gbps 14 (64 MiB from pageable memory in 8.6-9.8 ms,
+ *    into it in 4.7-4.9 ms: the driver stages it through a pinned buffer
+ *    with the host's memcpy, so these belong to the host as much as the
+ *    card), copy_latency_ns 3500 (a 4-byte pinned copy between events:
+ *    3.5-7.8 us, less the call), launch_api_ns 4000 (back-to-back empty
+ *    kernels 4.0 us apart: the host's launch call, not the GPU's 2.2 us, sets
+ *    the pace), host_api_ns 1500 for the other calls. The older presets:
+ *    pageable at half the pinned rate both ways (bandwidthTest's usual
+ *    ratio), copy_latency_ns 2000, host_api_ns 2000, launch_api_ns 4000:
+ *    assumed, not measured;
  *    copy_engines: cudaDeviceProp.asyncEngineCount as deviceQuery prints
  *    it ("Concurrent copy and kernel execution: Yes with N copy engine(s)"):
  *    2 on the Tesla/data-centre cards from Fermi on (one per direction;
  *    H100 and A100 have more, but one PCIe link per direction is the
  *    limit, so 2 models them), 1 on the GTX 750 Ti, 0 on G80 (cc 1.0 has
  *    no deviceOverlap: copies and kernels never overlap), 1 on GT200;
- *    host_api_ns 2000 (the host's side of cudaLaunchKernel and the other
- *    asynchronous calls: a few microseconds per call is the usual figure;
- *    assumed, not fitted).
+ *    (host_api_ns and launch_api_ns above).
  */
 #include "sim/arch.h"
 
@@ -93,8 +99,8 @@
         .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 8, .cycles_cvt = 8, \
         .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 3, \
         .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, \
-        .pcie_gbps = 50, .pcie_pageable_gbps = 25, .copy_latency_ns = 2000, .copy_engines = 2, \
-        .host_api_ns = 2000
+        .pcie_gbps = 55, .pcie_pageable_gbps = 7, .pcie_pageable_d2h_gbps = 14, .copy_latency_ns = 3500, \
+        .copy_engines = 2, .host_api_ns = 1500, .launch_api_ns = 4000
 
 static const ws_arch presets[] = {
     {
@@ -130,8 +136,8 @@ static const ws_arch presets[] = {
         .cycles_int = 2, .cycles_fp32 = 2, .cycles_fp64 = 4, .cycles_sfu = 8, .cycles_cvt = 8,
         .l1_kib = 192, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2500, .partial_write_cycles = 4,
         .dram_gbps = 1400, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 2500,
-        .pcie_gbps = 25, .pcie_pageable_gbps = 12, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000,
+        .pcie_gbps = 25, .pcie_pageable_gbps = 12, .pcie_pageable_d2h_gbps = 12, .copy_latency_ns = 2000, .copy_engines = 2,
+        .host_api_ns = 2000, .launch_api_ns = 4000,
     },
     {
         .name = "volta", .display_name = "NVIDIA V100 SXM2 (Volta GV100)",
@@ -153,8 +159,8 @@ static const ws_arch presets[] = {
         .cycles_int = 2, .cycles_fp32 = 2, .cycles_fp64 = 4, .cycles_sfu = 8, .cycles_cvt = 8,
         .l1_kib = 128, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 1400, .partial_write_cycles = 4,
         .dram_gbps = 800, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 3000,
-        .pcie_gbps = 12, .pcie_pageable_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000,
+        .pcie_gbps = 12, .pcie_pageable_gbps = 6, .pcie_pageable_d2h_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 2,
+        .host_api_ns = 2000, .launch_api_ns = 4000,
     },
     {
         /* GP100 SMs have two processing blocks, hence warps allocated in pairs. */
@@ -177,8 +183,8 @@ static const ws_arch presets[] = {
         .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 4, .cycles_cvt = 4,
         .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 800, .partial_write_cycles = 4,
         .dram_gbps = 650, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 3500,
-        .pcie_gbps = 12, .pcie_pageable_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000,
+        .pcie_gbps = 12, .pcie_pageable_gbps = 6, .pcie_pageable_d2h_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 2,
+        .host_api_ns = 2000, .launch_api_ns = 4000,
     },
     {
         /* GM107 (GTX 750 Ti) is compute capability 5.0, the sm_50 the course names;
@@ -204,8 +210,8 @@ static const ws_arch presets[] = {
         .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 32, .cycles_sfu = 4, .cycles_cvt = 4,
         .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 150, .partial_write_cycles = 4,
         .dram_gbps = 80, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 4000,
-        .pcie_gbps = 12, .pcie_pageable_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 1,
-        .host_api_ns = 2000,
+        .pcie_gbps = 12, .pcie_pageable_gbps = 6, .pcie_pageable_d2h_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 1,
+        .host_api_ns = 2000, .launch_api_ns = 4000,
     },
     {
         /* On cc 3.5, L1 serves local memory only; global loads are cached
@@ -229,8 +235,8 @@ static const ws_arch presets[] = {
         .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 4, .cycles_cvt = 4,
         .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 512, .partial_write_cycles = 4,
         .dram_gbps = 250, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 5000,
-        .pcie_gbps = 10, .pcie_pageable_gbps = 5, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000,
+        .pcie_gbps = 10, .pcie_pageable_gbps = 5, .pcie_pageable_d2h_gbps = 5, .copy_latency_ns = 2000, .copy_engines = 2,
+        .host_api_ns = 2000, .launch_api_ns = 4000,
     },
     {
         .name = "fermi", .display_name = "NVIDIA GF100 (Fermi, full die; GTX 480 enables 15 SMs)",
@@ -252,8 +258,8 @@ static const ws_arch presets[] = {
         .cycles_int = 2, .cycles_fp32 = 2, .cycles_fp64 = 4, .cycles_sfu = 16, .cycles_cvt = 8,
         .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 384, .partial_write_cycles = 4,
         .dram_gbps = 150, .l2_atomic_cycles = 6, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 6000,
-        .pcie_gbps = 6, .pcie_pageable_gbps = 3, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000,
+        .pcie_gbps = 6, .pcie_pageable_gbps = 3, .pcie_pageable_d2h_gbps = 3, .copy_latency_ns = 2000, .copy_engines = 2,
+        .host_api_ns = 2000, .launch_api_ns = 4000,
     },
     {
         /* cc 1.x: registers are allocated per block; 124 registers per
@@ -277,8 +283,8 @@ static const ws_arch presets[] = {
         .cycles_int = 4, .cycles_fp32 = 4, .cycles_fp64 = 32, .cycles_sfu = 16, .cycles_cvt = 8,
         .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .partial_write_cycles = 1,
         .dram_gbps = 120, .l2_atomic_cycles = 20, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
-        .pcie_gbps = 5, .pcie_pageable_gbps = 2, .copy_latency_ns = 2000, .copy_engines = 1,
-        .host_api_ns = 2000,
+        .pcie_gbps = 5, .pcie_pageable_gbps = 2, .pcie_pageable_d2h_gbps = 2, .copy_latency_ns = 2000, .copy_engines = 1,
+        .host_api_ns = 2000, .launch_api_ns = 4000,
     },
     {
         /* No published shared-memory latency for G80; GT200's SM is the same design. */
@@ -301,8 +307,8 @@ static const ws_arch presets[] = {
         .cycles_int = 4, .cycles_fp32 = 4, .cycles_fp64 = 32, .cycles_sfu = 16, .cycles_cvt = 8,
         .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .partial_write_cycles = 1,
         .dram_gbps = 75, .l2_atomic_cycles = 20, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
-        .pcie_gbps = 3, .pcie_pageable_gbps = 1, .copy_latency_ns = 2000, .copy_engines = 0,
-        .host_api_ns = 2000,
+        .pcie_gbps = 3, .pcie_pageable_gbps = 1, .pcie_pageable_d2h_gbps = 1, .copy_latency_ns = 2000, .copy_engines = 0,
+        .host_api_ns = 2000, .launch_api_ns = 4000,
     },
 };
 
@@ -467,10 +473,13 @@ static const arch_key arch_keys[] = {
     KEY("launch_overhead_ns", KEY_UINT, launch_overhead_ns, 0, 100000000, NULL, "ns added to every launch; fitted"),
     KEY("pcie_gbps", KEY_UINT, pcie_gbps, 1, 1u << 20, "host link and streams (sim/timeline.c)",
         "GB/s per direction, pinned memory (PCIe x16)"),
-    KEY("pcie_pageable_gbps", KEY_UINT, pcie_pageable_gbps, 1, 1u << 20, NULL, "GB/s, pageable memory (staged)"),
+    KEY("pcie_pageable_gbps", KEY_UINT, pcie_pageable_gbps, 1, 1u << 20, NULL, "GB/s, host to device from pageable memory"),
+    KEY("pcie_pageable_d2h_gbps", KEY_UINT, pcie_pageable_d2h_gbps, 1, 1u << 20, NULL,
+        "GB/s, device to host into pageable memory"),
     KEY("copy_latency_ns", KEY_UINT, copy_latency_ns, 0, 100000000, NULL, "ns added to every host copy"),
     KEY("copy_engines", KEY_UINT, copy_engines, 0, 64, NULL, "0: copies wait for kernels; 2+: one per direction"),
-    KEY("host_api_ns", KEY_UINT, host_api_ns, 0, 100000000, NULL, "host ns per call issuing GPU work; assumed"),
+    KEY("host_api_ns", KEY_UINT, host_api_ns, 0, 100000000, NULL, "host ns per call issuing or waiting for GPU work"),
+    KEY("launch_api_ns", KEY_UINT, launch_api_ns, 0, 100000000, NULL, "host ns per kernel launch call"),
 };
 
 #define KEY_COUNT (sizeof arch_keys / sizeof arch_keys[0])

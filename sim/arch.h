@@ -109,11 +109,13 @@ typedef struct ws_arch {
     uint32_t launch_overhead_ns;       /* what gpu__time_duration adds to the kernel's own time */
     /* The host link and the streams' timeline (cuda/runtime/streams.c, sim/timeline.c) */
     uint32_t pcie_gbps;                /* host <-> device copies from pinned memory, GB/s sustained per direction */
-    uint32_t pcie_pageable_gbps;       /* the same from pageable memory (staged through a pinned buffer) */
+    uint32_t pcie_pageable_gbps;       /* host -> device from pageable memory (staged through a pinned buffer) */
+    uint32_t pcie_pageable_d2h_gbps;   /* device -> host into pageable memory */
     uint32_t copy_latency_ns;          /* added to every host <-> device copy (DMA set-up, the link's round trip) */
     uint32_t copy_engines;             /* DMA engines: 0 copies wait for kernels; 1 one for both directions;
                                           2 or more one per direction (asyncEngineCount) */
     uint32_t host_api_ns;              /* the host's time per runtime call that issues or waits for GPU work */
+    uint32_t launch_api_ns;            /* ... per kernel launch (cudaLaunchKernel, <<<>>>) */
 } ws_arch;
 
 const ws_arch *ws_arch_default(void);              /* hopper */

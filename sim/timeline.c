@@ -37,9 +37,11 @@ void ws_timeline_init(ws_timeline *t, const ws_arch *a, int device, int record)
     memset(t, 0, sizeof *t);
     t->pinned_gbps = a->pcie_gbps;
     t->pageable_gbps = a->pcie_pageable_gbps;
+    t->pageable_d2h_gbps = a->pcie_pageable_d2h_gbps;
     t->dram_gbps = a->dram_gbps;
     t->copy_latency_ns = a->copy_latency_ns;
     t->host_api_ns = a->host_api_ns;
+    t->launch_api_ns = a->launch_api_ns;
     t->copy_engines = a->copy_engines;
     t->sm_count = a->sm_count ? a->sm_count : 1;
     snprintf(t->gpu_name, sizeof t->gpu_name, "%s", a->display_name);
@@ -76,7 +78,7 @@ double ws_timeline_duration(const ws_timeline *t, ws_tl_kind kind, uint64_t byte
     switch (kind) {
     case WS_TL_COPY_H2D:
     case WS_TL_COPY_D2H: {
-        double gbps = pageable ? t->pageable_gbps : t->pinned_gbps;
+        double gbps = !pageable ? t->pinned_gbps : kind == WS_TL_COPY_H2D ? t->pageable_gbps : t->pageable_d2h_gbps;
         return t->copy_latency_ns + (gbps > 0 ? b / gbps : 0);
     }
     case WS_TL_COPY_D2D:   /* a read and a write of DRAM for every byte */
@@ -216,7 +218,7 @@ static void keep_op(ws_timeline *t, int stream, const ws_tl_work *w, ws_tl_span 
 
 ws_tl_span ws_timeline_issue(ws_timeline *t, int stream, const ws_tl_work *w)
 {
-    t->host_ns += t->host_api_ns;
+    t->host_ns += w->kind == WS_TL_KERNEL ? t->launch_api_ns : t->host_api_ns;
     forget_finished(t);
     double d = w->kind == WS_TL_KERNEL ? w->duration_ns : ws_timeline_duration(t, w->kind, w->bytes, w->pageable);
     if (d < 0)

@@ -8,8 +8,9 @@
  * when it is issued (cuda/runtime/), and this only decides the clocks.
  *
  *   host clock   the program's thread in simulated time: each call that
- *                issues or waits for GPU work costs host_api_ns; a call that
- *                waits moves it to the end of what it waits for.
+ *                issues or waits for GPU work costs host_api_ns (a kernel
+ *                launch launch_api_ns); a call that waits moves it to the
+ *                end of what it waits for.
  *   streams      each keeps the end of its work so far (its tail): work in
  *                one stream runs in order. Stream 0 is the legacy default
  *                stream (NULL): it waits for every blocking stream's work
@@ -84,7 +85,7 @@ typedef struct {
 
 typedef struct ws_timeline {
     /* the preset's parameters */
-    double pinned_gbps, pageable_gbps, dram_gbps, copy_latency_ns, host_api_ns;
+    double pinned_gbps, pageable_gbps, pageable_d2h_gbps, dram_gbps, copy_latency_ns, host_api_ns, launch_api_ns;
     uint32_t copy_engines, sm_count;
     char gpu_name[WS_ARCH_DISPLAY_NAME_MAX];
     int device;

@@ -19,8 +19,10 @@ static ws_arch test_arch(unsigned copy_engines)
     ws_arch a = *ws_arch_default();
     a.pcie_gbps = 10;
     a.pcie_pageable_gbps = 5;
+    a.pcie_pageable_d2h_gbps = 5;
     a.copy_latency_ns = 1000;
     a.host_api_ns = 100;
+    a.launch_api_ns = 100;
     a.copy_engines = copy_engines;
     a.sm_count = 100;
     a.dram_gbps = 200;
