@@ -123,6 +123,7 @@ typedef struct {
     uint32_t latency;          /* the running instruction's result latency */
     uint8_t wait;              /* and what its waiters stall on */
     uint8_t loads_unused;      /* a shared (1) or global (2) load whose result no instruction has used yet */
+    uint64_t last_broadcast;   /* the shared address of its last 4-byte broadcast load, + 1 (0: none) */
 } ws_warp_timing;
 
 /* What a block asks of its SM and of the chip, in cycles and bytes. */
@@ -130,6 +131,7 @@ typedef struct {
     uint64_t issued[WS_MAX_SUBPARTITIONS];   /* issue slots per sub-partition */
     uint64_t pipe[WS_PIPE_COUNT];            /* pipe cycles, all sub-partitions together */
     uint64_t shared_cycles;    /* wavefronts and serialised shared atomics */
+    uint64_t shared_merged;    /* broadcast loads a real build merges into the LDS.128 before (a third of a cycle each) */
     uint64_t l1_wavefronts;    /* L1TEX data-stage cycles of global and local accesses: lines per request */
     uint64_t l1_partial_cycles;   /* L1TEX cycles of partly written sectors */
     uint64_t waits[WS_WAIT_POINT_COUNT];   /* its warps' waits on the L1TEX unit, by kind */

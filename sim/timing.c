@@ -379,6 +379,23 @@ static ws_wait_point load_wait(ws_warp *w, uint8_t space)
                       : (queued ? WS_WAIT_GLOBAL_QUEUED : WS_WAIT_GLOBAL_LOAD);
 }
 
+/* ptxas merges broadcast loads of consecutive words (a row of a tile read along k, as
+ * As[ty][k] in the tiled matmul, unrolled) into one LDS.128, which costs 2 wavefronts for
+ * the 4 (measured on the H100: the course's tiled matmul at -O4 makes 0.625 LDS and 0.75
+ * wavefronts per PTX shared load, 1 each at -O0). So a 4-byte broadcast load 4 bytes after
+ * the warp's previous one, in the same 16-byte group, joins that LDS.128. */
+static int merges_into_vector(ws_warp *w, const uint64_t addr[WS_WARP_SIZE], uint32_t mask)
+{
+    int first = __builtin_ctz(mask);
+    uint64_t a = addr[first];
+    WS_FOR_LANES(mask, lane)
+        if (addr[lane] != a)
+            return 0;
+    int merged = w->tm.last_broadcast == a - 4 + 1 && (a & 15) != 0;
+    w->tm.last_broadcast = a + 1;
+    return merged;
+}
+
 static void add(uint64_t *total, uint64_t v) { __atomic_fetch_add(total, v, __ATOMIC_RELAXED); }
 
 void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
@@ -391,7 +408,10 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     ws_launch_timing *t = l->timing;
     if (space == PTX_SPACE_SHARED) {
         bt->waits[is_store ? WS_WAIT_SHARED_STORE : load_wait(w, 1)]++;
-        bt->shared_cycles += wavefronts;
+        if (!is_store && wavefronts == 1 && bytes_per_lane == 4 && !l->timing->in_order && merges_into_vector(w, addr, mask))
+            bt->shared_merged++;
+        else
+            bt->shared_cycles += wavefronts;
         w->tm.latency = a->latency_shared + 2 * (wavefronts > 1 ? wavefronts - 1 : 0);
         w->tm.wait = WS_WAIT_SHORT;
         return;
@@ -571,13 +591,13 @@ void ws_timing_block_done(ws_launch *l, ws_block *b)
         add(&t->pipe[p], bt->pipe[p]);
     }
     r->demand[WS_BOUND_PIPE] = pipes;
-    r->demand[WS_BOUND_SHARED] = bt->shared_cycles;
+    r->demand[WS_BOUND_SHARED] = bt->shared_cycles + bt->shared_merged / 3;   /* 4 loads: 1 + 3 merged = 2 */
     const ws_arch *a = l->arch;
     r->demand[WS_BOUND_L1] = bt->l1_wavefronts * a->line_bytes / (a->l1_bytes_per_cycle ? a->l1_bytes_per_cycle : 1) +
                              bt->l1_partial_cycles;
     r->warps = (uint32_t)b->warp_count;
     memcpy(r->waits, bt->waits, sizeof r->waits);
     add(&t->issued, issued);
-    add(&t->shared_cycles, bt->shared_cycles);
+    add(&t->shared_cycles, bt->shared_cycles + bt->shared_merged / 3);
     add(&t->l1_wavefronts, bt->l1_wavefronts);
 }
