@@ -19,6 +19,7 @@
 #include "sim/buffers.h"
 #include "sim/capture.h"
 #include "sim/report_html_lines.h"
+#include "sim/report_lines.h"
 #include "sim/report_svg.h"
 #include "sim/timeline.h"
 #include "sim/timing.h"
@@ -44,9 +45,9 @@ static const char css[] =
     ".grid2>*{min-width:0}figure{margin:.5em 0;padding:8px;background:var(--panel);border-radius:6px;"
     "break-inside:avoid}svg.pic{display:block;max-width:100%;height:auto;margin:.3em 0}\n"
     "svg text{fill:var(--fg);font-family:system-ui,sans-serif}svg .tiny{font-size:9px}svg .small{font-size:11px}"
-    "svg .big{font-size:15px;font-weight:700}svg .mono{font-size:9.5px;font-family:ui-monospace,monospace}"
+    "svg .big{font-size:15px;font-weight:700}svg .mono{font-size:11px;font-family:ui-monospace,monospace}"
     "svg .cell{font-size:8px;fill:#000;paint-order:stroke;stroke:#fff;stroke-width:2px}"
-    "svg .hot{fill:var(--hot);font-weight:700}svg .mark{font-size:10px;font-weight:600}\n"
+    "svg .hot{fill:var(--hot);font-weight:700}svg .mark{font-size:11.5px;font-weight:600}\n"
     "svg .grid{fill:none;stroke:var(--line)}svg .sep{stroke:var(--fg);stroke-dasharray:4 3}"
     "svg .band0{fill:var(--band0)}svg .band1{fill:var(--band1)}svg .bar{fill:var(--w4)}"
     "svg .run{fill:var(--run)}svg .guard{fill:var(--guard)}svg .wait{fill:none;stroke:var(--dim);stroke-width:.8}"
@@ -54,12 +55,12 @@ static const char css[] =
     ".w0{fill:var(--w0)}.w1{fill:var(--w1)}.w2{fill:var(--w2)}.w3{fill:var(--w3)}.w4{fill:var(--w4)}"
     ".w5{fill:var(--w5)}.w6{fill:var(--w6)}.w7{fill:var(--w7)}\n"
     ".src{font-size:13px;border:1px solid var(--line);border-radius:4px}.src .row{display:block}"
-    ".src summary,.src .row.head,.src .row.cold{display:grid;grid-template-columns:3.2em 4em 4em 3.6em 3.4em 1fr;"
+    ".src summary,.src .row.head,.src .row.cold{display:grid;grid-template-columns:3.2em 4.6em 4.6em 4.2em 3.8em 1fr;"
     "align-items:start;list-style:none;cursor:pointer}.src summary::-webkit-details-marker{display:none}"
     ".src .m{text-align:right;padding:0 4px;font-variant-numeric:tabular-nums;border-right:1px solid var(--line)}"
     ".src .code{padding-left:8px;white-space:pre-wrap;overflow-wrap:anywhere}.src .cold{color:var(--dim);cursor:default}"
     ".src .head{font-weight:600;border-bottom:1px solid var(--line);cursor:default}"
-    ".src details[open]>summary{background:var(--panel)}.src .more{margin:0 0 0 19em;font-size:12px}"
+    ".src details[open]>summary{background:var(--panel)}.src .more{margin:0 0 0 20.4em;font-size:12px}"
     ".src .more p{margin:.2em 0}.src details:target>summary{outline:2px solid var(--hot)}\n"
     "nav ul{columns:2;margin:.3em 0}.legend span{display:inline-block;width:1em;height:1em;vertical-align:-2px;"
     "margin:0 .3em 0 .8em;border:1px solid var(--line)}\n"
@@ -210,6 +211,13 @@ static void compare(FILE *f, const ws_session *s, int a, int b)
         ws_html_instr wa[WS_HTML_WORST], wb;
         if (!ws_html_worst(la, shared, wa) || !ws_html_counterpart(la, wa[0], lb, &wb))
             continue;
+        const ws_capture_request *qa = ws_capture_typical(ws_capture_line_of(la->capture, wa[0].fn, wa[0].pc));
+        const ws_capture_request *qb = ws_capture_typical(ws_capture_line_of(lb->capture, wb.fn, wb.pc));
+        if (qa && qb && qa->cost == qb->cost && qa->cost <= (shared ? 1u : 4u)) {   /* nothing to tell apart */
+            fprintf(f, "<p class=\"dim\">%s memory: the same in both, %u %s per request, conflict-free.</p>\n",
+                    shared ? "Shared" : "Global", qa->cost, shared ? "wavefronts" : "sectors");
+            continue;
+        }
         fputs("<div class=\"grid2\"><div>", f);
         ws_html_instr_pictures(f, la, wa[0], NULL);
         fputs("</div><div>", f);
@@ -258,8 +266,10 @@ static void launch_section(FILE *f, const ws_session *s, int li)
 
 static void page(FILE *f, const ws_session *s)
 {
+    /* a .cu program's report names its CUDA file, not the PTX compiled from it into a temporary folder */
+    const char *cuda = s->launch_count ? ws_cuda_file_of(&s->launches[0]) : NULL;
     const char *input = s->options && s->options->cu_path ? s->options->cu_path
-                      : s->options && s->options->launch_path ? s->options->launch_path : s->module->path;
+                      : s->options && s->options->launch_path ? s->options->launch_path : cuda ? cuda : s->module->path;
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
           "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
           "img-src data:\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>warpsim: ", f);

@@ -36,7 +36,7 @@ static void svg_open(FILE *f, double w, double h, const char *cls, const char *t
 
 /* ---- Lanes to banks -------------------------------------------------------------- */
 
-enum { LABEL_W = 56, TOP = 44 };
+enum { LABEL_W = 56, TOP = 50 };
 
 void ws_svg_banks(FILE *f, const ws_arch *a, const ws_capture_request *q)
 {
@@ -74,7 +74,7 @@ void ws_svg_banks(FILE *f, const ws_arch *a, const ws_capture_request *q)
     fprintf(f, "<text class=\"wavefronts big\" x=\"%d\" y=\"16\" data-wavefronts=\"%u\">%u wavefront%s</text>\n",
             LABEL_W, q->cost, q->cost, q->cost == 1 ? "" : "s");
     fprintf(f, "<text class=\"small\" x=\"%.0f\" y=\"16\" text-anchor=\"end\">%d banks of %" PRIu64 " bytes%s</text>\n",
-            w - 8, banks, width, phase < WS_WARP_SIZE ? ", per half-warp" : "");
+            w - 8, banks, width, phase < WS_WARP_SIZE ? ", by half-warp" : "");
     fprintf(f, "<text class=\"small\" x=\"4\" y=\"%d\">bank</text>\n", TOP - 6);
     for (int b = 0; b < banks; b++)
         fprintf(f, "<text class=\"tiny\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>", LABEL_W + (b + 0.5) * cw,
@@ -149,17 +149,17 @@ void ws_svg_sectors(FILE *f, const ws_arch *a, const ws_capture_request *q)
             lines++;
         line_of[k] = lines - 1;
     }
-    double cw = n > 32 ? 8 : 16, ch = 13, w = LABEL_W + (n ? n : 1) * cw + 8, h = TOP + 14 + WS_WARP_SIZE * ch + 8;
-    if (w < 360)
-        w = 360;
+    double cw = n > 32 ? 8 : n > 16 ? 16 : 24, ch = 13, w = LABEL_W + (n ? n : 1) * cw + 8, h = TOP + 14 + WS_WARP_SIZE * ch + 8;
+    if (w < 300)
+        w = 300;
     char title[256];
     snprintf(title, sizeof title, "Lanes to sectors of one request: %u sectors in %d lines", q->cost, lines);
     svg_open(f, w, h, "sectors", title);
     fprintf(f, "<text class=\"sectorcount big\" x=\"%d\" y=\"16\" data-sectors=\"%u\">%u sector%s, %d line%s%s</text>\n",
             LABEL_W, q->cost, q->cost, q->cost == 1 ? "" : "s", lines, lines == 1 ? "" : "s",
             more ? " (first 64 drawn)" : "");
-    fprintf(f, "<text class=\"small\" x=\"%.0f\" y=\"16\" text-anchor=\"end\">%" PRIu64 "-byte sectors, %" PRIu64
-            "-byte lines</text>\n", w - 8, sb, lb);
+    fprintf(f, "<text class=\"small\" x=\"%d\" y=\"30\">%" PRIu64 "-byte sectors, %" PRIu64 "-byte lines</text>\n",
+            LABEL_W, sb, lb);
     fprintf(f, "<text class=\"tiny\" x=\"4\" y=\"%d\">line</text><text class=\"tiny\" x=\"4\" y=\"%d\">sector</text>\n",
             TOP - 6, TOP + 8);
     for (int k = 0; k < n; k++) {
@@ -253,14 +253,14 @@ static void instr_label(const ws_launch *l, const ws_capture_step *s, char *out,
         ptx_print_instr(l->module, F, &F->instrs[s->pc], m);
         fclose(m);
     }
-    snprintf(out, n, "%d  %.30s%s", F->instrs[s->pc].line, text ? text : "", text && strlen(text) > 30 ? "…" : "");
+    snprintf(out, n, "%d  %.26s%s", F->instrs[s->pc].line, text ? text : "", text && strlen(text) > 26 ? "…" : "");
     free(text);
 }
 
 void ws_svg_divergence(FILE *f, const ws_launch *l, const struct ws_capture *c, int max_rows)
 {
     int rows = c->step_count < max_rows ? c->step_count : max_rows;
-    double lw = 230, cw = 12, ch = 12, mw = 190, w = lw + WS_WARP_SIZE * cw + mw, h = 30 + rows * ch + 6;
+    double lw = 215, cw = 12, ch = 15, mw = 215, w = lw + WS_WARP_SIZE * cw + mw, h = 30 + rows * ch + 6;
     char title[160];
     snprintf(title, sizeof title, "Warp %d of block %" PRId64 ": its active lanes, instruction by instruction",
              c->trace_warp, c->trace_block);
@@ -295,7 +295,7 @@ void ws_svg_divergence(FILE *f, const ws_launch *l, const struct ws_capture *c, 
             char at[32] = "exit";
             if (s->rpc >= 0)
                 snprintf(at, sizeof at, "line %d", l->module->functions[s->fn].instrs[s->rpc].line);
-            fprintf(f, "<text class=\"mark split\" x=\"%.0f\" y=\"%.1f\">&#x25BC; split: %d run, rejoin at %s</text>",
+            fprintf(f, "<text class=\"mark split\" x=\"%.0f\" y=\"%.1f\">&#x25BC; split: %d run; rejoin %s</text>",
                     mx, my, now, at);
         } else if (r && s->depth < p->depth && (s->active & p->active) == p->active && s->active != p->active) {
             fprintf(f, "<line class=\"merge\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>"
