@@ -9,6 +9,7 @@
 #include "sim/check.h"
 #include "sim/cli.h"
 #include "sim/report.h"
+#include "sim/report_html.h"
 #include "sim/session.h"
 #include "sim/timeline.h"
 #include "sim/timing_result.h"
@@ -133,6 +134,11 @@ int cli_run(int argc, char **argv)
         ws_run_options_free(&o);
         return 1;
     }
+    if (o.html && ws_report_html_check_path(o.html, err, sizeof err)) {
+        fprintf(stderr, "warpsim run: --html: %s\n", err);
+        ws_run_options_free(&o);
+        return 1;
+    }
     int *selected = calloc(ws_metric_count(), sizeof(int));
     if (!selected || ws_metrics_select(o.metrics, selected, err, sizeof err) < 0) {
         fprintf(stderr, "%s\n", selected ? err : "warpsim: out of memory");
@@ -196,6 +202,10 @@ int cli_run(int argc, char **argv)
                 ws_report_source(&s, out, color);
             if (out != stdout)
                 fclose(out);
+            if (o.html && ws_report_html(&s, o.html, err, sizeof err)) {
+                fprintf(stderr, "warpsim run: --html: %s\n", err);
+                status = status ? status : 1;
+            }
             s.launch_count = saved;
             if (o.timeline && write_session_timeline(&s, o.timeline) && !status)
                 status = 1;

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "sim/capture.h"
 #include "sim/fault.h"
 #include "sim/memory.h"
 #include "sim/timing.h"
@@ -65,6 +66,8 @@ static void count_access(ws_exec *x, ptx_space space, const uint64_t addr[WS_WAR
         ic[is_store ? WS_CTR_shared_st_bank_conflicts : WS_CTR_shared_ld_bank_conflicts] += conflicts;
         ic[WS_CTR_shared_wavefronts] += cost.wavefronts;
         ic[WS_CTR_shared_conflict_cycles] += conflicts;
+        if (x->launch->capture)   /* --html: one branch per memory instruction when off */
+            ws_capture_access(x, space, addr, mask, bytes_per_lane, is_store, cost.wavefronts);
         if (x->launch->timing)
             ws_timing_memory(x, space, addr, mask, bytes_per_lane, is_store, cost.wavefronts);
         return;
@@ -87,6 +90,8 @@ static void count_access(ws_exec *x, ptx_space space, const uint64_t addr[WS_WAR
         ic[is_store ? WS_CTR_local_st_sectors : WS_CTR_local_ld_sectors] += cost.sectors;
     } else {
         ws_global_access_cost_span(arch, addr, mask, bytes_per_lane, is_store, span, &cost);
+        if (x->launch->capture)
+            ws_capture_access(x, space, addr, mask, bytes_per_lane, is_store, cost.sectors);
         if (x->launch->timing)
             ws_timing_memory(x, space, addr, mask, bytes_per_lane, is_store, 0);
         ic[is_store ? WS_CTR_global_st_inst : WS_CTR_global_ld_inst]++;
@@ -409,6 +414,8 @@ static void atomic(ws_exec *x, const ptx_instr *in, uint32_t mask, int returns)
         }
         ic[WS_CTR_shared_wavefronts] += worst;
         ic[WS_CTR_shared_atom_wavefronts] += worst;
+        if (x->launch->capture)
+            ws_capture_access(x, PTX_SPACE_SHARED, addr, mask, size, 1, worst);
         if (x->launch->timing)
             ws_timing_atomic(x, PTX_SPACE_SHARED, addr, mask, ptx_types[in->type].kind == PTX_KIND_FLOAT, worst);
     } else {

@@ -5,6 +5,7 @@
  */
 #include "sim/grid.h"
 
+#include "sim/capture.h"
 #include "sim/check.h"
 
 #include <inttypes.h>
@@ -236,8 +237,8 @@ int ws_launch_run(ws_launch *l, const ws_launch_config *cfg, ws_global_memory *g
         return 1;
     uint64_t blocks = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
     int jobs = cfg->jobs < 1 ? 1 : cfg->jobs;
-    if (cfg->initcheck || cfg->racecheck || cfg->synccheck)
-        jobs = 1;   /* the checks keep their records on one thread */
+    if (cfg->initcheck || cfg->racecheck || cfg->synccheck || cfg->capture)
+        jobs = 1;   /* the checks and --html keep their records on one thread */
     if ((uint64_t)jobs > blocks)
         jobs = (int)blocks;
     if (jobs > 1) {
@@ -280,6 +281,7 @@ void ws_launch_free(ws_launch *l)
         }
     }
     ws_timing_free(l);
+    ws_capture_free(l->capture);
     free(l->zeroed);
     free(l->builtin);
     ws_race_groups_free(l->races);

@@ -7,6 +7,7 @@
  */
 #include "sim/machine.h"
 
+#include "sim/capture.h"
 #include "sim/check.h"
 
 #include <inttypes.h>
@@ -36,7 +37,7 @@ static void trace_instr(ws_launch *l, ws_warp *w, const ptx_function *fn, const 
     fputc('\n', l->trace);
 }
 
-/* Run one instruction of warp w. */
+/* Run one instruction of warp w. tracing: bit 0, --trace-warp prints it; bit 1, --html records it. */
 static void step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
 {
     ws_simt_entry *top = &w->simt[w->simt_depth - 1];
@@ -76,8 +77,12 @@ static void step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
     x->pc = pc;
     x->next_pc = pc + 1;
     x->counters = ic;
-    if (tracing)
-        trace_instr(l, w, fn, in, active, mask, w->frame_depth - 1);
+    if (tracing) {
+        if (tracing & 1)
+            trace_instr(l, w, fn, in, active, mask, w->frame_depth - 1);
+        if (tracing & 2)
+            ws_capture_step_of(l, w, frame->fn_index, pc, active, mask);
+    }
     if (d->sass_branches)
         ws_sass_branches(x, in, mask);
     if (l->timing)
@@ -134,6 +139,7 @@ void ws_budget_error(ws_launch *l)
 int ws_run_block(ws_launch *l, ws_block *b)
 {
     int tracing_block = l->trace && (int64_t)b->linear_index == l->trace_block;
+    int capturing_block = l->capture && (int64_t)b->linear_index == l->capture->trace_block;
     if (tracing_block && l->trace_warp < b->warp_count)
         fprintf(l->trace, "trace of block %d warp %d (kernel %s): line |lanes: # runs, - guard false, . waits on another path| count  instruction\n",
                 l->trace_block, l->trace_warp, ws_launch_name(l));
@@ -146,7 +152,7 @@ int ws_run_block(ws_launch *l, ws_block *b)
             live = 1;
             if (w->state == WS_WARP_AT_BARRIER)
                 continue;
-            step(l, b, w, tracing_block && wi == l->trace_warp);
+            step(l, b, w, (tracing_block && wi == l->trace_warp) | (capturing_block && wi == l->capture->trace_warp) << 1);
             progressed = 1;
             if (l->failed)
                 return WS_BLOCK_FAULT;

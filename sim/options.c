@@ -249,6 +249,7 @@ void ws_run_options_free(ws_run_options *o)
     free(o->cflags);
     free(o->log_file);
     free(o->timeline);
+    free(o->html);
     memset(o, 0, sizeof *o);
 }
 
@@ -700,6 +701,10 @@ static ws_launch_status apply(pstate *s, int id, const char *v)
         if (!*v)
             return fail(s, id, "expected a file name");
         return (o->timeline = resolve(s, v)) ? WS_LAUNCH_OK : oom(s);
+    case WS_FLAG_HTML:
+        if (!*v)
+            return fail(s, id, "expected a file name");
+        return (o->html = resolve(s, v)) ? WS_LAUNCH_OK : oom(s);
     case WS_FLAG_CHECK: {
         char tools[256];
         snprintf(tools, sizeof tools, "%s", v);
@@ -1104,6 +1109,8 @@ static ws_launch_status merge(pstate *f, pstate *c)
         TAKE(log_file);
     if (co->timeline)
         TAKE(timeline);
+    if (co->html)
+        TAKE(html);
 #undef TAKE
     if (c->given[WS_FLAG_BANK_MODE]) fo->bank_mode = co->bank_mode;
     if (c->given[WS_FLAG_TRACE_WARP]) {

@@ -150,6 +150,7 @@ typedef struct ws_run_options {
     uint64_t launch_skip, launch_count;   /* UINT64_MAX: no limit */
     char *cc, *cflags, *log_file;
     char *timeline;          /* --timeline FILE.json, resolved; NULL: none */
+    char *html;              /* --html FILE.html, resolved; NULL: none */
     int leak_check;          /* --leak-check full */
     int devices;             /* --devices N (1 when not given) */
     int initcheck;           /* --check initcheck */

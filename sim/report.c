@@ -1,6 +1,7 @@
 /* Reports: text (sections like Nsight Compute's), CSV (ncu --csv --page raw
  * layout), JSON, and PTX annotated line by line. */
 #include "sim/report.h"
+#include "sim/report_lines.h"
 #include "sim/report_time.h"
 #include "sim/timing_result.h"
 
@@ -147,20 +148,6 @@ int ws_metrics_select(const char *list, int *selected, char *err, size_t errlen)
 }
 
 
-/* "reduce.cu:16" for an instruction of a module built with line information (.loc/.file), else "".
- * The directories are dropped unless full is set. */
-static const char *source_position(const ptx_module *m, const ptx_instr *in, int full, char *buf, size_t n)
-{
-    const char *path = in->src_file ? ptx_source_path(m, in->src_file) : NULL;
-    if (!path) {
-        buf[0] = 0;
-        return buf;
-    }
-    const char *base = strrchr(path, '/');
-    snprintf(buf, n, "%s:%d", full || !base ? path : base + 1, in->src_line);
-    return buf;
-}
-
 /* ---- CSV and JSON ------------------------------------------------------------ */
 
 static void csv_field(FILE *f, const char *s, int last)
@@ -254,53 +241,6 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* Per-PTX-line totals of one launch (over every function it ran). */
-typedef struct {
-    int line;
-    int function;
-    int first_instr;
-    uint64_t c[WS_CTR_COUNT];
-} line_totals;
-
-static int line_cmp(const void *a, const void *b)
-{
-    const line_totals *x = a, *y = b;
-    return x->line - y->line;
-}
-
-static line_totals *gather_lines(const ws_launch *l, int *count)
-{
-    const ptx_module *m = l->module;
-    int total = 0;
-    for (int f = 0; f < m->function_count; f++)
-        if (l->instr_counters[f])
-            total += m->functions[f].instr_count;
-    line_totals *lines = calloc((size_t)total + 1, sizeof *lines);
-    int n = 0;
-    if (!lines) {
-        *count = 0;
-        return NULL;
-    }
-    for (int f = 0; f < m->function_count; f++) {
-        if (!l->instr_counters[f])
-            continue;
-        const ptx_function *F = &m->functions[f];
-        for (int i = 0; i < F->instr_count; i++) {
-            line_totals *t = (n > 0 && lines[n - 1].line == F->instrs[i].line) ? &lines[n - 1] : &lines[n++];
-            if (t->line != F->instrs[i].line) {
-                t->line = F->instrs[i].line;
-                t->function = f;
-                t->first_instr = i;
-            }
-            for (int c = 0; c < WS_CTR_COUNT; c++)
-                t->c[c] += l->instr_counters[f][i][c];
-        }
-    }
-    qsort(lines, (size_t)n, sizeof *lines, line_cmp);
-    *count = n;
-    return lines;
-}
-
 /* A metric's value in JSON, of a type that depends on the metric alone: counters are
  * integers, ratios numbers with a fraction (1.0000, never 1), so a schema can say which. */
 static void json_metric_value(FILE *f, const ws_launch *l, const ws_metric *m)
@@ -347,12 +287,12 @@ void ws_report_json(const ws_session *s, const int *selected, FILE *f)
         }
         fputs("\n      },\n      \"lines\": [", f);
         int n;
-        line_totals *lines = gather_lines(l, &n);
+        ws_line_totals *lines = ws_gather_lines(l, &n);
         for (int k = 0; k < n; k++) {
             const uint64_t *c = lines[k].c;
             char pos[512];
             const ptx_function *F = &l->module->functions[lines[k].function];
-            source_position(l->module, &F->instrs[lines[k].first_instr], 1, pos, sizeof pos);
+            ws_source_position(l->module, &F->instrs[lines[k].first_instr], 1, pos, sizeof pos);
             fprintf(f, "%s\n        {\"line\": %d, ", k ? "," : "", lines[k].line);
             if (pos[0]) {
                 fputs("\"source\": ", f);
@@ -408,31 +348,31 @@ static uint64_t line_cost(const uint64_t *c)
 
 static int cost_cmp(const void *a, const void *b)
 {
-    uint64_t x = line_cost(((const line_totals *)a)->c), y = line_cost(((const line_totals *)b)->c);
-    return x < y ? 1 : x > y ? -1 : ((const line_totals *)a)->line - ((const line_totals *)b)->line;
+    uint64_t x = line_cost(((const ws_line_totals *)a)->c), y = line_cost(((const ws_line_totals *)b)->c);
+    return x < y ? 1 : x > y ? -1 : ((const ws_line_totals *)a)->line - ((const ws_line_totals *)b)->line;
 }
 
 /* A line as the worst-lines lists show it: its number, its first instruction, its CUDA line. */
-static void line_heading(FILE *f, const ws_launch *l, const line_totals *t, int color)
+static void line_heading(FILE *f, const ws_launch *l, const ws_line_totals *t, int color)
 {
     const ptx_function *F = &l->module->functions[t->function];
     char pos[512];
     fprintf(f, "    %sline %-5d%s ", BOLD(color), t->line, RESET(color));
     ptx_print_instr(l->module, F, &F->instrs[t->first_instr], f);
-    if (source_position(l->module, &F->instrs[t->first_instr], 0, pos, sizeof pos)[0])
+    if (ws_source_position(l->module, &F->instrs[t->first_instr], 0, pos, sizeof pos)[0])
         fprintf(f, "   %s// %s%s", DIM(color), pos, RESET(color));   /* the CUDA line it came from */
     fputc('\n', f);
 }
 
 static int stall_cmp(const void *a, const void *b)
 {
-    uint64_t x = ws_line_stall_cycles(((const line_totals *)a)->c), y = ws_line_stall_cycles(((const line_totals *)b)->c);
-    return x < y ? 1 : x > y ? -1 : ((const line_totals *)a)->line - ((const line_totals *)b)->line;
+    uint64_t x = ws_line_stall_cycles(((const ws_line_totals *)a)->c), y = ws_line_stall_cycles(((const ws_line_totals *)b)->c);
+    return x < y ? 1 : x > y ? -1 : ((const ws_line_totals *)a)->line - ((const ws_line_totals *)b)->line;
 }
 
 /* The timing model's lines where warps wait most (ncu's Source page, by warp stalls):
  * up to 3 that hold a tenth of the kernel's stall cycles or more. */
-static void waiting_lines(FILE *f, const ws_launch *l, line_totals *lines, int n, int color)
+static void waiting_lines(FILE *f, const ws_launch *l, ws_line_totals *lines, int n, int color)
 {
     uint64_t kernel = ws_line_stall_cycles(l->counters);
     if (!ws_timing_result_of(l) || !kernel)
@@ -446,7 +386,7 @@ static void waiting_lines(FILE *f, const ws_launch *l, line_totals *lines, int n
     }
 }
 
-static void describe_line(FILE *f, const ws_launch *l, const line_totals *t, int color)
+static void describe_line(FILE *f, const ws_launch *l, const ws_line_totals *t, int color)
 {
     const uint64_t *c = t->c;
     line_heading(f, l, t, color);
@@ -590,7 +530,7 @@ void ws_report_text(const ws_session *s, FILE *f, int color)
         row(f, "divergent branch targets", c[WS_CTR_branch_targets_divergent], ws_counters[WS_CTR_branch_targets_divergent].metric, color);
         row(f, "barriers", c[WS_CTR_barriers], ws_counters[WS_CTR_barriers].metric, color);
         int n;
-        line_totals *lines = gather_lines(l, &n);
+        ws_line_totals *lines = ws_gather_lines(l, &n);
         if (lines) {
             qsort(lines, (size_t)n, sizeof *lines, cost_cmp);
             int shown = 0;
@@ -626,7 +566,7 @@ void ws_report_source(const ws_session *s, FILE *f, int color)
     for (int li = 0; li < s->launch_count; li++) {
         const ws_launch *l = &s->launches[li];
         int n;
-        line_totals *lines = gather_lines(l, &n);
+        ws_line_totals *lines = ws_gather_lines(l, &n);
         fprintf(f, "\n%s%s: %s annotated%s\n", BOLD(color), ws_launch_name(l), s->module->path, RESET(color));
         fprintf(f, "%6s %10s %6s %14s %12s %5s  %s\n", "line", "warp-inst", "lanes", "wavefronts/req", "sectors/req",
                 "div", "source");
@@ -641,7 +581,7 @@ void ws_report_source(const ws_session *s, FILE *f, int color)
             lineno++;
             while (k < n && lines[k].line < lineno)
                 k++;
-            const line_totals *t = (k < n && lines[k].line == lineno) ? &lines[k] : NULL;
+            const ws_line_totals *t = (k < n && lines[k].line == lineno) ? &lines[k] : NULL;
             if (t && t->c[WS_CTR_inst_executed]) {
                 const uint64_t *c = t->c;
                 uint64_t shared_req = c[WS_CTR_shared_ld_inst] + c[WS_CTR_shared_st_inst];
@@ -658,7 +598,7 @@ void ws_report_source(const ws_session *s, FILE *f, int color)
                 int hot = conflicts || c[WS_CTR_branch_targets_divergent];
                 char pos[512];
                 const ptx_function *F = &l->module->functions[t->function];
-                source_position(l->module, &F->instrs[t->first_instr], 0, pos, sizeof pos);
+                ws_source_position(l->module, &F->instrs[t->first_instr], 0, pos, sizeof pos);
                 fprintf(f, "%6d %10" PRIu64 " %6.1f %s%14s%s %12s %s%5s%s  %s%s%s%s%s\n", lineno, c[WS_CTR_inst_executed],
                         ratio(c[WS_CTR_thread_inst_executed], c[WS_CTR_inst_executed]), RED(color && conflicts), wf,
                         RESET(color && conflicts), sec, RED(color && hot), div, RESET(color && hot), buf,

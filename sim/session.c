@@ -272,6 +272,7 @@ int ws_session_run(ws_session *s, char *err, size_t errlen)
         .timing = !o->no_timing,
         .regs = o->regs,
         .build_o0 = o->build_o0,
+            .capture = o->html != NULL,
             .trace_block = (int)o->trace_block, .trace_warp = o->trace_warp,
             .trace = o->trace_warp >= 0 ? stdout : NULL,
             .jobs = o->jobs,

@@ -6,6 +6,8 @@
  */
 #include "sim/setup.h"
 
+#include "sim/capture.h"
+
 #include "sim/builtins.h"
 #include "sim/check.h"
 
@@ -417,5 +419,9 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
             l->symbol_address[s] = cfg->globals[s];
     free(fn_marks);
     free(used);
+    if (cfg->capture && !(l->capture = ws_capture_new(l, cfg->trace_block, cfg->trace_warp))) {
+        ws_launch_error(l, "error: out of host memory for --html's records");
+        return -1;
+    }
     return 0;
 }

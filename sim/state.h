@@ -273,6 +273,7 @@ struct ws_launch {
     /* --jobs: held around global atomics while blocks run on several threads; NULL otherwise */
     pthread_mutex_t *global_atomics;
     struct ws_launch_timing *timing;   /* the timing model's state and result (sim/timing.c); NULL: off */
+    struct ws_capture *capture;  /* --html: sample requests and the traced warp's lanes (sim/capture.h); NULL: off */
 };
 
 /* What a launch is asked to run (sim/grid.c: ws_launch_run). */
@@ -300,6 +301,7 @@ typedef struct {
     int timing;                   /* predict the launch's time (sim/timing.c) */
     uint32_t regs;                /* registers per thread for occupancy (0: estimated from the PTX) */
     int build_o0;                 /* time the -O0 JIT build, not the real one */
+    int capture;                  /* --html: keep what the page draws (sim/capture.h); one thread */
 } ws_launch_config;
 
 /* The name reports give a launch's kernel. */

@@ -14,6 +14,7 @@
 #include "sim/demangle.h"
 #include "sim/memory.h"
 #include "sim/report.h"
+#include "sim/report_html.h"
 #include "sim/session.h"
 #include "sim/setup.h"
 
@@ -85,6 +86,10 @@ static int set_up(ws_cuda *c)
     c->device_count = c->options.devices;
     if (c->options.timeline && ws_timeline_check_path(c->options.timeline, err, sizeof err)) {
         fprintf(stderr, "warpsim: --timeline: %s\n", err);   /* say so before the program runs, not at its end */
+        return -1;
+    }
+    if (c->options.html && ws_report_html_check_path(c->options.html, err, sizeof err)) {
+        fprintf(stderr, "warpsim: --html: %s\n", err);
         return -1;
     }
     for (int d = 0; d < c->device_count; d++)
@@ -240,7 +245,7 @@ static void at_exit(void)
         return;
     }
     fflush(stdout);
-    ws_cuda_report(c);
+    int html_failed = ws_cuda_report(c);
     if (c->options.leak_check)
         ws_cuda_leak_report(c);
     /* compute-sanitizer's endings, and its --error-exitcode */
@@ -248,7 +253,7 @@ static void at_exit(void)
         ws_race_summary(stderr, c->races_shown, c->race_errors, c->race_warnings);
     if (c->options.initcheck || c->options.synccheck)
         ws_check_summary(stderr, c->check_errors);
-    int failed = c->check_errors || c->race_errors;
+    int failed = c->check_errors || c->race_errors || html_failed;
     if (c->options.timeline) {
         ws_timeline *ts[WS_CUDA_MAX_DEVICES];
         for (int d = 0; d < c->device_count; d++)

@@ -166,6 +166,7 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
         .timing = !o->no_timing,
         .regs = o->regs,
         .build_o0 = o->build_o0,
+        .capture = o->html != NULL,
         .trace_block = (int)o->trace_block, .trace_warp = o->trace_warp,
         .trace = o->trace_warp >= 0 ? c->report : NULL,
         .jobs = o->jobs,

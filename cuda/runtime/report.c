@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "sim/report.h"
+#include "sim/report_html.h"
 #include "sim/session.h"
 
 /* The program's own name, as ncu's "Process Name" column gives it. */
@@ -29,7 +30,7 @@ static const char *program_name(void)
 #endif
 }
 
-void ws_cuda_report(ws_cuda *c)
+int ws_cuda_report(ws_cuda *c)
 {
     const ws_run_options *o = &c->options;
     FILE *f = c->report ? c->report : stdout;
@@ -38,7 +39,7 @@ void ws_cuda_report(ws_cuda *c)
             fprintf(f, "==WARPSIM== %llu kernel launch%s, none %s\n", (unsigned long long)c->total_launches,
                     c->total_launches == 1 ? "" : "es",
                     c->total_launches ? "selected for the report (--kernel, --launch-skip)" : "to report");
-        return;
+        return 0;
     }
     ws_session s = {0};
     s.options = o;
@@ -62,4 +63,10 @@ void ws_cuda_report(ws_cuda *c)
     if (o->source)
         ws_report_source(&s, f, color);
     fflush(f);
+    char err[4400];
+    if (o->html && ws_report_html(&s, o->html, err, sizeof err)) {
+        fprintf(stderr, "warpsim: --html: %s\n", err);
+        return 1;
+    }
+    return 0;
 }

@@ -138,7 +138,7 @@ ws_cuda_variable *ws_cuda_variable_of(ws_cuda *c, const void *symbol);
 uint64_t ws_cuda_variable_address(ws_cuda *c, const ws_cuda_variable *v, int device);
 
 /* The report of every kept launch, printed once at exit. */
-void ws_cuda_report(ws_cuda *c);
+int ws_cuda_report(ws_cuda *c);   /* 1 when --html could not be written */
 /* The leak list (--leak-check full) at exit. */
 void ws_cuda_leak_report(ws_cuda *c);
 

@@ -1,0 +1,97 @@
+/* A launch's per-instruction counters summed line by line (sim/report_lines.h):
+ * the text, JSON and HTML reports rank and annotate lines from these. */
+#include "sim/report_lines.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *ws_source_position(const ptx_module *m, const ptx_instr *in, int full, char *buf, size_t n)
+{
+    const char *path = in->src_file ? ptx_source_path(m, in->src_file) : NULL;
+    if (!path) {
+        buf[0] = 0;
+        return buf;
+    }
+    const char *base = strrchr(path, '/');
+    snprintf(buf, n, "%s:%d", full || !base ? path : base + 1, in->src_line);
+    return buf;
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+    const ws_line_totals *x = a, *y = b;
+    return x->line != y->line ? x->line - y->line : x->function != y->function ? x->function - y->function
+                                                                                : x->first_instr - y->first_instr;
+}
+
+/* The key an instruction is summed under: its PTX line, or its CUDA line when path is
+ * given (0: not of that file). */
+static int line_key(const ptx_module *m, const ptx_instr *in, const char *path)
+{
+    if (!path)
+        return in->line;
+    const char *p = in->src_file ? ptx_source_path(m, in->src_file) : NULL;
+    return p && !strcmp(p, path) ? in->src_line : 0;
+}
+
+static ws_line_totals *gather(const ws_launch *l, const char *path, int *count)
+{
+    const ptx_module *m = l->module;
+    int total = 0;
+    for (int f = 0; f < m->function_count; f++)
+        if (l->instr_counters[f])
+            total += m->functions[f].instr_count;
+    ws_line_totals *lines = calloc((size_t)total + 1, sizeof *lines);
+    int n = 0;
+    *count = 0;
+    if (!lines)
+        return NULL;
+    for (int f = 0; f < m->function_count; f++) {
+        if (!l->instr_counters[f])
+            continue;
+        const ptx_function *F = &m->functions[f];
+        for (int i = 0; i < F->instr_count; i++) {
+            int key = line_key(m, &F->instrs[i], path);
+            if (key <= 0)
+                continue;
+            ws_line_totals *t = (n > 0 && lines[n - 1].line == key) ? &lines[n - 1] : &lines[n++];
+            if (t->line != key) {
+                t->line = key;
+                t->function = f;
+                t->first_instr = i;
+            }
+            for (int c = 0; c < WS_CTR_COUNT; c++)
+                t->c[c] += l->instr_counters[f][i][c];
+        }
+    }
+    qsort(lines, (size_t)n, sizeof *lines, line_cmp);
+    /* a CUDA line's instructions need not be consecutive: merge equal keys */
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (k > 0 && lines[k - 1].line == lines[i].line) {
+            for (int c = 0; c < WS_CTR_COUNT; c++)
+                lines[k - 1].c[c] += lines[i].c[c];
+        } else {
+            lines[k++] = lines[i];
+        }
+    }
+    *count = k;
+    return lines;
+}
+
+ws_line_totals *ws_gather_lines(const ws_launch *l, int *count) { return gather(l, NULL, count); }
+
+ws_line_totals *ws_gather_cuda_lines(const ws_launch *l, const char *path, int *count)
+{
+    return gather(l, path, count);
+}
+
+const char *ws_cuda_file_of(const ws_launch *l)
+{
+    const ptx_function *k = l->kernel;
+    for (int i = 0; i < k->instr_count; i++)
+        if (k->instrs[i].src_file)
+            return ptx_source_path(l->module, k->instrs[i].src_file);
+    return NULL;
+}
