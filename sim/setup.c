@@ -21,6 +21,7 @@
 #include "sim/sass.h"
 #include "sim/timing.h"
 #include "sim/simt.h"
+#include "sim/targets.h"
 
 /* The dispatch table: OP_<id> -> exec_<id>; isa/opcodes.def names each handler's file. */
 const ws_exec_fn ws_exec_table[OP_COUNT] = {
@@ -360,6 +361,16 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
             free(fn_marks); free(used);
             ws_launch_error(l, "error: out of host memory");
             return -1;
+        }
+        /* an instruction the preset's GPU lacks: refused here, once, not while running */
+        for (int i = 0; i < F->instr_count; i++) {
+            char why[256];
+            if (ws_target_check(cfg->arch, &F->instrs[i], why, sizeof why) < 0) {
+                ws_launch_error(l, "%s:%d:%d: error: %s", m->path, F->instrs[i].line, F->instrs[i].column, why);
+                l->fault_kind = WS_FAULT_TARGET;   /* CUDA: no kernel image for this device */
+                free(fn_marks); free(used);
+                return -1;
+            }
         }
     }
     used_symbols(m, fn_marks, used);

@@ -64,6 +64,7 @@ typedef enum {
     WS_FAULT_NONE, WS_FAULT_OTHER, WS_FAULT_SETUP,    /* set-up: the launch could not start */
     WS_FAULT_ADDRESS, WS_FAULT_MISALIGNED, WS_FAULT_TRAP, WS_FAULT_BUDGET, WS_FAULT_DEADLOCK, WS_FAULT_STACK,
     WS_FAULT_ASSERT,
+    WS_FAULT_TARGET,   /* set-up: an instruction the preset's GPU lacks (sim/targets.def) */
 } ws_fault_kind;
 
 /* ---- Warps ---------------------------------------------------------------- */

@@ -124,6 +124,13 @@ has "fault names file and line" "$T/err" "fault.cu:9:"
 has "fault says what happened" "$T/err" "invalid 4-byte write of global address"
 has "fault names the kernel" "$T/err" "past_the_end(int *, int)"
 
+# an instruction the preset's GPU lacks (sim/targets.def): the launch fails as on a GPU without code for it
+printf 'launch cudaErrorNoKernelImageForDevice, then cudaSuccess, h[5]=0\n' > "$T/kepler"
+expect "a shuffle on Fermi: no kernel image" 1 "$T/kepler" -- "$W" run "$D/needs_kepler.cu" --arch fermi --quiet
+has "names the instruction and the first GPU with it" "$T/err" "error: shfl.sync needs sm_30 or later (Kepler); the fermi preset is sm_20"
+printf 'launch cudaSuccess, then cudaSuccess, h[5]=1\n' > "$T/kepler"
+expect "the same on Kepler" 0 "$T/kepler" -- "$W" run "$D/needs_kepler.cu" --arch kepler --quiet
+
 printf 'cudaErrorAssert\n' > "$T/assert"
 expect "device assert()" 0 "$T/assert" -- "$W" run "$D/assert.cu" --quiet
 has "prints the failed condition, file and line" "$T/err" "assert.cu:8: void check_small(const int *): Assertion \`v[threadIdx.x] < 5\` failed"

@@ -190,10 +190,13 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
         ws_race_report(&l, &c->races_shown, &c->race_errors, &c->race_warnings);
     if (status) {
         fflush(stdout);
-        if (l.fault_kind == WS_FAULT_SETUP) {   /* it could not start: the launch call fails, nothing sticks */
+        if (l.fault_kind == WS_FAULT_SETUP || l.fault_kind == WS_FAULT_TARGET) {
+            /* it could not start: the launch call fails, nothing sticks; a kernel using what the GPU lacks
+               is what a binary without code for that GPU gets from the driver */
             fprintf(stderr, "warpsim: %s\n", l.error);
+            cudaError_t e = l.fault_kind == WS_FAULT_TARGET ? cudaErrorNoKernelImageForDevice : cudaErrorLaunchFailure;
             ws_launch_free(&l);
-            return ws_api_end(c, cudaErrorLaunchFailure);
+            return ws_api_end(c, e);
         }
         /* as compute-sanitizer would show it, then CUDA's sticky error for the next calls */
         fprintf(stderr, "========= %s\n", l.error);

@@ -108,3 +108,95 @@ extern "C" __global__ void reduce_optimized(const float *in, float *out, int n)
     if (tid == 0)
         out[blockIdx.x] = sum;
 }
+
+// ---- Host code for the project (the seed gives none: it asks for the three
+// versions, their timings and a speedup graph against the baseline), with the
+// sizes of reduction.launch, then full_sum.launch's two-launch total. The input
+// holds small integers, so every float sum is exact whatever its order and the
+// check against the CPU's sum is an equality.
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+#define CHECK(call)                                                                      \
+    do {                                                                                 \
+        cudaError_t err_ = (call);                                                       \
+        if (err_ != cudaSuccess) {                                                       \
+            fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(err_));                \
+            exit(EXIT_FAILURE);                                                          \
+        }                                                                                \
+    } while (0)
+
+typedef void (*reduce_fn)(const float *, float *, int);
+
+int main()
+{
+    const int n = 131072, threads = 256;
+    const size_t bytes = n * sizeof(float);
+    float *h_in = (float *)malloc(bytes), h_out[512];
+    double cpu = 0;
+    for (int i = 0; i < n; i++) {
+        h_in[i] = (float)(i % 17 - 8);
+        cpu += h_in[i];
+    }
+    float *d_in, *d_data, *d_out, *d_total;
+    CHECK(cudaMalloc(&d_in, bytes));
+    CHECK(cudaMalloc(&d_data, bytes));
+    CHECK(cudaMalloc(&d_out, 512 * sizeof(float)));
+    CHECK(cudaMalloc(&d_total, sizeof(float)));
+    CHECK(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(d_data, h_in, bytes, cudaMemcpyHostToDevice));   // version 1 sums in place
+    cudaEvent_t start, stop;
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+    int wrong = 0;
+    float baseline = 0;
+
+    struct { const char *name; reduce_fn fn; int blocks; } versions[] = {
+        {"v1   global memory only (baseline)", (reduce_fn)reduce_global, n / threads},
+        {"v2a  shared, interleaved, divergent", reduce_interleaved_divergent, n / threads},
+        {"v2b  shared, interleaved, strided (bank conflicts)", reduce_interleaved_strided, n / threads},
+        {"v2c  shared, sequential addressing", reduce_sequential, n / threads},
+        {"v3   registers + shared + shuffles", reduce_optimized, n / (2 * threads)},
+    };
+    for (int v = 0; v < 5; v++) {
+        int blocks = versions[v].blocks;
+        CHECK(cudaEventRecord(start));
+        if (v == 0)
+            reduce_global<<<blocks, threads>>>(d_data, d_out, n);
+        else
+            versions[v].fn<<<blocks, threads, threads * sizeof(float)>>>(d_in, d_out, n);
+        CHECK(cudaEventRecord(stop));
+        CHECK(cudaEventSynchronize(stop));
+        float ms = 0;
+        CHECK(cudaEventElapsedTime(&ms, start, stop));
+        if (v == 0)
+            baseline = ms;
+        CHECK(cudaMemcpy(h_out, d_out, blocks * sizeof(float), cudaMemcpyDeviceToHost));
+        double sum = 0;
+        for (int b = 0; b < blocks; b++)
+            sum += h_out[b];
+        wrong += sum != cpu;
+        printf("%-52s %8.4f ms  speedup %.2fx  sum %.0f\n", versions[v].name, ms, baseline / ms, sum);
+    }
+
+    // The whole sum on the GPU: 128 blocks of 512 threads, then one block of 64 over their 128 partial sums
+    CHECK(cudaEventRecord(start));
+    reduce_optimized<<<128, 512, 512 * sizeof(float)>>>(d_in, d_out, n);
+    reduce_optimized<<<1, 64, 64 * sizeof(float)>>>(d_out, d_total, 128);
+    CHECK(cudaEventRecord(stop));
+    CHECK(cudaEventSynchronize(stop));
+    float ms = 0, total = 0;
+    CHECK(cudaEventElapsedTime(&ms, start, stop));
+    CHECK(cudaMemcpy(&total, d_total, sizeof(float), cudaMemcpyDeviceToHost));
+    wrong += total != cpu;
+    printf("full sum on the GPU (two launches): %.4f ms, %.0f (CPU: %.0f)\n", ms, total, cpu);
+
+    printf("Check: %s\n", wrong ? "FAILED" : "OK");
+    cudaFree(d_in);
+    cudaFree(d_data);
+    cudaFree(d_out);
+    cudaFree(d_total);
+    free(h_in);
+    return wrong != 0;
+}

@@ -66,3 +66,84 @@ extern "C" __global__ void block_matmul(int lda, int ncola, float *a, int ncolb,
     if ((i < lda) && (j < ncolb))
         c[ic + threadIdx.y + threadIdx.x * ncolb] = s;
 }
+
+// ---- The seed's host code: device_matmul as the slides write it (with a
+// cudaEvent pair around the launch), once per kernel, with the sizes of
+// matmul.launch (128 x 128: 16 x 16 blocks of 8 x 8), and host_matmul for the
+// check. The slides' host_matmul has typos (it loops on `j < k` before k is
+// declared, indexes a with lda and b with ldb as if both were square, writes
+// c[i * lda + j] outside the j loop, and its result is `res`): this one is
+// what it clearly means, C = A (lda x ncol) times B (ncol x ldb), in double.
+#include <cmath>
+#include <cstdio>
+
+typedef void (*matmul_kernel)(int, int, float *, int, float *, float *);
+
+void device_matmul(matmul_kernel kernel, const char *name, int lda, int ncola, float *a, int ncolb, float *b, float *c)
+{
+    int nbx, nby;
+    // compute required number of blocs in each direction
+    nbx = (lda + BLOCK_DIM - 1) / BLOCK_DIM;
+    nby = (ncolb + BLOCK_DIM - 1) / BLOCK_DIM;
+    // allocate device memory
+    float *da, *db, *dc;
+    cudaMalloc(&da, lda * ncola * sizeof(float));
+    cudaMalloc(&db, ncolb * ncola * sizeof(float));
+    cudaMalloc(&dc, lda * ncolb * sizeof(float));
+    cudaMemcpy(da, a, lda * ncola * sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemcpy(db, b, ncolb * ncola * sizeof(float), cudaMemcpyHostToDevice);
+    cudaEvent_t start, stop;
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+    cudaEventRecord(start);
+    kernel<<<dim3(nbx, nby, 1), dim3(BLOCK_DIM, BLOCK_DIM, 1)>>>(lda, ncola, da, ncolb, db, dc);
+    cudaEventRecord(stop);
+    cudaDeviceSynchronize();
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    printf("%s: %.4f ms\n", name, ms);
+    cudaMemcpy(c, dc, lda * ncolb * sizeof(float), cudaMemcpyDeviceToHost);
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaFree(da);
+    cudaFree(db);
+    cudaFree(dc);
+}
+
+void host_matmul(int lda, int ncol, float *a, int ldb, float *b, float *res)
+{
+    for (int i = 0; i < lda; i++)
+        for (int j = 0; j < ldb; j++) {
+            double s = 0.0;
+            for (int k = 0; k < ncol; k++)
+                s += a[i * ncol + k] * b[k * ldb + j];
+            res[i * ldb + j] = (float)s;
+        }
+}
+
+int main()
+{
+    const int n = 128;
+    float *a = new float[n * n], *b = new float[n * n], *c = new float[n * n], *ref = new float[n * n];
+    for (int i = 0; i < n * n; i++) {
+        a[i] = (float)(i % 9) - 4.0f;
+        b[i] = (float)(i % 7) * 0.25f;
+    }
+    host_matmul(n, n, a, n, b, ref);
+    matmul_kernel kernels[] = {matmul, block_matmul};
+    const char *names[] = {"matmul (global memory)", "block_matmul (8 x 8 shared blocks)"};
+    double maxErr = 0;
+    for (int k = 0; k < 2; k++) {
+        device_matmul(kernels[k], names[k], n, n, a, n, b, c);
+        for (int i = 0; i < n * n; i++)
+            maxErr = fmax(maxErr, fabs(c[i] - ref[i]));
+    }
+    printf("Max error: %g\n", maxErr);
+    bool ok = maxErr < 1e-3;   // exact here: the products are multiples of 1/4 and the sums stay small
+    printf("Check: %s\n", ok ? "OK" : "FAILED");
+    delete[] a;
+    delete[] b;
+    delete[] c;
+    delete[] ref;
+    return ok ? 0 : 1;
+}
