@@ -69,7 +69,7 @@ static void count_access(ws_exec *x, ptx_space space, const uint64_t addr[WS_WAR
         if (x->launch->capture)   /* --html: one branch per memory instruction when off */
             ws_capture_access(x, space, addr, mask, bytes_per_lane, is_store, cost.wavefronts);
         if (x->launch->timing)
-            ws_timing_memory(x, space, addr, mask, bytes_per_lane, is_store, cost.wavefronts);
+            ws_timing_memory(x, space, addr, mask, bytes_per_lane, is_store, cost.wavefronts, span);
         return;
     }
     if (space != PTX_SPACE_GLOBAL && space != PTX_SPACE_LOCAL)
@@ -85,7 +85,7 @@ static void count_access(ws_exec *x, ptx_space space, const uint64_t addr[WS_WAR
             phys[lane] = warp_base + addr[lane] * WS_WARP_SIZE + (uint64_t)lane * bytes_per_lane;
         ws_global_access_cost(arch, phys, mask, bytes_per_lane, is_store, &cost);
         if (x->launch->timing)
-            ws_timing_memory(x, space, phys, mask, bytes_per_lane, is_store, 0);
+            ws_timing_memory(x, space, phys, mask, bytes_per_lane, is_store, 0, NULL);
         ic[is_store ? WS_CTR_local_st_inst : WS_CTR_local_ld_inst]++;
         ic[is_store ? WS_CTR_local_st_sectors : WS_CTR_local_ld_sectors] += cost.sectors;
     } else {
@@ -93,7 +93,7 @@ static void count_access(ws_exec *x, ptx_space space, const uint64_t addr[WS_WAR
         if (x->launch->capture)
             ws_capture_access(x, space, addr, mask, bytes_per_lane, is_store, cost.sectors);
         if (x->launch->timing)
-            ws_timing_memory(x, space, addr, mask, bytes_per_lane, is_store, 0);
+            ws_timing_memory(x, space, addr, mask, bytes_per_lane, is_store, 0, span);
         ic[is_store ? WS_CTR_global_st_inst : WS_CTR_global_ld_inst]++;
         ic[is_store ? WS_CTR_global_st_requests : WS_CTR_global_ld_requests] += cost.requests;
         ic[is_store ? WS_CTR_global_st_sectors : WS_CTR_global_ld_sectors] += cost.sectors;

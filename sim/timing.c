@@ -265,14 +265,18 @@ void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask
     int shared = op->pipe == WS_PIPE_SHARED;
     if ((op->mem & WS_MEM_READS) && w->tm.store_issued[shared] > ready)
         ready = w->tm.store_issued[shared];   /* a load may read what an earlier store wrote: it waits */
+    uint64_t kinds = 0;
     for (int i = 0; i < op->nsrc; i++) {
         uint64_t r = f->ready[op->src[i]];
-        w->tm.loads_unused &= (uint8_t)~((r & 3) == WS_WAIT_SHORT ? 1 : (r & 3) == WS_WAIT_LONG ? 2 : 0);
+        kinds |= r;
         if (r >> 2 > ready) {
             ready = r >> 2;
             wait = (unsigned)(r & 3);
         }
     }
+    /* a shared (short: 1) or global (long: 2) result used: its load is no longer unused */
+    _Static_assert(WS_WAIT_SHORT == 1 && WS_WAIT_LONG == 2, "wait kinds are loads_unused's bits");
+    w->tm.loads_unused &= (uint8_t)~(kinds & 3);
     uint64_t *ic = x->counters;
     if (t->in_order && ready > now)
         ic[stall_counter[wait]] += ready - now;
@@ -383,14 +387,9 @@ static ws_wait_point load_wait(ws_warp *w, uint8_t space)
  * As[ty][k] in the tiled matmul, unrolled) into one LDS.128, which costs 2 wavefronts for
  * the 4 (measured on the H100: the course's tiled matmul at -O4 makes 0.625 LDS and 0.75
  * wavefronts per PTX shared load, 1 each at -O0). So a 4-byte broadcast load 4 bytes after
- * the warp's previous one, in the same 16-byte group, joins that LDS.128. */
-static int merges_into_vector(ws_warp *w, const uint64_t addr[WS_WARP_SIZE], uint32_t mask)
+ * the warp's previous one, in the same 16-byte group, joins that LDS.128. `a`: its address. */
+static int merges_into_vector(ws_warp *w, uint64_t a)
 {
-    int first = __builtin_ctz(mask);
-    uint64_t a = addr[first];
-    WS_FOR_LANES(mask, lane)
-        if (addr[lane] != a)
-            return 0;
     int merged = w->tm.last_broadcast == a - 4 + 1 && (a & 15) != 0;
     w->tm.last_broadcast = a + 1;
     return merged;
@@ -399,7 +398,7 @@ static int merges_into_vector(ws_warp *w, const uint64_t addr[WS_WARP_SIZE], uin
 static void add(uint64_t *total, uint64_t v) { __atomic_fetch_add(total, v, __ATOMIC_RELAXED); }
 
 void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
-                      unsigned bytes_per_lane, int is_store, uint32_t wavefronts)
+                      unsigned bytes_per_lane, int is_store, uint32_t wavefronts, const ws_lane_span *span)
 {
     ws_launch *l = x->launch;
     const ws_arch *a = l->arch;
@@ -408,7 +407,8 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     ws_launch_timing *t = l->timing;
     if (space == PTX_SPACE_SHARED) {
         bt->waits[is_store ? WS_WAIT_SHARED_STORE : load_wait(w, 1)]++;
-        if (!is_store && wavefronts == 1 && bytes_per_lane == 4 && !l->timing->in_order && merges_into_vector(w, addr, mask))
+        if (span && span->lo == span->hi && !is_store && bytes_per_lane == 4 && !l->timing->in_order &&
+            merges_into_vector(w, addr[__builtin_ctz(mask)]))
             bt->shared_merged++;
         else
             bt->shared_cycles += wavefronts;
@@ -420,6 +420,28 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     uint64_t sector[WS_WARP_SIZE];
     uint32_t bytes[WS_WARP_SIZE];
     unsigned n = 0, lines = 0;
+    /* A full warp stepping forward through memory, aligned, needs no search: what the loop
+     * below finds, in the same (lane) order. */
+    if (span && span->segment_lanes == WS_WARP_SIZE && (int64_t)span->stride >= 0 &&
+        (bytes_per_lane & (bytes_per_lane - 1)) == 0 && !(span->any_bits & (bytes_per_lane - 1))) {
+        if (span->stride <= 32) {   /* by a sector at most: the consecutive sectors from lo to hi */
+            uint64_t first = span->lo >> 5;
+            n = (unsigned)((span->hi >> 5) - first + 1);
+            for (unsigned i = 0; i < n; i++)
+                sector[i] = first + i, bytes[i] = 0;
+            if (is_store)   /* partly written sectors cost the L1TEX more: the bytes each gets */
+                WS_FOR_LANES(mask, lane)
+                    bytes[(addr[lane] >> 5) - first] += bytes_per_lane;
+            lines = (unsigned)(((span->hi >> 5) >> 2) - (first >> 2) + 1);
+        } else {                    /* by more: a sector per lane, a new line where the line changes */
+            n = WS_WARP_SIZE;
+            for (unsigned i = 0; i < n; i++) {
+                sector[i] = addr[i] >> 5, bytes[i] = bytes_per_lane;
+                lines += i == 0 || sector[i] >> 2 != sector[i - 1] >> 2;
+            }
+        }
+        mask = 0;   /* the lanes are done */
+    }
     WS_FOR_LANES(mask, lane) {
         uint64_t s = addr[lane] >> 5;
         unsigned k = n;

@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sim/memmodel.h"
 #include "sim/state.h"
 
 /* Warp stall reasons, ncu's (its Warp State Statistics):
@@ -113,9 +114,10 @@ void ws_timing_block_free(ws_block *b);
 /* step(): before the handler runs (issue), and after (results ready). */
 void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *frame, uint32_t mask);
 void ws_timing_retire(ws_exec *x, const ws_decoded *d, ws_frame *frame);
-/* The memory path: one warp-level access of `space`, lanes `mask`, already costed. */
+/* The memory path: one warp-level access of `space`, lanes `mask`, already costed (shared:
+ * its wavefronts); `span` the lanes' address span when the counting measured it, else NULL. */
 void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
-                      unsigned bytes_per_lane, int is_store, uint32_t wavefronts);
+                      unsigned bytes_per_lane, int is_store, uint32_t wavefronts, const ws_lane_span *span);
 void ws_timing_atomic(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
                       int is_float, uint32_t serial_lanes);
 /* A barrier releases its warps (sim/warp.c), before they leave it. */
