@@ -163,8 +163,16 @@ has "the compiler names the line" "$T/err" "device_launch.cu:4:"
 has "warpsim says why" "$T/err" "warpsim: a kernel launching a kernel (dynamic parallelism) needs nvcc -rdc=true"
 expect "--leak-check full" 0 "" -- "$W" run "$D/leak.cu" --leak-check full
 has "lists the leaked allocation as compute-sanitizer does" "$T/err" "========= Leaked 4,096 bytes at 0x"
-has "says which call made it" "$T/err" "=========     by cudaMalloc #1"
-has "and sums them up" "$T/err" "LEAK SUMMARY: 4096 bytes leaked in 1 allocation"
+has "with compute-sanitizer's backtrace heading" "$T/err" "=========     Saved host backtrace up to driver entry point at allocation time"
+has "says which call made it" "$T/err" "=========         Host Frame: cudaMalloc #1"
+# the lines and functions of leak.cu's calls, read off the source by hand
+has "and the line that called it" "$T/err" "=========         Host Frame: main in leak.cu:13"
+has "inside a function of the program" "$T/err" "=========         Host Frame: make in leak.cu:6"
+has "through a CHECK() macro: freed, not listed" "$T/err" "LEAK SUMMARY: 4208 bytes leaked in 4 allocations"
+has "cudaMallocManaged too" "$T/err" "=========         Host Frame: main in leak.cu:18"
+grep -A3 'Host Frame: cudaMalloc #5' "$T/err" | grep -q 'Host Frame: old_style' \
+    && fail "a call without the header's macro has no line to give" || pass "a call without the header's macro: no line, still listed"
+has "the leaked sizes" "$T/err" "========= Leaked 40 bytes at 0x"
 
 # --check initcheck: the program compute-sanitizer's initcheck ran on the H100 (validate/reference/), the same verdict
 REF=$(cd "$D/../../validate/reference" && pwd)
