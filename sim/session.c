@@ -265,6 +265,8 @@ int ws_session_run(ws_session *s, char *err, size_t errlen)
             .racecheck = o->racecheck,
             .synccheck = o->synccheck,
             .print_limit = o->print_limit,
+            .sched = o->sched,
+            .seed = o->seed,
             .dynamic_shared = g->shared_bytes,
             .params = params, .params_size = s->module->functions[k].param_size,
             .globals = s->globals,

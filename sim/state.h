@@ -197,6 +197,12 @@ struct ws_warp {
     uint8_t *local;              /* [lane][local_stack_size] */
     const ptx_instr *barrier_instr; /* the bar.red waiting for its result */
     uint32_t warp_syncs;         /* bar.warp.sync executed (racecheck orders a warp's accesses by it) */
+    struct {                     /* --sched its (sim/its.c): its shared stores the other lanes do not see yet */
+        struct ws_its_record *rec;
+        uint32_t count, capacity;
+        uint32_t groups;         /* the lanes of the second group until the warp synchronises */
+        uint32_t stretch;        /* synchronisations so far (the seed's draw) */
+    } its;
     uint32_t tid[3][WS_WARP_SIZE];
     ws_warp_timing tm;
     ws_exec exec;                /* the handlers' context for the top frame (ws_warp_context keeps it current) */
@@ -217,6 +223,7 @@ struct ws_block {
     uint8_t *shared_init;        /* --check initcheck: a bit per shared byte written in this block */
     struct ws_race_cell *race;   /* --check racecheck: per shared byte, its last write and read (sim/check.c) */
     uint32_t epoch;              /* barriers the block has completed (racecheck's ordering) */
+    uint32_t *its_head;          /* --sched its: per shared byte, the warp and record of its held-back store (sim/its.c) */
     uint64_t shared_size;
     ws_block_timing tm;
     struct {
@@ -237,6 +244,8 @@ struct ws_launch {
     /* --check initcheck (sim/check.c): reads of memory nothing wrote, reported as compute-sanitizer does */
     uint8_t initcheck, racecheck, synccheck;
     uint64_t print_limit;        /* --print-limit: reports printed per launch */
+    uint8_t its;                 /* --sched its: lanes of a warp see each other's shared stores only after a sync */
+    uint64_t seed;               /* --seed: its draws its splits of the lanes from it */
     uint64_t check_errors;       /* found, whether printed or not */
     FILE *check_out;
     struct ws_race_groups *races;   /* racecheck's hazards, grouped by their two instructions */
@@ -295,6 +304,8 @@ typedef struct {
     int synccheck;                /* --check synccheck: report barriers and warp syncs that not all threads meet */
     uint64_t print_limit;         /* reports printed per launch (0 with a check on: none) */
     FILE *check_out;              /* where the checks report (stderr when NULL) */
+    int sched;                    /* ws_sched (sim/options.h) */
+    uint64_t seed;                /* --seed */
     int timing;                   /* predict the launch's time (sim/timing.c) */
     uint32_t regs;                /* registers per thread for occupancy (0: estimated from the PTX) */
     int build_o0;                 /* time the -O0 JIT build, not the real one */

@@ -258,6 +258,20 @@ done
 sed 's/+0x[0-9a-f]*//' "$REF/results/nvidia-h100-80gb-hbm3/bug_transpose_early_read.racecheck.txt" | grep -e 'Race reported' -e 'and Read' > "$T/want"
 "$W" run "$B/transpose_early_read.cu" --check racecheck --quiet 2>&1 >/dev/null | grep -e 'Race reported' -e 'and Read' > "$T/got"
 cmp -s "$T/want" "$T/got" && pass "find the bug: the transpose's report line for line" || { fail "transpose report"; diff "$T/want" "$T/got"; }
+verdict warp_volatile racecheck 0 "Warning: Race reported between Write access at sum(const int *, int *, int) in warp_volatile.cu:14" "warp_volatile.cu:2"
+# --sched its (the default on sm_90) breaks the lockstep-reliant kernels as Volta and later may; lockstep does not
+"$W" run "$B/warp_volatile.cu" --sched lockstep --quiet > "$T/out" 2>&1
+has "warp_volatile: lockstep gives the pre-Volta right sum" "$T/out" "buggy 32640, fixed 32640, expected 32640"
+"$W" run "$B/warp_volatile.cu" --quiet > "$T/out" 2>&1
+grep -q "buggy 32640" "$T/out" && fail "warp_volatile: its leaves the buggy sum right" || pass "warp_volatile: its gets the buggy sum wrong"
+has "warp_volatile: and the fixed one right" "$T/out" "fixed 32640, expected 32640"
+"$W" run "$B/warp_volatile.cu" --seed 3 --quiet > "$T/out2" 2>&1
+"$W" run "$B/warp_volatile.cu" --seed 3 --quiet > "$T/out3" 2>&1
+cmp -s "$T/out2" "$T/out3" && pass "warp_volatile: one seed, one result" || fail "warp_volatile: --seed 3 twice differs"
+"$W" run "$B/warp_volatile.cu" --arch pascal --quiet > "$T/out" 2>&1
+has "warp_volatile: sm_60 runs lockstep by default" "$T/out" "buggy 32640, fixed 32640"
+"$W" run "$B/reduction_no_barrier.cu" --quiet > "$T/out" 2>&1
+grep -q "buggy 32640" "$T/out" && fail "reduction_no_barrier: its leaves the buggy sum right" || pass "reduction_no_barrier: its gets the buggy sum wrong, as the H100 did"
 verdict barrier_in_if synccheck 1 "at scale_buggy(float *, int) in barrier_in_if.cu:15" scale_fixed
 verdict uninitialized initcheck 1 "at histogram(const unsigned char *, int, unsigned int *) in uninitialized.cu:11" "in uninitialized.cu:18"
 
