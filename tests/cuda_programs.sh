@@ -250,7 +250,7 @@ verdict reduction_no_barrier racecheck 1 "Write access at sum_buggy(const int *,
 verdict transpose_early_read racecheck 1 "and Read access at transpose_buggy(const float *, float *, int) in transpose_early_read.cu:16" transpose_fixed
 verdict warp_unroll racecheck 0 "Warning: Race reported between Read access at sum(const int *, int *, int) in warp_unroll.cu:12" "warp_unroll.cu:2"
 # the racecheck summaries equal compute-sanitizer's on the H100 (validate/reference/results/: bug_*.racecheck.txt)
-for n in reduction_no_barrier transpose_early_read warp_unroll; do
+for n in reduction_no_barrier transpose_early_read warp_unroll warp_volatile; do
     "$W" run "$B/$n.cu" --check racecheck --print-limit 2 --quiet > /dev/null 2> "$T/err"
     want=$(grep 'RACECHECK SUMMARY' "$REF/results/nvidia-h100-80gb-hbm3/bug_$n.racecheck.txt")
     has "find the bug: $n, compute-sanitizer's summary" "$T/err" "$want"
