@@ -163,6 +163,7 @@ typedef struct ws_run_options {
     int racecheck;           /* --check racecheck */
     int synccheck;           /* --check synccheck */
     uint64_t print_limit;    /* --print-limit (default 100) */
+    int racecheck_global;    /* --racecheck-global yes */
     int sched;               /* --sched: ws_sched (WS_SCHED_DEFAULT when not given) */
     uint64_t seed;           /* --seed */
     int help;                /* --help / -h seen: nothing else is filled in */

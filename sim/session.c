@@ -266,6 +266,7 @@ int ws_session_run(ws_session *s, char *err, size_t errlen)
             .synccheck = o->synccheck,
             .print_limit = o->print_limit,
             .sched = o->sched,
+            .racecheck_global = o->racecheck_global,
             .seed = o->seed,
             .dynamic_shared = g->shared_bytes,
             .params = params, .params_size = s->module->functions[k].param_size,

@@ -41,6 +41,7 @@ typedef struct {
     uint8_t host_owned;    /* bytes belong to the host program (managed and mapped memory: base == bytes) */
     int16_t device;        /* the simulated GPU it lives on (--devices); -1: reachable from every one */
     uint8_t *init;         /* --check initcheck: a bit per byte, set once written (NULL: not tracked) */
+    struct ws_race_cell *race;   /* --racecheck-global: per byte, its last write and read (sim/check.c; NULL: none yet) */
     uint8_t *l2;           /* timing: per 32-byte sector, bit 0 in L2, bit 1 written, this launch (NULL: none yet) */
     uint64_t l2_sectors;   /* its size */
 } ws_allocation;
@@ -57,6 +58,7 @@ typedef struct {
     uint64_t next_base;
     uint64_t bytes_in_use, limit;
     int track_init;        /* --check initcheck: new allocations start unwritten */
+    uint32_t race_epoch;   /* --racecheck-global: one per block started or barrier passed, over every launch */
 } ws_global_memory;
 
 /* What stopped a launch: the CUDA runtime maps each to its error code. */
@@ -223,6 +225,7 @@ struct ws_block {
     uint8_t *shared_init;        /* --check initcheck: a bit per shared byte written in this block */
     struct ws_race_cell *race;   /* --check racecheck: per shared byte, its last write and read (sim/check.c) */
     uint32_t epoch;              /* barriers the block has completed (racecheck's ordering) */
+    uint32_t global_epoch;       /* --racecheck-global: the same, unique over blocks and launches (global_memory.race_epoch) */
     uint32_t *its_head;          /* --sched its: per shared byte, the warp and record of its held-back store (sim/its.c) */
     uint64_t shared_size;
     ws_block_timing tm;
@@ -243,6 +246,7 @@ struct ws_launch {
     uint32_t device_mask;        /* the GPUs whose memory it may touch; 0: no check (one GPU) */
     /* --check initcheck (sim/check.c): reads of memory nothing wrote, reported as compute-sanitizer does */
     uint8_t initcheck, racecheck, synccheck;
+    uint8_t racecheck_global;    /* --racecheck-global yes: racecheck on global memory too, between threads of one block */
     uint64_t print_limit;        /* --print-limit: reports printed per launch */
     uint8_t its;                 /* --sched its: lanes of a warp see each other's shared stores only after a sync */
     uint64_t seed;               /* --seed: its draws its splits of the lanes from it */
@@ -301,6 +305,7 @@ typedef struct {
     uint32_t device_mask;         /* the GPUs whose memory it may touch (itself and its peers); 0: all */
     int initcheck;                /* --check initcheck: report reads of unwritten global and shared bytes */
     int racecheck;                /* --check racecheck: report shared-memory hazards between threads */
+    int racecheck_global;         /* --racecheck-global yes: and global-memory hazards between threads of a block */
     int synccheck;                /* --check synccheck: report barriers and warp syncs that not all threads meet */
     uint64_t print_limit;         /* reports printed per launch (0 with a check on: none) */
     FILE *check_out;              /* where the checks report (stderr when NULL) */

@@ -104,6 +104,8 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
     if (b->race)
         ws_race_reset(b->race, l->shared_size);
     b->epoch = 0;
+    if (l->racecheck_global)
+        b->global_epoch = ++l->global->race_epoch;
     if (l->timing)
         ws_timing_block_reset(l, b);
     for (int wi = 0; wi < b->warp_count; wi++) {
@@ -225,6 +227,8 @@ void ws_barrier_check(ws_launch *l, ws_block *b, int id)
     }
     memset(&b->barrier[id], 0, sizeof b->barrier[id]);
     b->epoch++;   /* accesses on either side of a barrier are ordered */
+    if (l->racecheck_global)
+        b->global_epoch = ++l->global->race_epoch;
 }
 
 /* Threads that exited no longer count toward barriers. */

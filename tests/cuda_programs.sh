@@ -238,6 +238,17 @@ for L in "$R"/*/*.launch; do
 done
 pass "every course launch is clean under synccheck"
 
+# --racecheck-global yes: race_global.cu's hazards, counted by hand: 64 threads each read 4 bytes another wrote (8 -> 11)
+expect "racecheck on global memory" 1 "" -- "$W" run "$D/race_global.cu" --check racecheck --racecheck-global yes --quiet
+grep -A1 -F "========= Error: Race reported between Write access at shift(int *, int *, int) in race_global.cu:8" "$T/err" \
+    | grep -qF "=========     and Read access at shift(int *, int *, int) in race_global.cu:11 [256 hazards]" \
+    && pass "the write and the read, one error for the pair (two of them cross warps)" || { fail "race_global's report"; cat "$T/err"; }
+has "the barrier's launch and the two blocks' launch add nothing" "$T/err" "RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)"
+expect "without it, shared memory only (compute-sanitizer's racecheck)" 0 "" -- "$W" run "$D/race_global.cu" --check racecheck --quiet
+has "a clean summary" "$T/err" "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"
+expect "--racecheck-global takes yes or no" 2 "" -- "$W" run "$D/race_global.cu" --check racecheck --racecheck-global maybe
+expect "--sched takes lockstep or its" 2 "" -- "$W" run "$D/race_global.cu" --sched volta
+
 # programs/005_find_the_bug: each check finds the buggy kernel and not its fix
 B="$R/005_find_the_bug"
 verdict() { # verdict PROGRAM CHECK STATUS FOUND-TEXT FIXED-NAME
