@@ -142,16 +142,18 @@ static int unordered(int tid, uint32_t syncs, int other, uint16_t other_syncs)
     return (uint16_t)syncs == other_syncs ? 1 : 0;
 }
 
-void ws_check_race(ws_exec *x, const ptx_instr *in, int lane, uint64_t addr, unsigned size, int is_store)
+/* A lane's access of cells[addr .. addr + size) in the block's stretch `epoch` (no barrier between accesses of one epoch). */
+static void check_race(ws_exec *x, const ptx_instr *in, int lane, struct ws_race_cell *cells, uint32_t epoch,
+                       uint64_t addr, unsigned size, int is_store)
 {
     ws_launch *l = x->launch;
     const ws_warp *w = x->warp;
     int tid = w->index * 32 + lane;
-    uint32_t epoch = x->block->epoch + 1, syncs = w->warp_syncs;
+    uint32_t syncs = w->warp_syncs;
     int atomic = in->opcode == OP_atom || in->opcode == OP_red;
     int fn = w->frames[w->frame_depth - 1].fn_index;
     for (uint64_t i = addr; i < addr + size; i++) {
-        struct ws_race_cell *c = &x->block->race[i];
+        struct ws_race_cell *c = &cells[i];
         int wr = c->write_epoch == epoch ? unordered(tid, syncs, c->writer, c->writer_syncs) : 0;
         int rd = c->read_epoch == epoch ? unordered(tid, syncs, c->reader, c->reader_syncs) : 0;
         if (!is_store || atomic) {   /* an atomic reads too */
@@ -179,6 +181,22 @@ void ws_check_race(ws_exec *x, const ptx_instr *in, int lane, uint64_t addr, uns
             c->read_atomic = (uint8_t)atomic;
         }
     }
+}
+
+void ws_check_race(ws_exec *x, const ptx_instr *in, int lane, uint64_t addr, unsigned size, int is_store)
+{
+    check_race(x, in, lane, x->block->race, x->block->epoch + 1, addr, size, is_store);
+}
+
+/* Global memory: the cells live with the allocation, made at its first checked access; the
+ * block's global epoch is unique over blocks and launches, so another block's or launch's
+ * accesses are never in the same epoch and the cells need no clearing. */
+void ws_check_race_global(ws_exec *x, const ptx_instr *in, int lane, ws_allocation *a, uint64_t offset, unsigned size,
+                          int is_store)
+{
+    if (!a->race && !(a->race = calloc((size_t)a->size + 1, sizeof *a->race)))
+        return;   /* out of host memory: that allocation goes unchecked */
+    check_race(x, in, lane, a->race, x->block->global_epoch, offset, size, is_store);
 }
 
 /* A path's file name: compute-sanitizer names source files without their directories. */

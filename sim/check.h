@@ -24,6 +24,10 @@ void ws_race_groups_free(struct ws_race_groups *g);
  * error between warps; a warning between lanes of one warp with no
  * __syncwarp between, as compute-sanitizer tells them apart). */
 void ws_check_race(ws_exec *x, const ptx_instr *in, int lane, uint64_t addr, unsigned size, int is_store);
+/* --racecheck-global yes: the same for a lane's access of `size` bytes at `offset` of global allocation a,
+ * between threads of one block (blocks are not ordered by anything racecheck sees). */
+void ws_check_race_global(ws_exec *x, const ptx_instr *in, int lane, ws_allocation *a, uint64_t offset, unsigned size,
+                          int is_store);
 /* Print a launch's hazards, one per pair of instructions, as compute-sanitizer's
  * racecheck does; adds what it displayed to *shown, *errors and *warnings. */
 void ws_race_report(const ws_launch *l, uint64_t *shown, uint64_t *errors, uint64_t *warnings);

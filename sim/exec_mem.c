@@ -8,6 +8,7 @@
 
 #include "sim/capture.h"
 #include "sim/fault.h"
+#include "sim/its.h"
 #include "sim/memory.h"
 #include "sim/timing.h"
 #include "sim/memmodel.h"
@@ -136,6 +137,19 @@ typedef struct {
 static inline uint8_t *lane_host(const access_target *t, int lane)
 {
     return t->region ? t->region + (t->addr[lane] - t->origin) : t->where[lane];
+}
+
+/* --sched its: the shared offset lane's element e lands on, or -1 where it is not shared memory. */
+static inline int64_t its_shared_offset(const ws_exec *x, const access_target *t, int lane, unsigned offset)
+{
+    const uint8_t *p = lane_host(t, lane) + offset, *shared = x->block->shared;
+    return p >= shared && p < shared + x->launch->shared_size ? (int64_t)(p - shared) : -1;
+}
+
+/* Whether an access may touch shared memory (its addresses may be generic). */
+static inline int may_be_shared(const ptx_instr *in)
+{
+    return in->space == PTX_SPACE_SHARED || in->space == PTX_SPACE_GENERIC;
 }
 
 /* The fast path, when every lane is inside one region (or inside local
@@ -296,6 +310,20 @@ static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
         } else {
             WS_FOR_LANES(mask, lane) r[lane] = load_bytes(lane_host(&t, lane) + e * size, size);
         }
+        if (x->warp->its.count && may_be_shared(in)) {
+            /* --sched its: a lane reads what its group sees where the warp holds stores back */
+            WS_FOR_LANES(mask, lane) {
+                int64_t off = its_shared_offset(x, &t, lane, e * size);
+                uint8_t bytes[8];
+                if (off < 0)
+                    continue;
+                memcpy(bytes, lane_host(&t, lane) + e * size, size);
+                if (ws_its_view(x, lane, (uint64_t)off, bytes, size)) {
+                    uint64_t v = load_bytes(bytes, size);
+                    r[lane] = is_signed ? widen(v, (ptx_type)in->type, reg_bits) : v;
+                }
+            }
+        }
     }
 }
 
@@ -319,6 +347,14 @@ void exec_st(ws_exec *x, const ptx_instr *in, uint32_t mask)
     }
     if (access_lanes(x, in, &in->operand[0], mask, size * n, 1, &t) < 0)
         return;
+    if (x->launch->its && may_be_shared(in))   /* --sched its: the warp's other lanes do not see it yet */
+        for (unsigned e = 0; e < n; e++)
+            WS_FOR_LANES(mask, lane) {
+                int64_t off = its_shared_offset(x, &t, lane, e * size);
+                if (off >= 0)
+                    ws_its_store(x, lane, (uint64_t)off, lane_host(&t, lane) + e * size,
+                                 (const uint8_t *)&values[e][lane], size);
+            }
     for (unsigned e = 0; e < n; e++) {
         if (t.region && size == 4) {
             uint8_t *region = t.region + e * 4;

@@ -5,6 +5,7 @@
 
 #include "sim/check.h"
 #include "sim/fault.h"
+#include "sim/its.h"
 #include "sim/warp.h"
 
 /* The membermask operand's value (the first executing lane's: it is the same in all of them). */
@@ -51,6 +52,7 @@ static void arrive(ws_exec *x, const ptx_instr *in, uint32_t mask, int id, int w
     ws_block *b = x->block;
     ws_warp *w = x->warp;
     ws_icounters(x)[WS_CTR_barriers]++;
+    ws_its_sync(x);   /* a barrier orders the warp's lanes too */
     b->barrier[id].arrived += (uint32_t)__builtin_popcount(mask);
     if (wait) {
         w->state = WS_WARP_AT_BARRIER;
@@ -109,6 +111,7 @@ void exec_vote(ws_exec *x, const ptx_instr *in, uint32_t mask)
         return;
     if (x->launch->synccheck && (in->flags & PTX_FLAG_SYNC) && in->operand_count > 2)
         ws_sync_warp(x, in, mask, member_mask(x, &in->operand[2], mask));
+    ws_its_sync(x);
     uint32_t p = ws_pred_src(x, &in->operand[1]) & mask;
     const ptx_operand *d = &in->operand[0];
     switch (in->mode) {
@@ -131,15 +134,17 @@ void exec_vote(ws_exec *x, const ptx_instr *in, uint32_t mask)
     }
 }
 
-/* bar.warp.sync membermask (__syncwarp): warpsim's warps run their active
- * lanes in lockstep, so the lanes are already together; the warp's count of
- * warp barriers lets racecheck treat accesses on either side as ordered. */
+/* bar.warp.sync membermask (__syncwarp): warpsim's warps issue their active
+ * lanes together; the warp's count of warp barriers lets racecheck treat
+ * accesses on either side as ordered, and under --sched its the lanes see
+ * each other's stores from here on. */
 void exec_bar_warp_sync(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     ws_advance(x);
     if (!mask)
         return;
     x->warp->warp_syncs++;
+    ws_its_sync(x);
     if (x->launch->synccheck)
         ws_sync_warp(x, in, mask, member_mask(x, &in->operand[0], mask));
 }
@@ -152,6 +157,7 @@ void exec_redux(ws_exec *x, const ptx_instr *in, uint32_t mask)
         return;
     if (x->launch->synccheck)
         ws_sync_warp(x, in, mask, member_mask(x, &in->operand[2], mask));
+    ws_its_sync(x);
     uint64_t ta[WS_WARP_SIZE];
     const uint64_t *a = ws_src(x, &in->operand[1], ta);
     int first = 1;
@@ -190,6 +196,7 @@ void exec_shfl(ws_exec *x, const ptx_instr *in, uint32_t mask)
              && in->operand_count >= 5) ? 2 : 1;
     if (x->launch->synccheck && in->operand_count > k + 3)
         ws_sync_warp(x, in, mask, member_mask(x, &in->operand[k + 3], mask));
+    ws_its_sync(x);
     const uint64_t *a = ws_src(x, &in->operand[k], ta);
     const uint64_t *b = ws_src(x, &in->operand[k + 1], tb);
     const uint64_t *c = ws_src(x, &in->operand[k + 2], tc);

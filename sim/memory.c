@@ -29,6 +29,7 @@ void ws_global_free(ws_global_memory *g)
         if (!g->allocs[i]->host_owned)
             free(g->allocs[i]->bytes);
         free(g->allocs[i]->init);
+        free(g->allocs[i]->race);
         free(g->allocs[i]->l2);
         free(g->allocs[i]);
     }
@@ -130,6 +131,7 @@ void ws_global_release(ws_global_memory *g, ws_allocation *a)
         if (!a->host_owned)
             free(a->bytes);
         free(a->init);
+        free(a->race);
         free(a->l2);
         free(a);
         return;
@@ -251,6 +253,8 @@ uint8_t *ws_memory_access(ws_exec *x, const ptx_instr *in, int lane, ptx_space *
         }
         if (a->init)
             ws_check_written(x, in, lane, a->init, addr - a->base, size, is_store, PTX_SPACE_GLOBAL, addr);
+        if (l->racecheck_global)
+            ws_check_race_global(x, in, lane, a, addr - a->base, size, is_store);
         if (is_store && a->read_only) {
             ws_fault_of(x, in, lane, WS_FAULT_ADDRESS, "write to .const variable '%s' at 0x%" PRIx64, a->name, addr);
             return NULL;

@@ -722,6 +722,21 @@ static ws_launch_status apply(pstate *s, int id, const char *v)
             return fail(s, id, "expected initcheck, racecheck, synccheck or memcheck");
         return WS_LAUNCH_OK;
     }
+    case WS_FLAG_RACECHECK_GLOBAL:
+        if (strcmp(v, "yes") && strcmp(v, "no"))
+            return fail(s, id, "expected yes or no, got '%s'", quote(&q, v));
+        o->racecheck_global = !strcmp(v, "yes");
+        return WS_LAUNCH_OK;
+    case WS_FLAG_SCHED:
+        if (strcmp(v, "lockstep") && strcmp(v, "its"))
+            return fail(s, id, "expected lockstep or its, got '%s'", quote(&q, v));
+        o->sched = !strcmp(v, "its") ? WS_SCHED_ITS : WS_SCHED_LOCKSTEP;
+        return WS_LAUNCH_OK;
+    case WS_FLAG_SEED:
+        if (ws_parse_u64(v, 0, &n))
+            return fail(s, id, "expected a non-negative integer, got '%s'", quote(&q, v));
+        o->seed = n;
+        return WS_LAUNCH_OK;
     case WS_FLAG_PRINT_LIMIT:
         if (ws_parse_u64(v, 0, &n))
             return fail(s, id, "expected a non-negative integer, got '%s'", quote(&q, v));
@@ -1126,6 +1141,9 @@ static ws_launch_status merge(pstate *f, pstate *c)
     if (c->given[WS_FLAG_LAUNCH_COUNT]) fo->launch_count = co->launch_count;
     if (c->given[WS_FLAG_DEVICES]) fo->devices = co->devices;
     if (c->given[WS_FLAG_PRINT_LIMIT]) fo->print_limit = co->print_limit;
+    if (c->given[WS_FLAG_RACECHECK_GLOBAL]) fo->racecheck_global = co->racecheck_global;
+    if (c->given[WS_FLAG_SCHED]) fo->sched = co->sched;
+    if (c->given[WS_FLAG_SEED]) fo->seed = co->seed;
     if (c->given[WS_FLAG_LEAK_CHECK]) fo->leak_check = co->leak_check;
     if (c->given[WS_FLAG_CHECK]) {
         fo->initcheck = co->initcheck;

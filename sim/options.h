@@ -75,6 +75,13 @@
 #include "sim/buffers.h"
 #include "sim/flags.h"
 
+/* --sched: how the lanes of a warp run between synchronisations (sim/its.c). */
+typedef enum {
+    WS_SCHED_DEFAULT,             /* the architecture's: its from sm_70 (Volta) on, lockstep before */
+    WS_SCHED_LOCKSTEP,            /* every lane sees every store at once (pre-Volta SIMT) */
+    WS_SCHED_ITS,                 /* independent thread scheduling */
+} ws_sched;
+
 /* What the parse functions return; the values are warpsim's exit statuses. */
 typedef enum {
     WS_LAUNCH_OK = 0,
@@ -157,6 +164,9 @@ typedef struct ws_run_options {
     int racecheck;           /* --check racecheck */
     int synccheck;           /* --check synccheck */
     uint64_t print_limit;    /* --print-limit (default 100) */
+    int racecheck_global;    /* --racecheck-global yes */
+    int sched;               /* --sched: ws_sched (WS_SCHED_DEFAULT when not given) */
+    uint64_t seed;           /* --seed */
     int help;                /* --help / -h seen: nothing else is filled in */
 } ws_run_options;
 

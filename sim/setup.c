@@ -18,6 +18,7 @@
 #include "sim/exec_fast.h"
 #include "sim/fault.h"
 #include "sim/memory.h"
+#include "sim/options.h"
 #include "sim/sass.h"
 #include "sim/timing.h"
 #include "sim/simt.h"
@@ -320,8 +321,11 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
     l->device_mask = cfg->device_mask;
     l->initcheck = (uint8_t)(cfg->initcheck != 0);
     l->racecheck = (uint8_t)(cfg->racecheck != 0);
+    l->racecheck_global = (uint8_t)(cfg->racecheck && cfg->racecheck_global);
     l->synccheck = (uint8_t)(cfg->synccheck != 0);
     l->print_limit = cfg->print_limit;
+    l->its = (uint8_t)(cfg->sched == WS_SCHED_ITS || (cfg->sched == WS_SCHED_DEFAULT && cfg->arch->cc_major >= 7));
+    l->seed = cfg->seed;
     if (l->racecheck && !(l->races = ws_race_groups_new())) {
         ws_launch_error(l, "error: out of host memory");
         return -1;

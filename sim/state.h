@@ -41,6 +41,7 @@ typedef struct {
     uint8_t host_owned;    /* bytes belong to the host program (managed and mapped memory: base == bytes) */
     int16_t device;        /* the simulated GPU it lives on (--devices); -1: reachable from every one */
     uint8_t *init;         /* --check initcheck: a bit per byte, set once written (NULL: not tracked) */
+    struct ws_race_cell *race;   /* --racecheck-global: per byte, its last write and read (sim/check.c; NULL: none yet) */
     uint8_t *l2;           /* timing: per 32-byte sector, bit 0 in L2, bit 1 written, this launch (NULL: none yet) */
     uint64_t l2_sectors;   /* its size */
 } ws_allocation;
@@ -57,6 +58,7 @@ typedef struct {
     uint64_t next_base;
     uint64_t bytes_in_use, limit;
     int track_init;        /* --check initcheck: new allocations start unwritten */
+    uint32_t race_epoch;   /* --racecheck-global: one per block started or barrier passed, over every launch */
 } ws_global_memory;
 
 /* What stopped a launch: the CUDA runtime maps each to its error code. */
@@ -200,6 +202,12 @@ struct ws_warp {
     uint8_t *local;              /* [lane][local_stack_size] */
     const ptx_instr *barrier_instr; /* the bar.red waiting for its result */
     uint32_t warp_syncs;         /* bar.warp.sync executed (racecheck orders a warp's accesses by it) */
+    struct {                     /* --sched its (sim/its.c): its shared stores the other lanes do not see yet */
+        struct ws_its_record *rec;
+        uint32_t count, capacity;
+        uint32_t groups;         /* the lanes of the second group until the warp synchronises */
+        uint32_t stretch;        /* synchronisations so far (the seed's draw) */
+    } its;
     uint32_t tid[3][WS_WARP_SIZE];
     ws_warp_timing tm;
     ws_exec exec;                /* the handlers' context for the top frame (ws_warp_context keeps it current) */
@@ -220,6 +228,8 @@ struct ws_block {
     uint8_t *shared_init;        /* --check initcheck: a bit per shared byte written in this block */
     struct ws_race_cell *race;   /* --check racecheck: per shared byte, its last write and read (sim/check.c) */
     uint32_t epoch;              /* barriers the block has completed (racecheck's ordering) */
+    uint32_t global_epoch;       /* --racecheck-global: the same, unique over blocks and launches (global_memory.race_epoch) */
+    uint32_t *its_head;          /* --sched its: per shared byte, the warp and record of its held-back store (sim/its.c) */
     uint64_t shared_size;
     ws_block_timing tm;
     struct {
@@ -239,7 +249,10 @@ struct ws_launch {
     uint32_t device_mask;        /* the GPUs whose memory it may touch; 0: no check (one GPU) */
     /* --check initcheck (sim/check.c): reads of memory nothing wrote, reported as compute-sanitizer does */
     uint8_t initcheck, racecheck, synccheck;
+    uint8_t racecheck_global;    /* --racecheck-global yes: racecheck on global memory too, between threads of one block */
     uint64_t print_limit;        /* --print-limit: reports printed per launch */
+    uint8_t its;                 /* --sched its: lanes of a warp see each other's shared stores only after a sync */
+    uint64_t seed;               /* --seed: its draws its splits of the lanes from it */
     uint64_t check_errors;       /* found, whether printed or not */
     FILE *check_out;
     struct ws_race_groups *races;   /* racecheck's hazards, grouped by their two instructions */
@@ -296,9 +309,12 @@ typedef struct {
     uint32_t device_mask;         /* the GPUs whose memory it may touch (itself and its peers); 0: all */
     int initcheck;                /* --check initcheck: report reads of unwritten global and shared bytes */
     int racecheck;                /* --check racecheck: report shared-memory hazards between threads */
+    int racecheck_global;         /* --racecheck-global yes: and global-memory hazards between threads of a block */
     int synccheck;                /* --check synccheck: report barriers and warp syncs that not all threads meet */
     uint64_t print_limit;         /* reports printed per launch (0 with a check on: none) */
     FILE *check_out;              /* where the checks report (stderr when NULL) */
+    int sched;                    /* ws_sched (sim/options.h) */
+    uint64_t seed;                /* --seed */
     int timing;                   /* predict the launch's time (sim/timing.c) */
     uint32_t regs;                /* registers per thread for occupancy (0: estimated from the PTX) */
     int build_o0;                 /* time the -O0 JIT build, not the real one */

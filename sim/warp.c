@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/its.h"
 #include "sim/sass.h"
 #include "sim/simt.h"
 #include "sim/timing.h"
@@ -103,6 +104,8 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
     if (b->race)
         ws_race_reset(b->race, l->shared_size);
     b->epoch = 0;
+    if (l->racecheck_global)
+        b->global_epoch = ++l->global->race_epoch;
     if (l->timing)
         ws_timing_block_reset(l, b);
     for (int wi = 0; wi < b->warp_count; wi++) {
@@ -141,6 +144,8 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
         ws_warp_context(l, b, w);
     }
     b->tids_ready = 1;
+    if (b->its_head)   /* after the warps know their index and lanes */
+        ws_its_block_reset(l, b);
 }
 
 /* A block's warps, shared memory and local memory, reused block after block. */
@@ -158,6 +163,8 @@ int ws_block_alloc(ws_launch *l, ws_block *b)
         return -1;
     if (!b->warps || !b->shared)
         return -1;
+    if (l->its && ws_its_block_alloc(l, b) < 0)
+        return -1;
     if (l->timing && ws_timing_block_alloc(l, b) < 0)
         return -1;
     for (int wi = 0; wi < b->warp_count; wi++)
@@ -168,6 +175,7 @@ int ws_block_alloc(ws_launch *l, ws_block *b)
 
 void ws_block_free(ws_block *b)
 {
+    ws_its_block_free(b);   /* before the warps that hold its records */
     for (int wi = 0; b->warps && wi < b->warp_count; wi++) {
         free(b->warps[wi].local);
         for (int d = 0; d < WS_MAX_CALL_DEPTH; d++) {
@@ -219,6 +227,8 @@ void ws_barrier_check(ws_launch *l, ws_block *b, int id)
     }
     memset(&b->barrier[id], 0, sizeof b->barrier[id]);
     b->epoch++;   /* accesses on either side of a barrier are ordered */
+    if (l->racecheck_global)
+        b->global_epoch = ++l->global->race_epoch;
 }
 
 /* Threads that exited no longer count toward barriers. */

@@ -170,8 +170,16 @@ has "the compiler names the line" "$T/err" "device_launch.cu:4:"
 has "warpsim says why" "$T/err" "warpsim: a kernel launching a kernel (dynamic parallelism) needs nvcc -rdc=true"
 expect "--leak-check full" 0 "" -- "$W" run "$D/leak.cu" --leak-check full
 has "lists the leaked allocation as compute-sanitizer does" "$T/err" "========= Leaked 4,096 bytes at 0x"
-has "says which call made it" "$T/err" "=========     by cudaMalloc #1"
-has "and sums them up" "$T/err" "LEAK SUMMARY: 4096 bytes leaked in 1 allocation"
+has "with compute-sanitizer's backtrace heading" "$T/err" "=========     Saved host backtrace up to driver entry point at allocation time"
+has "says which call made it" "$T/err" "=========         Host Frame: cudaMalloc #1"
+# the lines and functions of leak.cu's calls, read off the source by hand
+has "and the line that called it" "$T/err" "=========         Host Frame: main in leak.cu:13"
+has "inside a function of the program" "$T/err" "=========         Host Frame: make in leak.cu:6"
+has "through a CHECK() macro: freed, not listed" "$T/err" "LEAK SUMMARY: 4208 bytes leaked in 4 allocations"
+has "cudaMallocManaged too" "$T/err" "=========         Host Frame: main in leak.cu:18"
+grep -A3 'Host Frame: cudaMalloc #5' "$T/err" | grep -q 'Host Frame: old_style' \
+    && fail "a call without the header's macro has no line to give" || pass "a call without the header's macro: no line, still listed"
+has "the leaked sizes" "$T/err" "========= Leaked 40 bytes at 0x"
 
 # --check initcheck: the program compute-sanitizer's initcheck ran on the H100 (validate/reference/), the same verdict
 REF=$(cd "$D/../../validate/reference" && pwd)
@@ -237,6 +245,17 @@ for L in "$R"/*/*.launch; do
 done
 pass "every course launch is clean under synccheck"
 
+# --racecheck-global yes: race_global.cu's hazards, counted by hand: 64 threads each read 4 bytes another wrote (8 -> 11)
+expect "racecheck on global memory" 1 "" -- "$W" run "$D/race_global.cu" --check racecheck --racecheck-global yes --quiet
+grep -A1 -F "========= Error: Race reported between Write access at shift(int *, int *, int) in race_global.cu:8" "$T/err" \
+    | grep -qF "=========     and Read access at shift(int *, int *, int) in race_global.cu:11 [256 hazards]" \
+    && pass "the write and the read, one error for the pair (two of them cross warps)" || { fail "race_global's report"; cat "$T/err"; }
+has "the barrier's launch and the two blocks' launch add nothing" "$T/err" "RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)"
+expect "without it, shared memory only (compute-sanitizer's racecheck)" 0 "" -- "$W" run "$D/race_global.cu" --check racecheck --quiet
+has "a clean summary" "$T/err" "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"
+expect "--racecheck-global takes yes or no" 2 "" -- "$W" run "$D/race_global.cu" --check racecheck --racecheck-global maybe
+expect "--sched takes lockstep or its" 2 "" -- "$W" run "$D/race_global.cu" --sched volta
+
 # programs/005_find_the_bug: each check finds the buggy kernel and not its fix
 B="$R/005_find_the_bug"
 verdict() { # verdict PROGRAM CHECK STATUS FOUND-TEXT FIXED-NAME
@@ -249,7 +268,7 @@ verdict reduction_no_barrier racecheck 1 "Write access at sum_buggy(const int *,
 verdict transpose_early_read racecheck 1 "and Read access at transpose_buggy(const float *, float *, int) in transpose_early_read.cu:16" transpose_fixed
 verdict warp_unroll racecheck 0 "Warning: Race reported between Read access at sum(const int *, int *, int) in warp_unroll.cu:12" "warp_unroll.cu:2"
 # the racecheck summaries equal compute-sanitizer's on the H100 (validate/reference/results/: bug_*.racecheck.txt)
-for n in reduction_no_barrier transpose_early_read warp_unroll; do
+for n in reduction_no_barrier transpose_early_read warp_unroll warp_volatile; do
     "$W" run "$B/$n.cu" --check racecheck --print-limit 2 --quiet > /dev/null 2> "$T/err"
     want=$(grep 'RACECHECK SUMMARY' "$REF/results/nvidia-h100-80gb-hbm3/bug_$n.racecheck.txt")
     has "find the bug: $n, compute-sanitizer's summary" "$T/err" "$want"
@@ -257,6 +276,20 @@ done
 sed 's/+0x[0-9a-f]*//' "$REF/results/nvidia-h100-80gb-hbm3/bug_transpose_early_read.racecheck.txt" | grep -e 'Race reported' -e 'and Read' > "$T/want"
 "$W" run "$B/transpose_early_read.cu" --check racecheck --quiet 2>&1 >/dev/null | grep -e 'Race reported' -e 'and Read' > "$T/got"
 cmp -s "$T/want" "$T/got" && pass "find the bug: the transpose's report line for line" || { fail "transpose report"; diff "$T/want" "$T/got"; }
+verdict warp_volatile racecheck 0 "Warning: Race reported between Write access at sum(const int *, int *, int) in warp_volatile.cu:14" "warp_volatile.cu:2"
+# --sched its (the default on sm_90) breaks the lockstep-reliant kernels as Volta and later may; lockstep does not
+"$W" run "$B/warp_volatile.cu" --sched lockstep --quiet > "$T/out" 2>&1
+has "warp_volatile: lockstep gives the pre-Volta right sum" "$T/out" "buggy 32640, fixed 32640, expected 32640"
+"$W" run "$B/warp_volatile.cu" --quiet > "$T/out" 2>&1
+grep -q "buggy 32640" "$T/out" && fail "warp_volatile: its leaves the buggy sum right" || pass "warp_volatile: its gets the buggy sum wrong"
+has "warp_volatile: and the fixed one right" "$T/out" "fixed 32640, expected 32640"
+"$W" run "$B/warp_volatile.cu" --seed 3 --quiet > "$T/out2" 2>&1
+"$W" run "$B/warp_volatile.cu" --seed 3 --quiet > "$T/out3" 2>&1
+cmp -s "$T/out2" "$T/out3" && pass "warp_volatile: one seed, one result" || fail "warp_volatile: --seed 3 twice differs"
+"$W" run "$B/warp_volatile.cu" --arch pascal --quiet > "$T/out" 2>&1
+has "warp_volatile: sm_60 runs lockstep by default" "$T/out" "buggy 32640, fixed 32640"
+"$W" run "$B/reduction_no_barrier.cu" --quiet > "$T/out" 2>&1
+grep -q "buggy 32640" "$T/out" && fail "reduction_no_barrier: its leaves the buggy sum right" || pass "reduction_no_barrier: its gets the buggy sum wrong, as the H100 did"
 verdict barrier_in_if synccheck 1 "at scale_buggy(float *, int) in barrier_in_if.cu:15" scale_fixed
 verdict uninitialized initcheck 1 "at histogram(const unsigned char *, int, unsigned int *) in uninitialized.cu:11" "in uninitialized.cu:18"
 

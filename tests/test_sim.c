@@ -633,6 +633,90 @@ START_TEST(reports_name_the_cuda_line)
 }
 END_TEST
 
+/* --sched its: lane t stores t+1 to s[t], then reads its neighbour's s[(t+1)%32] and its own s[t];
+ * out[2t] = neighbour, out[2t+1] = own. `sync` puts a __syncwarp between the store and the loads. */
+#define NEIGHBOURS(sync) HEADER \
+    ".visible .entry k(.param .u64 out)\n" \
+    "{\n" \
+    "  .reg .b32 %r<10>; .reg .b64 %rd<4>;\n" \
+    "  .shared .align 4 .b32 s[32];\n" \
+    "  ld.param.u64 %rd1, [out];\n" \
+    "  mov.u32 %r1, %tid.x;\n" \
+    "  add.u32 %r2, %r1, 1;\n" \
+    "  mov.u32 %r3, s;\n" \
+    "  shl.b32 %r4, %r1, 2;\n" \
+    "  add.u32 %r4, %r3, %r4;\n" \
+    "  st.shared.u32 [%r4], %r2;\n" \
+    sync \
+    "  and.b32 %r5, %r2, 31;\n" \
+    "  shl.b32 %r5, %r5, 2;\n" \
+    "  add.u32 %r5, %r3, %r5;\n" \
+    "  ld.shared.u32 %r6, [%r5];\n" \
+    "  ld.shared.u32 %r7, [%r4];\n" \
+    "  mul.wide.u32 %rd2, %r1, 8;\n" \
+    "  add.u64 %rd2, %rd1, %rd2;\n" \
+    "  st.global.v2.u32 [%rd2], {%r6, %r7};\n" \
+    "  ret;\n" \
+    "}\n"
+static const char neighbours_racy[] = NEIGHBOURS("");
+static const char neighbours_synced[] = NEIGHBOURS("  bar.warp.sync -1;\n");
+
+static uint32_t *neighbours(const char *ptx, const char *flags, uint64_t counters[WS_CTR_COUNT])
+{
+    char launch[256];
+    snprintf(launch, sizeof launch, "grid 1\nblock 32\nbuf out=u32:64\narg out\n%s", flags);
+    sim_run *r = run(ptx, launch);
+    ck_assert_msg(r->status == 0, "%s", r->err);
+    uint32_t *out = malloc(64 * sizeof *out);
+    memcpy(out, u32(r, "out"), 64 * sizeof *out);
+    if (counters)
+        memcpy(counters, r->session.launches[0].counters, sizeof r->session.launches[0].counters);
+    done(r);
+    return out;
+}
+
+START_TEST(its_hides_a_neighbours_store_until_syncwarp)
+{
+    uint64_t lockstep_counters[WS_CTR_COUNT], its_counters[WS_CTR_COUNT];
+    uint32_t *lockstep = neighbours(neighbours_racy, "sched lockstep\n", lockstep_counters);
+    uint32_t *its = neighbours(neighbours_racy, "sched its\n", its_counters);
+    uint32_t *again = neighbours(neighbours_racy, "sched its\n", NULL);
+    uint32_t *by_default = neighbours(neighbours_racy, "", NULL);                  /* sm_90: its */
+    uint32_t *g80 = neighbours(neighbours_racy, "arch g80\n", NULL);               /* sm_10: lockstep */
+    uint32_t *synced = neighbours(neighbours_synced, "sched its\nseed 7\n", NULL);
+    int stale = 0, differs = 0;
+    for (uint32_t t = 0; t < 32; t++) {
+        uint32_t next = (t + 1) % 32 + 1;
+        ck_assert_uint_eq(lockstep[2 * t], next);        /* lockstep: every store seen at once */
+        ck_assert_uint_eq(lockstep[2 * t + 1], t + 1);
+        ck_assert_uint_eq(g80[2 * t], next);
+        ck_assert_uint_eq(synced[2 * t], next);          /* after __syncwarp every lane sees every store */
+        ck_assert_uint_eq(its[2 * t + 1], t + 1);        /* a lane always sees its own store */
+        /* its: the neighbour's value, or shared memory's 0 from before it when the neighbour is in the other group */
+        ck_assert_msg(its[2 * t] == next || its[2 * t] == 0, "lane %u read %u", t, its[2 * t]);
+        stale += its[2 * t] == 0;
+        ck_assert_uint_eq(again[2 * t], its[2 * t]);     /* the same seed, the same result */
+        ck_assert_uint_eq(by_default[2 * t], its[2 * t]);
+    }
+    ck_assert_int_gt(stale, 0);     /* two groups on a ring of 32: at least two lanes read across */
+    ck_assert_int_lt(stale, 32);
+    /* another seed splits the lanes another way */
+    for (int seed = 1; seed <= 4 && !differs; seed++) {
+        char flags[64];
+        snprintf(flags, sizeof flags, "sched its\nseed %d\n", seed);
+        uint32_t *other = neighbours(neighbours_racy, flags, NULL);
+        differs = memcmp(other, its, 64 * sizeof *its) != 0;
+        free(other);
+    }
+    ck_assert_msg(differs, "seeds 1-4 split the warp as seed 0 does");
+    /* the warp still issues, counts and is timed as one: every counter is lockstep's */
+    for (int c = 0; c < WS_CTR_COUNT; c++)
+        ck_assert_msg(its_counters[c] == lockstep_counters[c], "counter %d: %llu under its, %llu lockstep", c,
+                      (unsigned long long)its_counters[c], (unsigned long long)lockstep_counters[c]);
+    free(lockstep); free(its); free(again); free(by_default); free(g80); free(synced);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("sim");
@@ -649,6 +733,7 @@ int main(void)
     tcase_add_test(tc, vote_and_shuffle);
     tcase_add_test(tc, atomics_under_contention);
     tcase_add_test(tc, runs_are_deterministic);
+    tcase_add_test(tc, its_hides_a_neighbours_store_until_syncwarp);
     suite_add_tcase(s, tc);
     TCase *errors = tcase_create("errors");
     tcase_add_test(errors, out_of_bounds_is_reported);

@@ -141,4 +141,13 @@ static inline cudaError_t cudaEventCreate(cudaEvent_t *e, unsigned flags)
 
 #include "warpsim_device.h"
 
+/* The allocation calls carry their caller's file, line and function to the runtime, for
+ * --leak-check full's host backtrace. Function-like macros: &cudaMalloc and cudaMalloc<T>(...)
+ * are left alone, and a program built without them still links (the runtime keeps cudaMalloc). */
+#define cudaMalloc(...) (__warpsim_call_site(__FILE__, __LINE__, __builtin_FUNCTION()), cudaMalloc(__VA_ARGS__))
+#define cudaMallocManaged(...) \
+    (__warpsim_call_site(__FILE__, __LINE__, __builtin_FUNCTION()), cudaMallocManaged(__VA_ARGS__))
+#define cudaMallocPitch(...) \
+    (__warpsim_call_site(__FILE__, __LINE__, __builtin_FUNCTION()), cudaMallocPitch(__VA_ARGS__))
+
 #endif

@@ -235,6 +235,9 @@ cudaError_t cudaRuntimeGetVersion(int *version);
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
 
 cudaError_t cudaMalloc(void **ptr, size_t size);
+/* warpsim's own: the caller's file, line and function for the allocation call that follows
+ * (cuda_runtime.h's cudaMalloc macros pass them; --leak-check full prints them). */
+void __warpsim_call_site(const char *file, int line, const char *function);
 cudaError_t cudaFree(void *ptr);
 cudaError_t cudaMallocManaged(void **ptr, size_t size, unsigned int flags WS_DEFAULT(cudaMemAttachGlobal));
 cudaError_t cudaMallocHost(void **ptr, size_t size);

@@ -178,6 +178,9 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
         .racecheck = o->racecheck,
         .synccheck = o->synccheck,
         .print_limit = o->print_limit,
+        .sched = o->sched,
+        .racecheck_global = o->racecheck_global,
+        .seed = o->seed,
     };
     ws_launch l;
     double t0 = now_seconds();

@@ -36,6 +36,21 @@ static void rebind_names(ws_cuda *c)
             c->allocations[k].alloc->name = c->allocations[k].name;
 }
 
+/* Where the program called the allocation it is making: the headers' macros
+ * (cuda_runtime.h) pass the caller's file, line and function just before the
+ * call, and the allocation's record takes them, so the leak list names the
+ * line as compute-sanitizer's host backtrace does. Per host thread; string
+ * literals, so the pointers stay good. A program built against headers
+ * without the macros calls cudaMalloc alone: its records have no line. */
+static __thread struct { const char *file, *function; int line; } call_site;
+
+void __warpsim_call_site(const char *file, int line, const char *function)
+{
+    call_site.file = file;
+    call_site.line = line;
+    call_site.function = function;
+}
+
 static ws_cuda_allocation *record(ws_cuda *c, void *ptr, size_t size, ws_allocation *al, enum cudaMemoryType type,
                                   int host_alloc, const char *api)
 {
@@ -53,6 +68,10 @@ static ws_cuda_allocation *record(ws_cuda *c, void *ptr, size_t size, ws_allocat
     r->serial = ++c->allocation_serial;
     r->device = al && !al->host_owned ? al->device : -1;
     snprintf(r->name, sizeof r->name, "%s #%d", api, r->serial);
+    r->site_file = call_site.file;
+    r->site_function = call_site.function;
+    r->site_line = call_site.line;
+    call_site.file = NULL;   /* taken: a later call without the macro is not given this line */
     rebind_names(c);   /* "buffer 'cudaMalloc #3'" in fault messages */
     return r;
 }
@@ -499,7 +518,10 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
     return ws_api_end(c, cudaSuccess);
 }
 
-/* --leak-check full, in compute-sanitizer's words (validate/reference/results/: memcheck.txt). */
+/* --leak-check full, in compute-sanitizer's words (validate/reference/results/: memcheck.txt): each
+ * leaked allocation, then its "host backtrace" -- the API call, numbered as fault messages name the
+ * buffer, and the program's line that called it (compute-sanitizer prints module offsets there:
+ * "main [0x8c9f] in prog"; warpsim knows the source line). */
 void ws_cuda_leak_report(ws_cuda *c)
 {
     size_t bytes = 0;
@@ -512,10 +534,17 @@ void ws_cuda_leak_report(ws_cuda *c)
         n++;
         bytes += r->size;
         fprintf(stderr, "========= Leaked %s bytes at %p\n", ws_grouped_u64(r->size, size, sizeof size), r->ptr);
-        fprintf(stderr, "=========     by %s", r->name);
+        fprintf(stderr, "=========     Saved host backtrace up to driver entry point at allocation time\n");
+        fprintf(stderr, "=========         Host Frame: %s", r->name);
         if (c->device_count > 1 && r->device >= 0)
             fprintf(stderr, " on device %d", r->device);
-        fprintf(stderr, "\n========= \n");
+        fputc('\n', stderr);
+        if (r->site_file) {
+            const char *slash = strrchr(r->site_file, '/');
+            fprintf(stderr, "=========         Host Frame: %s in %s:%d\n", r->site_function && *r->site_function ?
+                    r->site_function : "(global scope)", slash ? slash + 1 : r->site_file, r->site_line);
+        }
+        fprintf(stderr, "========= \n");
     }
     fprintf(stderr, "========= LEAK SUMMARY: %zu bytes leaked in %d allocation%s\n", bytes, n, n == 1 ? "" : "s");
 }

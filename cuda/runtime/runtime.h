@@ -61,6 +61,8 @@ typedef struct {
     int serial;                /* the n-th allocation, for the leak report */
     int device;                /* the GPU it is on; -1: host memory */
     char name[64];
+    const char *site_file, *site_function;   /* the program's call (__warpsim_call_site); NULL: not known */
+    int site_line;
 } ws_cuda_allocation;
 
 /* A stream: its device and its index in that device's timeline (sim/timeline.h). */

@@ -36,7 +36,7 @@ compute-sanitizer --tool memcheck ./cpp_names > "$R/memcheck_clean.txt" 2>&1
 rm -f "$R"/*.build.txt "$R"/ncu_regex.csv; find "$R" -empty -delete
 # the course's find-the-bug programs under the tool each one is for
 B=$(cd "$D/../../programs/005_find_the_bug" && pwd)
-for pair in reduction_no_barrier:racecheck transpose_early_read:racecheck warp_unroll:racecheck \
+for pair in reduction_no_barrier:racecheck transpose_early_read:racecheck warp_unroll:racecheck warp_volatile:racecheck \
             barrier_in_if:synccheck uninitialized:initcheck; do
     n=${pair%%:*}; tool=${pair#*:}
     nvcc -arch=sm_90 -lineinfo -o "$W/bug_$n" "$B/$n.cu" > "$R/bug_$n.build.txt" 2>&1

@@ -1,0 +1,31 @@
+/* --sched its (sim/its.c): what the lanes of a warp see of each other's
+ * shared-memory stores when they may run apart (Volta's independent thread
+ * scheduling). Data only: the warp still issues, counts and is timed as one. */
+#ifndef WARPSIM_SIM_ITS_H
+#define WARPSIM_SIM_ITS_H
+
+#include "sim/state.h"
+
+/* A block's record of which warp's unsynchronised store each shared byte holds. */
+int ws_its_block_alloc(const ws_launch *l, ws_block *b);
+void ws_its_block_free(ws_block *b);
+/* A block starts: no stores held back, each warp's first split of its lanes drawn from the seed. */
+void ws_its_block_reset(const ws_launch *l, ws_block *b);
+
+/* A lane's shared store of `size` bytes at `offset`, before it lands: `old`
+ * the bytes there now, `val` the new ones. */
+void ws_its_store(ws_exec *x, int lane, uint64_t offset, const uint8_t *old, const uint8_t *val, unsigned size);
+/* A lane's shared load of `size` bytes at `offset`, `bytes` holding memory's
+ * (lockstep's) value: replaced by what the lane's group sees. 1 when that differs. */
+int ws_its_view(const ws_exec *x, int lane, uint64_t offset, uint8_t *bytes, unsigned size);
+/* The warp synchronises (__syncwarp, a block barrier, a *_sync warp operation):
+ * every store it held back becomes visible to all its lanes; a new split. */
+void ws_its_flush(ws_exec *x);
+
+static inline void ws_its_sync(ws_exec *x)
+{
+    if (x->warp->its.count)
+        ws_its_flush(x);
+}
+
+#endif
