@@ -288,8 +288,12 @@ void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask
         slots = 0;   /* an unrolled copy: its address and counter arithmetic and its branch are gone */
     ic[WS_CTR_issue_slots] += slots;
     if (t->in_order) {
-        /* -O0: no scheduling, each SASS instruction waits out the one before it */
-        w->tm.cycle = ready + (uint64_t)slots * x->launch->arch->latency_alu;
+        /* -O0: no scheduling, each SASS instruction waits out the one before it: beyond its
+         * issue cycle, a fixed-latency wait as ncu counts it */
+        uint32_t alu = x->launch->arch->latency_alu;
+        w->tm.cycle = ready + (uint64_t)slots * alu;
+        if (alu > 1)
+            ic[WS_CTR_stall_wait] += (uint64_t)slots * (alu - 1);
     } else {
         /* ptxas schedules each basic block: an instruction waiting for its operands
          * does not hold back the independent ones after it (loads go early), but
