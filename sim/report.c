@@ -1,6 +1,7 @@
 /* Reports: text (sections like Nsight Compute's), CSV (ncu --csv --page raw
  * layout), JSON, and PTX annotated line by line. */
 #include "sim/report.h"
+#include "sim/json.h"
 #include "sim/report_lines.h"
 #include "sim/report_time.h"
 #include "sim/timing_result.h"
@@ -226,21 +227,6 @@ void ws_report_csv(const ws_session *s, const int *selected, FILE *f)
     free(order);
 }
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 /* A metric's value in JSON, of a type that depends on the metric alone: counters are
  * integers, ratios numbers with a fraction (1.0000, never 1), so a schema can say which. */
 static void json_metric_value(FILE *f, const ws_launch *l, const ws_metric *m)
@@ -258,17 +244,17 @@ void ws_report_json(const ws_session *s, const int *selected, FILE *f)
 {
     /* the layout is README.md's "The --json output"; schema_version changes when it does */
     fprintf(f, "{\n  \"tool\": \"warpsim\",\n  \"schema_version\": %d,\n  \"arch\": ", WS_JSON_SCHEMA_VERSION);
-    json_string(f, s->arch.name);
+    ws_json_string(f, s->arch.name);
     fputs(",\n  \"ptx\": ", f);
-    json_string(f, s->module->path);
+    ws_json_string(f, s->module->path);
     fputs(",\n  \"launches\": [", f);
     for (int li = 0; li < s->launch_count; li++) {
         const ws_launch *l = &s->launches[li];
         fprintf(f, "%s\n    {\n      \"id\": %d,\n      \"kernel\": ", li ? "," : "", li);
-        json_string(f, ws_launch_name(l));
+        ws_json_string(f, ws_launch_name(l));
         if (l->display_name) {
             fputs(", \"mangled_name\": ", f);
-            json_string(f, l->kernel->name);
+            ws_json_string(f, l->kernel->name);
         }
         fprintf(f, ",\n      \"grid\": [%u, %u, %u],\n      \"block\": [%u, %u, %u],\n",
                 l->grid[0], l->grid[1], l->grid[2], l->block_dim[0], l->block_dim[1], l->block_dim[2]);
@@ -280,7 +266,7 @@ void ws_report_json(const ws_session *s, const int *selected, FILE *f)
             if (!selected[i])
                 continue;
             fprintf(f, "%s\n        ", first ? "" : ",");
-            json_string(f, ws_metric_at(i)->metric);
+            ws_json_string(f, ws_metric_at(i)->metric);
             fputs(": ", f);
             json_metric_value(f, l, ws_metric_at(i));
             first = 0;
@@ -296,7 +282,7 @@ void ws_report_json(const ws_session *s, const int *selected, FILE *f)
             fprintf(f, "%s\n        {\"line\": %d, ", k ? "," : "", lines[k].line);
             if (pos[0]) {
                 fputs("\"source\": ", f);
-                json_string(f, pos);
+                ws_json_string(f, pos);
                 fputs(", ", f);
             }
             fprintf(f, "\"inst_executed\": %" PRIu64 ", \"thread_inst_executed\": %" PRIu64

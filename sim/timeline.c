@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "sim/buffers.h"
+#include "sim/json.h"
 
 /* The engines a piece of work may run on. */
 enum { ENGINE_COMPUTE = -1, ENGINE_COPY0 = 0, ENGINE_COPY1 = 1 };
@@ -290,21 +291,6 @@ int ws_timeline_query(ws_timeline *t, double at_ns)
 
 /* ---- The trace ------------------------------------------------------------------------ */
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 /* "4.0 MB", "512 B": sizes as Nsight Systems labels copies (binary multiples). */
 static void size_text(uint64_t bytes, char *out, size_t n)
 {
@@ -344,7 +330,7 @@ static void meta(FILE *f, int *first, int pid, int tid, const char *what, const 
 {
     fprintf(f, "%s\n{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":", *first ? "" : ",", what,
             pid, tid);
-    json_string(f, name);
+    ws_json_string(f, name);
     fprintf(f, "}}");
     fprintf(f, ",\n{\"name\":\"%s_sort_index\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"sort_index\":%d}}",
             what[0] == 'p' ? "process" : "thread", pid, tid, sort);
@@ -366,13 +352,13 @@ static void span_event(FILE *f, const ws_timeline *t, const ws_tl_op *op, int pi
     char name[2200], stream[64];
     op_name(op, name, sizeof name);
     fprintf(f, ",\n{\"name\":");
-    json_string(f, name);
+    ws_json_string(f, name);
     fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%d,\"tid\":%d,\"args\":{",
             op->kind == WS_TL_KERNEL ? "kernel" : op->kind == WS_TL_MEMSET ? "memset" : "memcpy",
             op->start_ns / 1000.0, (op->end_ns - op->start_ns) / 1000.0, pid, tid);
     stream_label(t, op->stream, stream, sizeof stream);
     fprintf(f, "\"stream\":");
-    json_string(f, stream);
+    ws_json_string(f, stream);
     if (op->kind == WS_TL_KERNEL)
         fprintf(f, ",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u]", op->grid[0], op->grid[1], op->grid[2], op->block[0],
                 op->block[1], op->block[2]);
