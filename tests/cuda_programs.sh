@@ -113,6 +113,7 @@ python3 -c 'import json, sys; e = [x for x in json.load(open(sys.argv[1]))["trac
 "$W" run "$D/runtime_api.cu" --quiet --no-timing > /dev/null 2> "$T/err"
 has "with --no-timing, elapsed time says it is host time" "$T/err" "--no-timing: the milliseconds are the simulator's own"
 expect "device API" 0 "$D/device_api.expected" -- "$W" run "$D/device_api.cu" --quiet
+expect "std::async, <future> and <thread> beside the CUDA headers (libstdc++'s __attribute__((__noinline__)))" 0 "$D/std_async.expected" -- "$W" run "$D/std_async.cu" --quiet
 expect "textures" 0 "$D/textures.expected" -- "$W" run "$D/textures.cu" --quiet
 expect "two GPUs and peer access" 0 "$D/peer.expected" -- "$W" run "$D/peer.cu" --devices 2 --quiet
 has "a kernel on another GPU's memory without peer access" "$T/err" "memory of device 1, from a kernel on device 0 without peer access"
