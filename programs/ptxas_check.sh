@@ -12,11 +12,6 @@ if ! command -v ptxas >/dev/null 2>&1; then
 fi
 status=0
 for f in "$dir"/*/*.ptx; do
-    # PTX for the G80 (.target sm_10 .. sm_13): today's ptxas no longer assembles it
-    if grep -q '^\.target  *sm_1[0-3]' "$f"; then
-        echo "skip ${f#"$dir"/} (.target sm_1x)"
-        continue
-    fi
     if ptxas -arch="$arch" "$f" -o /dev/null; then
         echo "ok   ${f#"$dir"/}"
     else
