@@ -113,6 +113,7 @@ python3 -c 'import json, sys; e = [x for x in json.load(open(sys.argv[1]))["trac
 "$W" run "$D/runtime_api.cu" --quiet --no-timing > /dev/null 2> "$T/err"
 has "with --no-timing, elapsed time says it is host time" "$T/err" "--no-timing: the milliseconds are the simulator's own"
 expect "device API" 0 "$D/device_api.expected" -- "$W" run "$D/device_api.cu" --quiet
+expect "std::async, <future> and <thread> beside the CUDA headers (libstdc++'s __attribute__((__noinline__)))" 0 "$D/std_async.expected" -- "$W" run "$D/std_async.cu" --quiet
 expect "textures" 0 "$D/textures.expected" -- "$W" run "$D/textures.cu" --quiet
 expect "two GPUs and peer access" 0 "$D/peer.expected" -- "$W" run "$D/peer.cu" --devices 2 --quiet
 has "a kernel on another GPU's memory without peer access" "$T/err" "memory of device 1, from a kernel on device 0 without peer access"
@@ -303,8 +304,12 @@ has "is refused for a program" "$T/err" "describes a launch from the command lin
 
 # the course's kernels through clang: every programs/*/*.cu compiles (warpsim cc -ptx), and each .launch leaves
 # the same bytes in every buffer from clang's PTX as from the program's own PTX
+# A launch whose PTX targets sm_1x (the G80: 002_matmul_g80/matmul_g80_g80.launch, whose mad.f32 stands for
+# the fma.f32 that came with sm_20): no compiler today writes PTX that runs there, so no variant can replace it.
+sm1x_launch() { grep -q '^\.target  *sm_1[0-3]' "$(dirname "$1")/$(sed -n 's/^ptx  *//p' "$1" | head -1)"; }
 for L in "$R"/*/*.launch; do
     dir=$(dirname "$L"); name=$(basename "$dir")/$(basename "$L")
+    sm1x_launch "$L" && { echo "skip: $name (its PTX targets sm_1x; clang's cannot run there)"; continue; }
     cu=$(ls "$dir"/*.cu | head -1)
     if ! "$W" cc -ptx "$cu" -o "$T/clang.ptx" 2> "$T/err"; then fail "$cu: clang"; sed 's/^/    /' "$T/err"; continue; fi
     bufs=$(sed -n 's/^buf  *\([A-Za-z0-9_]*\)=.*/\1/p' "$L")

@@ -39,7 +39,15 @@
 #define __managed__ __attribute__((device)) __attribute__((section("warpsim_managed"))) __attribute__((used))
 #endif
 #define __forceinline__ __inline__ __attribute__((always_inline))
+/* __noinline__: clang 15 and later know it as a keyword in CUDA sources, so it
+ * needs no macro there. Clang 14 needs one, and the macro breaks libstdc++ 12's
+ * __attribute__((__noinline__)) (bits/shared_ptr_base.h, which <future>,
+ * <memory> and <thread> include; 13 also writes it in bits/basic_string.h and
+ * .tcc): bits/ here holds wrappers that hide the macro around those headers, as
+ * clang 15's cuda_wrappers do for the one in NVIDIA's host_defines.h. */
+#if !(defined(__clang_major__) && __clang_major__ >= 15)
 #define __noinline__ __attribute__((noinline))
+#endif
 #define __align__(n) __attribute__((aligned(n)))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __grid_constant__

@@ -236,3 +236,187 @@ extern "C" __global__ void bank_2d_diag(const float *in, float *out, int width, 
     if (gx < width && gy < height)
         out[gy * width + gx] = Ms[tx][(ty + tx) % 16];
 }
+
+// ---- Host code (the seed has none): the launches of strides.launch,
+// types.launch, tiles.launch and stride.launch, with their sizes and inputs
+// (random floats, 8-bit and 16-bit ints, as the .launch files fill them),
+// each timed and its output checked against the CPU: every kernel copies the
+// words its access pattern reads, so the CPU recomputes which input each
+// thread's word came from. The _g80.launch files run the same launches on
+// the G80 preset: `warpsim run bank_conflicts.cu --arch g80` does the same here.
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+// The .launch files' random=SEED contents (sim/buffers.c), so that the
+// data-dependent counters compare: one splitmix64 draw z per element;
+// f32: (z >> 40) / 2^23 - 1, in [-1, 1); signed: z % 2000 - 1000; unsigned: z % 1000.
+static uint64_t splitmix64(uint64_t &s)
+{
+    s += 0x9E3779B97F4A7C15ull;
+    uint64_t z = s;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static std::vector<float> random_f32(uint64_t seed, int n)
+{
+    std::vector<float> v(n);
+    for (float &x : v)
+        x = (float)((double)(splitmix64(seed) >> 40) / 8388608.0 - 1.0);
+    return v;
+}
+// signed: z % 2000 - 1000, kept to the element's width (its low bytes), as the .launch does
+template <class T> static std::vector<T> random_signed(uint64_t seed, int n)
+{
+    std::vector<T> v(n);
+    for (T &x : v)
+        x = (T)((int)(splitmix64(seed) % 2000) - 1000);
+    return v;
+}
+
+static cudaEvent_t start, stop;
+
+// One launch between two CUDA events (simulated milliseconds), printed.
+template <class Launch> static void timed(const char *what, Launch launch)
+{
+    cudaEventRecord(start);
+    launch();
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+        printf("%s: %s\n", what, cudaGetErrorString(err));
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0.0f;
+    cudaEventElapsedTime(&ms, start, stop);
+    printf("%-44s %.4f ms\n", what, ms);
+}
+
+static bool ok = true;
+
+// out[b * 64 + t] must be in[first + word(t)] (0 past n), first = b * SH: the 1-D float kernels, 2 blocks of 64
+template <class Word> static void check_1d(const float *dout, const std::vector<float> &in, Word word)
+{
+    std::vector<float> got(128);
+    cudaMemcpy(got.data(), dout, 128 * sizeof(float), cudaMemcpyDeviceToHost);
+    for (int b = 0; b < 2; b++)
+        for (int t = 0; t < 64; t++) {
+            int g = b * SH + word(t);
+            ok = ok && got[b * 64 + t] == (g < (int)in.size() ? in[g] : 0.0f);
+        }
+}
+
+int main()
+{
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+    const int n = 4096, base = 0;
+    std::vector<float> in = random_f32(1, n);
+    std::vector<signed char> in8 = random_signed<signed char>(2, n);
+    std::vector<short> in16 = random_signed<short>(3, n);
+    float *din, *dout[14];
+    signed char *din8;
+    short *din16;
+    int *dout_u8, *dout_s16;
+    cudaMalloc(&din, n * sizeof(float));
+    cudaMalloc(&din8, n);
+    cudaMalloc(&din16, n * sizeof(short));
+    for (float *&d : dout)
+        cudaMalloc(&d, 256 * sizeof(float));
+    cudaMalloc(&dout_u8, 128 * sizeof(int));
+    cudaMalloc(&dout_s16, 128 * sizeof(int));
+    cudaMemcpy(din, in.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemcpy(din8, in8.data(), n, cudaMemcpyHostToDevice);
+    cudaMemcpy(din16, in16.data(), n * sizeof(short), cudaMemcpyHostToDevice);
+
+    // strides.launch: float foo = shared[base + s * tid], shared[constant], shared[tid % 2]
+    dim3 grid(2), block(64);
+    timed("shared[base + 1 * tid]", [&] { bank_stride1<<<grid, block>>>(din, dout[0], n, base); });
+    timed("shared[base + 2 * tid]", [&] { bank_stride2<<<grid, block>>>(din, dout[1], n, base); });
+    timed("shared[base + 3 * tid]", [&] { bank_stride3<<<grid, block>>>(din, dout[2], n, base); });
+    timed("shared[base + 8 * tid]", [&] { bank_stride8<<<grid, block>>>(din, dout[3], n, base); });
+    timed("shared[base + 16 * tid]", [&] { bank_stride16<<<grid, block>>>(din, dout[4], n, base); });
+    timed("shared[base + 32 * tid]", [&] { bank_stride32<<<grid, block>>>(din, dout[5], n, base); });
+    timed("shared[constant]", [&] { bank_broadcast<<<grid, block>>>(din, dout[6], n, base); });
+    timed("shared[tid % 2]", [&] { bank_tid_mod2<<<grid, block>>>(din, dout[7], n); });
+    const int strides[6] = {1, 2, 3, 8, 16, 32};
+    for (int k = 0; k < 6; k++)
+        check_1d(dout[k], in, [&](int t) { return (base + strides[k] * t) & (SH - 1); });
+    check_1d(dout[6], in, [&](int) { return base & (SH - 1); });
+    check_1d(dout[7], in, [&](int t) { return t % 2; });
+
+    // types.launch: structs of 3 and 2 words, then 8-bit and 16-bit elements
+    timed("struct vec3 v = P3[base + tid]", [&] { bank_vec3_linear<<<grid, block>>>(din, dout[8], n, base); });
+    timed("struct vec3 v = P3[constant]", [&] { bank_vec3_broadcast<<<grid, block>>>(din, dout[9], n, base); });
+    timed("struct vec2 m = Q2[base + tid]", [&] { bank_vec2_linear<<<grid, block>>>(din, dout[10], n, base); });
+    timed("struct vec2 m = Q2[constant]", [&] { bank_vec2_broadcast<<<grid, block>>>(din, dout[11], n, base); });
+    timed("char foo = shared[base + tid]", [&] { bank_u8<<<grid, block>>>(din8, dout_u8, n, base); });
+    timed("short foo = shared[base + tid]", [&] { bank_s16<<<grid, block>>>(din16, dout_s16, n, base); });
+    std::vector<float> got(256);
+    std::vector<int> goti(128);
+    for (int k = 0; k < 4; k++) {
+        cudaMemcpy(got.data(), dout[8 + k], 256 * sizeof(float), cudaMemcpyDeviceToHost);
+        for (int b = 0; b < 2; b++)
+            for (int t = 0; t < 64; t++) {
+                int s = (k % 2 == 0 ? base + t : base) & (NST - 1), g = b * 64 + t;
+                if (k < 2) {   // (x + y) + z of struct s
+                    const float *v = &in[b * NST * 3 + 3 * s];
+                    ok = ok && got[g] == v[0] + v[1] + v[2];
+                } else {       // f, then the bits of c
+                    const float *v = &in[b * NST * 2 + 2 * s];
+                    ok = ok && got[2 * g] == v[0] && got[2 * g + 1] == v[1];
+                }
+            }
+    }
+    cudaMemcpy(goti.data(), dout_u8, 128 * sizeof(int), cudaMemcpyDeviceToHost);
+    for (int g = 0; g < 128; g++)
+        ok = ok && goti[g] == in8[(g / 64) * SH + ((base + g % 64) & (SH - 1))];
+    cudaMemcpy(goti.data(), dout_s16, 128 * sizeof(int), cudaMemcpyDeviceToHost);
+    for (int g = 0; g < 128; g++)
+        ok = ok && goti[g] == in16[(g / 64) * SH + ((base + g % 64) & (SH - 1))];
+
+    // tiles.launch: a 32 x 32 matrix, blocks of 16 x 16 threads
+    const int w = 32, h = 32;
+    std::vector<float> tile_in = random_f32(1, w * h), tile_out(w * h);
+    cudaMemcpy(din, tile_in.data(), w * h * sizeof(float), cudaMemcpyHostToDevice);
+    float *dtile[4];
+    for (float *&d : dtile)
+        cudaMalloc(&d, w * h * sizeof(float));
+    dim3 tgrid(2, 2), tblock(16, 16);
+    timed("Ms[16][16] read by row", [&] { bank_2d_16x16_row<<<tgrid, tblock>>>(din, dtile[0], w, h); });
+    timed("Ms[16][16] read by column", [&] { bank_2d_16x16_col<<<tgrid, tblock>>>(din, dtile[1], w, h); });
+    timed("Ms[16][17] read by column", [&] { bank_2d_16x17_col<<<tgrid, tblock>>>(din, dtile[2], w, h); });
+    timed("Ms[16][16] diagonal, read by column", [&] { bank_2d_diag<<<tgrid, tblock>>>(din, dtile[3], w, h); });
+    for (int k = 0; k < 4; k++) {
+        cudaMemcpy(tile_out.data(), dtile[k], w * h * sizeof(float), cudaMemcpyDeviceToHost);
+        for (int gy = 0; gy < h; gy++)
+            for (int gx = 0; gx < w; gx++) {
+                int ty = gy % 16, tx = gx % 16, r0 = gy - ty, c0 = gx - tx;
+                // by row: element (ty, tx), a copy; by column: element (tx, ty) of the tile
+                float want = k == 0 ? tile_in[gy * w + gx] : tile_in[(r0 + tx) * w + c0 + ty];
+                ok = ok && tile_out[gy * w + gx] == want;
+            }
+    }
+
+    // stride.launch: shared[base + stride * tid] with the stride a parameter, one warp
+    std::vector<float> in4 = random_f32(4, 2048);
+    cudaMemcpy(din, in4.data(), 2048 * sizeof(float), cudaMemcpyHostToDevice);
+    timed("shared[base + stride * tid], stride 7", [&] { bank_stride_param<<<1, 32>>>(din, dout[12], 2048, 0, 7); });
+    cudaMemcpy(got.data(), dout[12], 32 * sizeof(float), cudaMemcpyDeviceToHost);
+    for (int t = 0; t < 32; t++)
+        ok = ok && got[t] == in4[(7 * t) & (SH - 1)];
+
+    printf("Check: %s\n", ok ? "OK" : "FAILED");
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaFree(din);
+    cudaFree(din8);
+    cudaFree(din16);
+    for (float *d : dout)
+        cudaFree(d);
+    for (float *d : dtile)
+        cudaFree(d);
+    cudaFree(dout_u8);
+    cudaFree(dout_s16);
+    return ok ? 0 : 1;
+}

@@ -106,3 +106,108 @@ extern "C" __global__ void coalesce_stride(const float *in, float *out, int n, i
     if (tid < n)
         out[tid] = in[tid * stride];
 }
+
+// ---- Host code (the seed has none): the ten launches of coalescing.launch,
+// n = 32768 elements, 128 blocks of 256 threads. As in the .launch, every
+// kernel reads the start of one buffer of 8 * 32768 random floats (enough for
+// the widest element, the 32-byte aligned struct), seen as float2, float3,
+// float4 or struct; coalesce_soa also reads a second buffer. Each launch is
+// timed and its output checked against the CPU.
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+// The .launch files' random=SEED contents (sim/buffers.c), so that the
+// data-dependent counters compare: one splitmix64 draw z per element;
+// f32: (z >> 40) / 2^23 - 1, in [-1, 1); signed: z % 2000 - 1000; unsigned: z % 1000.
+static uint64_t splitmix64(uint64_t &s)
+{
+    s += 0x9E3779B97F4A7C15ull;
+    uint64_t z = s;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static std::vector<float> random_f32(uint64_t seed, int n)
+{
+    std::vector<float> v(n);
+    for (float &x : v)
+        x = (float)((double)(splitmix64(seed) >> 40) / 8388608.0 - 1.0);
+    return v;
+}
+
+static cudaEvent_t start, stop;
+
+// One launch between two CUDA events (simulated milliseconds), printed.
+template <class Launch> static void timed(const char *what, Launch launch)
+{
+    cudaEventRecord(start);
+    launch();
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+        printf("%s: %s\n", what, cudaGetErrorString(err));
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0.0f;
+    cudaEventElapsedTime(&ms, start, stop);
+    printf("%-44s %.4f ms\n", what, ms);
+}
+
+int main()
+{
+    const int n = 32768;
+    std::vector<float> in = random_f32(1, 8 * n), inY = random_f32(2, n);
+    float *din, *dinY;
+    cudaMalloc(&din, in.size() * sizeof(float));
+    cudaMalloc(&dinY, n * sizeof(float));
+    cudaMemcpy(din, in.data(), in.size() * sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemcpy(dinY, inY.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    // outputs, in floats per element: float, float2, float3, float4, float2.x, soa, aligned, packed, offset, stride
+    const int width[10] = {1, 2, 3, 4, 1, 2, 1, 1, 1, 1};
+    float *dout[10];
+    for (int k = 0; k < 10; k++)
+        cudaMalloc(&dout[k], width[k] * n * sizeof(float));
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+
+    dim3 block(256), grid((n + 255) / 256);
+    timed("float x = globalFloat[tid]", [&] { coalesce_float<<<grid, block>>>(din, dout[0], n); });
+    timed("float2 v = globalVec2[tid]", [&] { coalesce_float2<<<grid, block>>>((const float2 *)din, (float2 *)dout[1], n); });
+    timed("float3 w = globalVec3[tid]", [&] { coalesce_float3<<<grid, block>>>((const float3 *)din, (float3 *)dout[2], n); });
+    timed("float4 w = globalVec4[tid]", [&] { coalesce_float4<<<grid, block>>>((const float4 *)din, (float4 *)dout[3], n); });
+    timed("float x = globalVec2[tid].x", [&] { coalesce_float2_x<<<grid, block>>>((const float2 *)din, dout[4], n); });
+    timed("v.x = globalX[tid]; v.y = globalY[tid]", [&] { coalesce_soa<<<grid, block>>>(din, dinY, (float2 *)dout[5], n); });
+    timed("struct __align__(16) {a,b,c,d,e}", [&] { coalesce_struct5_aligned<<<grid, block>>>((const S5a *)din, dout[6], n); });
+    timed("struct {a,b,c,d,e}", [&] { coalesce_struct5_packed<<<grid, block>>>((const S5p *)din, dout[7], n); });
+    timed("in[tid + 3]", [&] { coalesce_offset<<<grid, block>>>(din, dout[8], n, 3); });
+    timed("in[tid * 5]", [&] { coalesce_stride<<<grid, block>>>(din, dout[9], n, 5); });
+
+    bool ok = true;
+    for (int k = 0; k < 10; k++) {
+        std::vector<float> got(width[k] * n);
+        cudaMemcpy(got.data(), dout[k], got.size() * sizeof(float), cudaMemcpyDeviceToHost);
+        for (int i = 0; i < n; i++) {
+            const float *s8 = &in[8 * i], *s5 = &in[5 * i];
+            switch (k) {
+            case 0: case 1: case 2: case 3:   // copies of width[k] floats
+                for (int j = 0; j < width[k]; j++)
+                    ok = ok && got[width[k] * i + j] == in[width[k] * i + j];
+                break;
+            case 4: ok = ok && got[i] == in[2 * i]; break;
+            case 5: ok = ok && got[2 * i] == in[i] && got[2 * i + 1] == inY[i]; break;
+            case 6: ok = ok && got[i] == s8[0] + s8[1] + s8[2] + s8[3] + s8[4]; break;
+            case 7: ok = ok && got[i] == s5[0] + s5[1] + s5[2] + s5[3] + s5[4]; break;
+            case 8: ok = ok && got[i] == in[i + 3]; break;
+            case 9: ok = ok && got[i] == in[5 * i]; break;
+            }
+        }
+    }
+    printf("Check: %s\n", ok ? "OK" : "FAILED");
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaFree(din);
+    cudaFree(dinY);
+    for (float *d : dout)
+        cudaFree(d);
+    return ok ? 0 : 1;
+}

@@ -93,3 +93,136 @@ extern "C" __global__ void blocMatrixMultiply(float *M, float *N, float *P,
     Matrix Psub = GetSubMatrix(Pd, bx, by);
     Psub.elements[tx + ty * Psub.pitch] = sum;
 }
+
+// ---- The slides' host code ("Transferts CPU/GPU", "Implementation CPU",
+// "Lancement du calcul"), with the sizes and inputs of matmul_g80.launch:
+// MatrixMulKernel on 16 x 16 matrices (dimBlock(WIDTH, WIDTH), one block),
+// then blocMatrixMultiply on 128 x 128 ones (dimGrid(N.width / 16, M.height / 16)
+// and the slides' 2 * 16 * 16 * sizeof(float) bytes of dynamic shared memory).
+// The kernels take the Matrix fields as parameters (see above). Each launch
+// is timed and P checked against MatrixMulOnHost: the GPU's sum += a * b is
+// one fma, the CPU's a multiply then an add, so they may differ in the last
+// bits: each element within 1e-5 of the sum of |a * b|.
+// clang's PTX has fma.rn.f32, which the G80 lacks (sm_20): this program runs
+// on today's GPUs; matmul_g80_g80.launch runs the kernels on the G80.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+// The .launch files' random=SEED contents (sim/buffers.c), so that the
+// data-dependent counters compare: one splitmix64 draw z per element;
+// f32: (z >> 40) / 2^23 - 1, in [-1, 1); signed: z % 2000 - 1000; unsigned: z % 1000.
+static uint64_t splitmix64(uint64_t &s)
+{
+    s += 0x9E3779B97F4A7C15ull;
+    uint64_t z = s;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static cudaEvent_t start, stop;
+
+// One launch between two CUDA events (simulated milliseconds), printed.
+template <class Launch> static void timed(const char *what, Launch launch)
+{
+    cudaEventRecord(start);
+    launch();
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+        printf("%s: %s\n", what, cudaGetErrorString(err));
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0.0f;
+    cudaEventElapsedTime(&ms, start, stop);
+    printf("%-44s %.4f ms\n", what, ms);
+}
+
+// A width x height matrix on the host, random as the .launch's random=SEED
+static Matrix AllocateMatrix(int width, int height, uint64_t seed)
+{
+    Matrix M = {width, height, width, (float *)malloc(width * height * sizeof(float))};
+    for (int i = 0; i < width * height; i++)
+        M.elements[i] = seed ? (float)((double)(splitmix64(seed) >> 40) / 8388608.0 - 1.0) : 0.0f;
+    return M;
+}
+
+// The same matrix on the device, copied from the host (the slides' steps 1-3)
+static Matrix AllocateDeviceMatrix(const Matrix M)
+{
+    Matrix Md = M;
+    size_t size = Md.width * Md.height * sizeof(float);
+    cudaMalloc((void **)&Md.elements, size);
+    cudaMemcpy(Md.elements, M.elements, size, cudaMemcpyHostToDevice);
+    return Md;
+}
+
+void MatrixMulOnHost(Matrix M, Matrix N, Matrix P)
+{
+    for (int i = 0; i < M.height; ++i)
+        for (int j = 0; j < N.width; ++j) {
+            float sum = 0.0;
+            for (int k = 0; k < M.width; ++k) {
+                float a = M.elements[i * M.pitch + k];
+                float b = N.elements[k * N.pitch + j];
+                sum += a * b;
+            }
+            P.elements[i * N.pitch + j] = sum;
+        }
+}
+
+// P (copied back from Pd: the slides' step 5) against MatrixMulOnHost
+static bool check(Matrix M, Matrix N, Matrix P, Matrix Pd)
+{
+    Matrix ref = AllocateMatrix(P.width, P.height, 0);
+    cudaMemcpy(P.elements, Pd.elements, P.width * P.height * sizeof(float), cudaMemcpyDeviceToHost);
+    MatrixMulOnHost(M, N, ref);
+    bool ok = true;
+    for (int i = 0; i < P.height; ++i)
+        for (int j = 0; j < P.width; ++j) {
+            float mag = 0.0f;
+            for (int k = 0; k < M.width; ++k)
+                mag += std::fabs(M.elements[i * M.pitch + k] * N.elements[k * N.pitch + j]);
+            ok = ok && std::fabs(P.elements[i * P.pitch + j] - ref.elements[i * P.pitch + j]) <= 1e-5f * mag;
+        }
+    free(ref.elements);
+    return ok;
+}
+
+int main()
+{
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+
+    // 1 seul bloc: WIDTH = 16
+    const int WIDTH = 16;
+    Matrix M = AllocateMatrix(WIDTH, WIDTH, 1), N = AllocateMatrix(WIDTH, WIDTH, 2), P = AllocateMatrix(WIDTH, WIDTH, 0);
+    Matrix Md = AllocateDeviceMatrix(M), Nd = AllocateDeviceMatrix(N), Pd = AllocateDeviceMatrix(P);
+    dim3 dimBlock(WIDTH, WIDTH);
+    timed("MatrixMulKernel<<<1, (16, 16)>>>", [&] {
+        MatrixMulKernel<<<1, dimBlock>>>(Md.elements, Nd.elements, Pd.elements, Md.width, Md.pitch, Nd.pitch, Pd.pitch);
+    });
+    bool ok = check(M, N, P, Pd);
+
+    // Blocs de 16 x 16 en memoire partagee: 128 x 128
+    Matrix M2 = AllocateMatrix(128, 128, 3), N2 = AllocateMatrix(128, 128, 4), P2 = AllocateMatrix(128, 128, 0);
+    Matrix M2d = AllocateDeviceMatrix(M2), N2d = AllocateDeviceMatrix(N2), P2d = AllocateDeviceMatrix(P2);
+    dim3 dimBlock2(BLOCK_SIZE, BLOCK_SIZE);
+    dim3 dimGrid(N2.width / dimBlock2.x, M2.height / dimBlock2.y);
+    size_t shared = 2 * BLOCK_SIZE * BLOCK_SIZE * sizeof(float);
+    timed("blocMatrixMultiply<<<(8, 8), (16, 16)>>>", [&] {
+        blocMatrixMultiply<<<dimGrid, dimBlock2, shared>>>(M2d.elements, N2d.elements, P2d.elements, M2d.width,
+                                                           M2d.height, N2d.width, M2d.pitch, N2d.pitch, P2d.pitch);
+    });
+    ok = check(M2, N2, P2, P2d) && ok;
+
+    printf("Check: %s\n", ok ? "OK" : "FAILED");
+    Matrix all[] = {M, N, P, M2, N2, P2}, dall[] = {Md, Nd, Pd, M2d, N2d, P2d};
+    for (Matrix &m : all)
+        free(m.elements);
+    for (Matrix &m : dall)
+        cudaFree(m.elements);   // the slides' step 6
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return ok ? 0 : 1;
+}

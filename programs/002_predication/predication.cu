@@ -30,3 +30,101 @@ extern "C" __global__ void predication_branch(const int *X, int *C, int n)
             C[i] = C[i] + 1;
     }
 }
+
+// ---- Host code (the seed has none for this slide): the four launches of
+// predication.launch over the same buffers (X random in [-1000, 1000), then
+// X = 10 everywhere), each timed and checked against C + (X == 10).
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+// The .launch files' random=SEED contents (sim/buffers.c), so that the
+// data-dependent counters compare: one splitmix64 draw z per element;
+// f32: (z >> 40) / 2^23 - 1, in [-1, 1); signed: z % 2000 - 1000; unsigned: z % 1000.
+static uint64_t splitmix64(uint64_t &s)
+{
+    s += 0x9E3779B97F4A7C15ull;
+    uint64_t z = s;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static std::vector<int> random_s32(uint64_t seed, int n)
+{
+    std::vector<int> v(n);
+    for (int &x : v)
+        x = (int)(splitmix64(seed) % 2000) - 1000;
+    return v;
+}
+
+static cudaEvent_t start, stop;
+
+// One launch between two CUDA events (simulated milliseconds), printed.
+template <class Launch> static void timed(const char *what, Launch launch)
+{
+    cudaEventRecord(start);
+    launch();
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+        printf("%s: %s\n", what, cudaGetErrorString(err));
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0.0f;
+    cudaEventElapsedTime(&ms, start, stop);
+    printf("%-44s %.4f ms\n", what, ms);
+}
+
+int main()
+{
+    const int n = 65536;
+    const size_t bytes = n * sizeof(int);
+    std::vector<int> hX = random_s32(1, n), hTen(n, 10), hC = random_s32(2, n), hCall = random_s32(3, n);
+    int *dX, *dTen, *dC_if, *dC_branch, *dC_if_all, *dC_branch_all;
+    cudaMalloc(&dX, bytes);
+    cudaMalloc(&dTen, bytes);
+    cudaMalloc(&dC_if, bytes);
+    cudaMalloc(&dC_branch, bytes);
+    cudaMalloc(&dC_if_all, bytes);
+    cudaMalloc(&dC_branch_all, bytes);
+    cudaMemcpy(dX, hX.data(), bytes, cudaMemcpyHostToDevice);
+    cudaMemcpy(dTen, hTen.data(), bytes, cudaMemcpyHostToDevice);
+    cudaMemcpy(dC_if, hC.data(), bytes, cudaMemcpyHostToDevice);
+    cudaMemcpy(dC_branch, hC.data(), bytes, cudaMemcpyHostToDevice);
+    cudaMemcpy(dC_if_all, hCall.data(), bytes, cudaMemcpyHostToDevice);
+    cudaMemcpy(dC_branch_all, hCall.data(), bytes, cudaMemcpyHostToDevice);
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+
+    dim3 block(256), grid((n + 255) / 256);
+    timed("predication_if, X random", [&] { predication_if<<<grid, block>>>(dX, dC_if, n); });
+    timed("predication_branch, X random", [&] { predication_branch<<<grid, block>>>(dX, dC_branch, n); });
+    timed("predication_if, X = 10", [&] { predication_if<<<grid, block>>>(dTen, dC_if_all, n); });
+    timed("predication_branch, X = 10", [&] { predication_branch<<<grid, block>>>(dTen, dC_branch_all, n); });
+
+    // if (x == 10) c = c + 1;  on the CPU
+    bool ok = true;
+    int updated = 0;
+    std::vector<int> got(n);
+    int *results[] = {dC_if, dC_branch, dC_if_all, dC_branch_all};
+    for (int r = 0; r < 4; r++) {
+        cudaMemcpy(got.data(), results[r], bytes, cudaMemcpyDeviceToHost);
+        const std::vector<int> &X = r < 2 ? hX : hTen, &C = r < 2 ? hC : hCall;
+        for (int i = 0; i < n; i++) {
+            int want = C[i] + (X[i] == 10 ? 1 : 0);
+            ok = ok && got[i] == want;
+            if (r == 0 && X[i] == 10)
+                updated++;
+        }
+    }
+    printf("x == 10 in %d of %d elements of X\n", updated, n);
+    printf("Check: %s\n", ok ? "OK" : "FAILED");
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaFree(dX);
+    cudaFree(dTen);
+    cudaFree(dC_if);
+    cudaFree(dC_branch);
+    cudaFree(dC_if_all);
+    cudaFree(dC_branch_all);
+    return ok ? 0 : 1;
+}

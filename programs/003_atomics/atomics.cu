@@ -53,3 +53,92 @@ extern "C" __global__ void atomic_reduce_float_shared(const int *in, float *tota
     if (threadIdx.x == 0)
         atomicAdd(total, acc);
 }
+
+// ---- Host code (the seed has none): the sum of n = 16000 ints (random in
+// [-1000, 1000), as atomics.launch fills `in`), four ways, each launch timed;
+// the int totals start at 100 (as in atomics.launch), the float ones at 0, and
+// each is checked against the CPU's sum (exact: every partial sum is an
+// integer below 2^24).
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+// The .launch files' random=SEED contents (sim/buffers.c), so that the
+// data-dependent counters compare: one splitmix64 draw z per element;
+// f32: (z >> 40) / 2^23 - 1, in [-1, 1); signed: z % 2000 - 1000; unsigned: z % 1000.
+static uint64_t splitmix64(uint64_t &s)
+{
+    s += 0x9E3779B97F4A7C15ull;
+    uint64_t z = s;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static cudaEvent_t start, stop;
+
+// One launch between two CUDA events (simulated milliseconds), printed.
+template <class Launch> static void timed(const char *what, Launch launch)
+{
+    cudaEventRecord(start);
+    launch();
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+        printf("%s: %s\n", what, cudaGetErrorString(err));
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0.0f;
+    cudaEventElapsedTime(&ms, start, stop);
+    printf("%-44s %.4f ms\n", what, ms);
+}
+
+int main()
+{
+    const int n = 16000;
+    std::vector<int> hin(n);
+    uint64_t seed = 1;
+    for (int &x : hin)
+        x = (int)(splitmix64(seed) % 2000) - 1000;
+    int *din, *dtotal_global, *dtotal_shared;
+    float *dtotal_float_global, *dtotal_float_shared;
+    cudaMalloc(&din, n * sizeof(int));
+    cudaMalloc(&dtotal_global, sizeof(int));
+    cudaMalloc(&dtotal_shared, sizeof(int));
+    cudaMalloc(&dtotal_float_global, sizeof(float));
+    cudaMalloc(&dtotal_float_shared, sizeof(float));
+    cudaMemcpy(din, hin.data(), n * sizeof(int), cudaMemcpyHostToDevice);
+    const int hundred = 100;
+    const float zero = 0.0f;
+    cudaMemcpy(dtotal_global, &hundred, sizeof(int), cudaMemcpyHostToDevice);
+    cudaMemcpy(dtotal_shared, &hundred, sizeof(int), cudaMemcpyHostToDevice);
+    cudaMemcpy(dtotal_float_global, &zero, sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemcpy(dtotal_float_shared, &zero, sizeof(float), cudaMemcpyHostToDevice);
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+
+    dim3 block(256), grid((n + 255) / 256);   // 63 blocks
+    timed("atomic_reduce_global (int)", [&] { atomic_reduce_global<<<grid, block>>>(din, dtotal_global, n); });
+    timed("atomic_reduce_shared (int)", [&] { atomic_reduce_shared<<<grid, block>>>(din, dtotal_shared, n); });
+    timed("atomic_reduce_float_global", [&] { atomic_reduce_float_global<<<grid, block>>>(din, dtotal_float_global, n); });
+    timed("atomic_reduce_float_shared", [&] { atomic_reduce_float_shared<<<grid, block>>>(din, dtotal_float_shared, n); });
+
+    int sum = 0;
+    for (int x : hin)
+        sum += x;
+    int tg, ts;
+    float fg, fs;
+    cudaMemcpy(&tg, dtotal_global, sizeof(int), cudaMemcpyDeviceToHost);
+    cudaMemcpy(&ts, dtotal_shared, sizeof(int), cudaMemcpyDeviceToHost);
+    cudaMemcpy(&fg, dtotal_float_global, sizeof(float), cudaMemcpyDeviceToHost);
+    cudaMemcpy(&fs, dtotal_float_shared, sizeof(float), cudaMemcpyDeviceToHost);
+    printf("sum on the CPU %d; int totals (from 100) %d %d; float totals %.1f %.1f\n", sum, tg, ts, fg, fs);
+    bool ok = tg == 100 + sum && ts == 100 + sum && fg == (float)sum && fs == (float)sum;
+    printf("Check: %s\n", ok ? "OK" : "FAILED");
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaFree(din);
+    cudaFree(dtotal_global);
+    cudaFree(dtotal_shared);
+    cudaFree(dtotal_float_global);
+    cudaFree(dtotal_float_shared);
+    return ok ? 0 : 1;
+}

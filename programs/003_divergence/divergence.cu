@@ -61,3 +61,87 @@ extern "C" __global__ void div_two_per_thread(const float *in, float *out, int n
         out[tid] = s;
     }
 }
+
+// ---- Host code (the seed has none): the four kernels of divergence.launch
+// over n = 65536 floats (random in [-1, 1), as the .launch fills `in`), 256
+// blocks of 256 threads, each launch timed and checked element by element
+// against the same arithmetic on the CPU (division correctly rounded, as
+// div.rn.f32; tid 0 gives -inf or +inf, as on the GPU).
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+// The .launch files' random=SEED contents (sim/buffers.c), so that the
+// data-dependent counters compare: one splitmix64 draw z per element;
+// f32: (z >> 40) / 2^23 - 1, in [-1, 1); signed: z % 2000 - 1000; unsigned: z % 1000.
+static uint64_t splitmix64(uint64_t &s)
+{
+    s += 0x9E3779B97F4A7C15ull;
+    uint64_t z = s;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static cudaEvent_t start, stop;
+
+// One launch between two CUDA events (simulated milliseconds), printed.
+template <class Launch> static void timed(const char *what, Launch launch)
+{
+    cudaEventRecord(start);
+    launch();
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+        printf("%s: %s\n", what, cudaGetErrorString(err));
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0.0f;
+    cudaEventElapsedTime(&ms, start, stop);
+    printf("%-44s %.4f ms\n", what, ms);
+}
+
+int main()
+{
+    const int n = 65536;
+    const size_t bytes = n * sizeof(float);
+    std::vector<float> hin(n);
+    uint64_t seed = 1;
+    for (float &x : hin)
+        x = (float)((double)(splitmix64(seed) >> 40) / 8388608.0 - 1.0);
+    float *din, *dout[4];
+    cudaMalloc(&din, bytes);
+    for (float *&d : dout)
+        cudaMalloc(&d, bytes);
+    cudaMemcpy(din, hin.data(), bytes, cudaMemcpyHostToDevice);
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+
+    dim3 block(256), grid((n + 255) / 256);
+    timed("div_branch         (if/else on tid % 2)", [&] { div_branch<<<grid, block>>>(din, dout[0], n); });
+    timed("div_hoisted        (1.0f/tid before the if)", [&] { div_hoisted<<<grid, block>>>(din, dout[1], n); });
+    timed("div_ternary        (both sides, then select)", [&] { div_ternary<<<grid, block>>>(din, dout[2], n); });
+    timed("div_two_per_thread (no divergence)", [&] { div_two_per_thread<<<grid, block>>>(din, dout[3], n); });
+
+    bool ok = true;
+    std::vector<float> got(n);
+    for (int k = 0; k < 4; k++) {
+        cudaMemcpy(got.data(), dout[k], bytes, cudaMemcpyDeviceToHost);
+        for (int tid = 0; tid < n; tid++) {
+            float s = hin[tid], want;
+            if (k < 3) {
+                float t = 1.0f / tid;
+                want = (tid % 2) ? s + t : s - t;
+            } else {
+                int i = 2 * tid;
+                want = s + (1.0f / i - 1.0f / (i + 1));
+            }
+            ok = ok && got[tid] == want;
+        }
+    }
+    printf("Check: %s\n", ok ? "OK" : "FAILED");
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaFree(din);
+    for (float *d : dout)
+        cudaFree(d);
+    return ok ? 0 : 1;
+}

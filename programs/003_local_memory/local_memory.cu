@@ -48,3 +48,85 @@ extern "C" __global__ void local_array_unrolled(const int *in, int *out, int n)
         a[k] = 3 * k + x;
     out[i] = a[0] * a[1] + a[2] * a[3];
 }
+
+// ---- Host code (the seed has none): the three kernels of local_memory.launch
+// over n = 8192 ints (random in [-1000, 1000), as the .launch fills `in`), 32
+// blocks of 256 threads, each launch timed and checked against the CPU.
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+// The .launch files' random=SEED contents (sim/buffers.c), so that the
+// data-dependent counters compare: one splitmix64 draw z per element;
+// f32: (z >> 40) / 2^23 - 1, in [-1, 1); signed: z % 2000 - 1000; unsigned: z % 1000.
+static uint64_t splitmix64(uint64_t &s)
+{
+    s += 0x9E3779B97F4A7C15ull;
+    uint64_t z = s;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static cudaEvent_t start, stop;
+
+// One launch between two CUDA events (simulated milliseconds), printed.
+template <class Launch> static void timed(const char *what, Launch launch)
+{
+    cudaEventRecord(start);
+    launch();
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+        printf("%s: %s\n", what, cudaGetErrorString(err));
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0.0f;
+    cudaEventElapsedTime(&ms, start, stop);
+    printf("%-44s %.4f ms\n", what, ms);
+}
+
+int main()
+{
+    const int n = 8192;
+    const size_t bytes = n * sizeof(int);
+    std::vector<int> hin(n);
+    uint64_t seed = 1;
+    for (int &x : hin)
+        x = (int)(splitmix64(seed) % 2000) - 1000;
+    int *din, *dout_dynamic, *dout_loop, *dout_unrolled;
+    cudaMalloc(&din, bytes);
+    cudaMalloc(&dout_dynamic, bytes);
+    cudaMalloc(&dout_loop, bytes);
+    cudaMalloc(&dout_unrolled, bytes);
+    cudaMemcpy(din, hin.data(), bytes, cudaMemcpyHostToDevice);
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+
+    dim3 block(256), grid((n + 255) / 256);
+    timed("local_array_dynamic  (int a[17], a[j])", [&] { local_array_dynamic<<<grid, block>>>(din, dout_dynamic, n); });
+    timed("local_array_loop     (int a[4], rolled)", [&] { local_array_loop<<<grid, block>>>(din, dout_loop, n); });
+    timed("local_array_unrolled (int a[4], unrolled)", [&] { local_array_unrolled<<<grid, block>>>(din, dout_unrolled, n); });
+
+    std::vector<int> dyn(n), loop(n), unr(n);
+    cudaMemcpy(dyn.data(), dout_dynamic, bytes, cudaMemcpyDeviceToHost);
+    cudaMemcpy(loop.data(), dout_loop, bytes, cudaMemcpyDeviceToHost);
+    cudaMemcpy(unr.data(), dout_unrolled, bytes, cudaMemcpyDeviceToHost);
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        unsigned x = (unsigned)hin[i], a[17];   // unsigned: the GPU's wrapping arithmetic
+        for (unsigned k = 0; k < 17; k++)
+            a[k] = (x * (k + 1)) ^ (k << 4);
+        unsigned j = x % 17u;
+        ok = ok && dyn[i] == (int)(a[j] + a[(j + 5) % 17]);
+        unsigned b0 = x, b1 = 3 + x, b2 = 6 + x, b3 = 9 + x;
+        int want = (int)(b0 * b1 + b2 * b3);
+        ok = ok && loop[i] == want && unr[i] == want;
+    }
+    printf("Check: %s\n", ok ? "OK" : "FAILED");
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaFree(din);
+    cudaFree(dout_dynamic);
+    cudaFree(dout_loop);
+    cudaFree(dout_unrolled);
+    return ok ? 0 : 1;
+}

@@ -32,3 +32,102 @@ extern "C" __global__ void mp_add(const unsigned int *A, const unsigned int *B,
     if (tid < n)
         R[tid] = r;
 }
+
+// ---- Host code (the seed has none): the launches of multiprecision.launch
+// (64 pairs of 1024-bit numbers, 8 blocks of 256 threads: random + random,
+// all ones + random, all ones + 0) and of worst_case.launch ((2^1024 - 1) + 1
+// in one warp), each timed and checked number by number against a
+// schoolbook addition with carry on the CPU.
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+// The .launch files' random=SEED contents (sim/buffers.c), so that the
+// data-dependent counters compare: one splitmix64 draw z per element;
+// f32: (z >> 40) / 2^23 - 1, in [-1, 1); signed: z % 2000 - 1000; unsigned: z % 1000.
+static uint64_t splitmix64(uint64_t &s)
+{
+    s += 0x9E3779B97F4A7C15ull;
+    uint64_t z = s;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static cudaEvent_t start, stop;
+
+// One launch between two CUDA events (simulated milliseconds), printed.
+template <class Launch> static void timed(const char *what, Launch launch)
+{
+    cudaEventRecord(start);
+    launch();
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+        printf("%s: %s\n", what, cudaGetErrorString(err));
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0.0f;
+    cudaEventElapsedTime(&ms, start, stop);
+    printf("%-44s %.4f ms\n", what, ms);
+}
+
+// R = A + B (mod 2^1024) for each number of 32 limbs, least significant first.
+static bool check(const std::vector<unsigned> &A, const std::vector<unsigned> &B, const std::vector<unsigned> &R)
+{
+    for (size_t first = 0; first < A.size(); first += 32) {
+        uint64_t carry = 0;
+        for (size_t l = first; l < first + 32; l++) {
+            uint64_t s = (uint64_t)A[l] + B[l] + carry;
+            if (R[l] != (unsigned)s)
+                return false;
+            carry = s >> 32;
+        }
+    }
+    return true;
+}
+
+// One launch of mp_add over n limbs, then the result against the CPU's.
+static bool add(const char *what, const std::vector<unsigned> &A, const std::vector<unsigned> &B, int block)
+{
+    int n = (int)A.size();
+    size_t bytes = n * sizeof(unsigned);
+    unsigned *dA, *dB, *dR;
+    cudaMalloc(&dA, bytes);
+    cudaMalloc(&dB, bytes);
+    cudaMalloc(&dR, bytes);
+    cudaMemcpy(dA, A.data(), bytes, cudaMemcpyHostToDevice);
+    cudaMemcpy(dB, B.data(), bytes, cudaMemcpyHostToDevice);
+    timed(what, [&] { mp_add<<<(n + block - 1) / block, block>>>(dA, dB, dR, n); });
+    std::vector<unsigned> R(n);
+    cudaMemcpy(R.data(), dR, bytes, cudaMemcpyDeviceToHost);
+    cudaFree(dA);
+    cudaFree(dB);
+    cudaFree(dR);
+    return check(A, B, R);
+}
+
+int main()
+{
+    const int n = 2048;   // 64 numbers of 32 limbs
+    std::vector<unsigned> A_random(n), B_random(n), ones(n, 0xffffffffu), zeros(n, 0u);
+    uint64_t seed = 1;
+    for (unsigned &x : A_random)   // s32 in [-1000, 1000), seen as u32
+        x = (unsigned)((int)(splitmix64(seed) % 2000) - 1000);
+    seed = 2;
+    for (unsigned &x : B_random)   // u32 in [0, 1000)
+        x = (unsigned)(splitmix64(seed) % 1000);
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+
+    bool ok = add("random + random (64 numbers)", A_random, B_random, 256);
+    ok = add("all ones + random (64 numbers)", ones, B_random, 256) && ok;
+    ok = add("all ones + 0 (64 numbers)", ones, zeros, 256) && ok;
+    // worst_case.launch: one carry ripples through the 32 limbs of one number
+    std::vector<unsigned> one(32, 0u);
+    one[0] = 1;
+    ok = add("(2^1024 - 1) + 1 (one number)", std::vector<unsigned>(32, 0xffffffffu), one, 32) && ok;
+
+    printf("Check: %s\n", ok ? "OK" : "FAILED");
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return ok ? 0 : 1;
+}

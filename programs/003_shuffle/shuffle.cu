@@ -65,3 +65,129 @@ extern "C" __global__ void warp_shfl_lookup(const float *table, const int *idx, 
     if (i < n)
         out[i] = r;
 }
+
+// ---- Host code (the seed has none): the four kernels of shuffle.launch over
+// 8192 values, 32 blocks of 256 threads, with the .launch's inputs (x random
+// floats in [-1, 1), xi and idx random ints in [-1000, 1000), a table of 32
+// random floats), each launch timed and checked against the CPU, which adds
+// the floats in the order the shuffles do (so the results are equal, bit for bit).
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+// The .launch files' random=SEED contents (sim/buffers.c), so that the
+// data-dependent counters compare: one splitmix64 draw z per element;
+// f32: (z >> 40) / 2^23 - 1, in [-1, 1); signed: z % 2000 - 1000; unsigned: z % 1000.
+static uint64_t splitmix64(uint64_t &s)
+{
+    s += 0x9E3779B97F4A7C15ull;
+    uint64_t z = s;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static std::vector<float> random_f32(uint64_t seed, int n)
+{
+    std::vector<float> v(n);
+    for (float &x : v)
+        x = (float)((double)(splitmix64(seed) >> 40) / 8388608.0 - 1.0);
+    return v;
+}
+static std::vector<int> random_s32(uint64_t seed, int n)
+{
+    std::vector<int> v(n);
+    for (int &x : v)
+        x = (int)(splitmix64(seed) % 2000) - 1000;
+    return v;
+}
+
+static cudaEvent_t start, stop;
+
+// One launch between two CUDA events (simulated milliseconds), printed.
+template <class Launch> static void timed(const char *what, Launch launch)
+{
+    cudaEventRecord(start);
+    launch();
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+        printf("%s: %s\n", what, cudaGetErrorString(err));
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0.0f;
+    cudaEventElapsedTime(&ms, start, stop);
+    printf("%-44s %.4f ms\n", what, ms);
+}
+
+int main()
+{
+    const int n = 8192;
+    std::vector<float> x = random_f32(1, n), table = random_f32(3, 32);
+    std::vector<int> xi = random_s32(2, n), idx = random_s32(4, n);
+    float *dx, *dtable, *dwarp_sums, *dprefix, *dlooked_up;
+    int *dxi, *didx, *dtotal;
+    cudaMalloc(&dx, n * sizeof(float));
+    cudaMalloc(&dxi, n * sizeof(int));
+    cudaMalloc(&dtable, 32 * sizeof(float));
+    cudaMalloc(&didx, n * sizeof(int));
+    cudaMalloc(&dwarp_sums, n * sizeof(float));
+    cudaMalloc(&dtotal, sizeof(int));
+    cudaMalloc(&dprefix, n * sizeof(float));
+    cudaMalloc(&dlooked_up, n * sizeof(float));
+    cudaMemcpy(dx, x.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemcpy(dxi, xi.data(), n * sizeof(int), cudaMemcpyHostToDevice);
+    cudaMemcpy(dtable, table.data(), 32 * sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemcpy(didx, idx.data(), n * sizeof(int), cudaMemcpyHostToDevice);
+    cudaMemset(dtotal, 0, sizeof(int));
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+
+    dim3 block(256), grid((n + 255) / 256);
+    timed("warp_allreduce_xor (__shfl_xor, floats)", [&] { warp_allreduce_xor<<<grid, block>>>(dx, dwarp_sums, n); });
+    timed("warp_reduce_atomic (__shfl_xor + atomicAdd)", [&] { warp_reduce_atomic<<<grid, block>>>(dxi, dtotal, n); });
+    timed("warp_scan_up       (__shfl_up, prefix sum)", [&] { warp_scan_up<<<grid, block>>>(dx, dprefix, n); });
+    timed("warp_shfl_lookup   (__shfl, table lookup)", [&] { warp_shfl_lookup<<<grid, block>>>(dtable, didx, dlooked_up, n); });
+
+    std::vector<float> sums(n), prefix(n), looked_up(n);
+    int total = 0;
+    cudaMemcpy(sums.data(), dwarp_sums, n * sizeof(float), cudaMemcpyDeviceToHost);
+    cudaMemcpy(&total, dtotal, sizeof(int), cudaMemcpyDeviceToHost);
+    cudaMemcpy(prefix.data(), dprefix, n * sizeof(float), cudaMemcpyDeviceToHost);
+    cudaMemcpy(looked_up.data(), dlooked_up, n * sizeof(float), cudaMemcpyDeviceToHost);
+    bool ok = true;
+    int want_total = 0;
+    for (int w = 0; w < n; w += 32) {
+        float a[32], s[32], t[32];
+        for (int l = 0; l < 32; l++)
+            a[l] = s[l] = x[w + l];
+        for (int m = 1; m < 32; m *= 2) {   // the butterfly: lane l adds lane l ^ m
+            for (int l = 0; l < 32; l++)
+                t[l] = a[l] + a[l ^ m];
+            for (int l = 0; l < 32; l++)
+                a[l] = t[l];
+        }
+        for (int d = 1; d < 32; d *= 2) {   // the scan: lane l >= d adds lane l - d
+            for (int l = 0; l < 32; l++)
+                t[l] = l >= d ? s[l] + s[l - d] : s[l];
+            for (int l = 0; l < 32; l++)
+                s[l] = t[l];
+        }
+        for (int l = 0; l < 32; l++) {
+            ok = ok && sums[w + l] == a[l] && prefix[w + l] == s[l] && looked_up[w + l] == table[idx[w + l] & 31];
+            want_total += xi[w + l];
+        }
+    }
+    printf("sum of xi: %d (CPU %d)\n", total, want_total);
+    ok = ok && total == want_total;
+    printf("Check: %s\n", ok ? "OK" : "FAILED");
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaFree(dx);
+    cudaFree(dxi);
+    cudaFree(dtable);
+    cudaFree(didx);
+    cudaFree(dwarp_sums);
+    cudaFree(dtotal);
+    cudaFree(dprefix);
+    cudaFree(dlooked_up);
+    return ok ? 0 : 1;
+}

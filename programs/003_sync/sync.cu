@@ -58,3 +58,125 @@ extern "C" __global__ void sync_count_and_or(const int *in, int *stats, int n, i
         stats[3 * blockIdx.x + 2] = any ? 1 : 0;
     }
 }
+
+// ---- Host code (the seed has none): the two kernels of sync.launch with its
+// inputs (in: 4096 unsigned in [0, 1000); v: 4096 ints in [-1000, 1000)),
+// each launch timed and checked against the CPU, which runs sync_or_loop's
+// rounds block by block (phase A for every thread, then phase B: the barrier
+// between them) and counts each block's votes.
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+// The .launch files' random=SEED contents (sim/buffers.c), so that the
+// data-dependent counters compare: one splitmix64 draw z per element;
+// f32: (z >> 40) / 2^23 - 1, in [-1, 1); signed: z % 2000 - 1000; unsigned: z % 1000.
+static uint64_t splitmix64(uint64_t &s)
+{
+    s += 0x9E3779B97F4A7C15ull;
+    uint64_t z = s;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static cudaEvent_t start, stop;
+
+// One launch between two CUDA events (simulated milliseconds), printed.
+template <class Launch> static void timed(const char *what, Launch launch)
+{
+    cudaEventRecord(start);
+    launch();
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+        printf("%s: %s\n", what, cudaGetErrorString(err));
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0.0f;
+    cudaEventElapsedTime(&ms, start, stop);
+    printf("%-44s %.4f ms\n", what, ms);
+}
+
+int main()
+{
+    const int n = 4096, thr = 990;
+    std::vector<unsigned> in(n);
+    std::vector<int> v(n);
+    uint64_t seed = 1;
+    for (unsigned &x : in)
+        x = (unsigned)(splitmix64(seed) % 1000);
+    seed = 2;
+    for (int &x : v)
+        x = (int)(splitmix64(seed) % 2000) - 1000;
+    unsigned *din, *dout, *diters;
+    int *dv, *dstats;
+    cudaMalloc(&din, n * sizeof(unsigned));
+    cudaMalloc(&dout, n * sizeof(unsigned));
+    cudaMalloc(&diters, n * sizeof(unsigned));
+    cudaMalloc(&dv, n * sizeof(int));
+    cudaMalloc(&dstats, 3 * 64 * sizeof(int));
+    cudaMemcpy(din, in.data(), n * sizeof(unsigned), cudaMemcpyHostToDevice);
+    cudaMemcpy(dv, v.data(), n * sizeof(int), cudaMemcpyHostToDevice);
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+
+    const int B1 = 256, B2 = 64;
+    timed("sync_or_loop      (__syncthreads_or loop)", [&] { sync_or_loop<<<n / B1, B1>>>(din, dout, diters, n); });
+    timed("sync_count_and_or (_count, _and, _or)", [&] { sync_count_and_or<<<n / B2, B2>>>(dv, dstats, n, thr); });
+
+    std::vector<unsigned> out(n), iters(n);
+    std::vector<int> stats(3 * 64);
+    cudaMemcpy(out.data(), dout, n * sizeof(unsigned), cudaMemcpyDeviceToHost);
+    cudaMemcpy(iters.data(), diters, n * sizeof(unsigned), cudaMemcpyDeviceToHost);
+    cudaMemcpy(stats.data(), dstats, 3 * 64 * sizeof(int), cudaMemcpyDeviceToHost);
+    bool ok = true;
+    unsigned rounds = 0, total_iters = 0;
+    for (int b = 0; b < n / B1; b++) {
+        unsigned x[B1], s[B1], acc[B1] = {}, it[B1] = {};
+        bool p[B1], any = false;
+        for (int t = 0; t < B1; t++) {
+            x[t] = s[t] = in[b * B1 + t];
+            p[t] = x[t] != 0;
+            any = any || p[t];
+        }
+        while (any) {
+            rounds++;
+            for (int t = 0; t < B1; t++)
+                if (p[t])
+                    s[t] = x[t];
+            any = false;
+            for (int t = 0; t < B1; t++) {
+                if (p[t]) {
+                    acc[t] += s[(t + 1) % B1] ^ x[t];
+                    x[t] >>= 1;
+                    it[t]++;
+                    p[t] = x[t] != 0;
+                }
+                any = any || p[t];
+            }
+        }
+        for (int t = 0; t < B1; t++) {
+            ok = ok && out[b * B1 + t] == acc[t] && iters[b * B1 + t] == it[t];
+            total_iters += it[t];
+        }
+    }
+    for (int b = 0; b < n / B2; b++) {
+        int count = 0, all = 1, any = 0;
+        for (int t = 0; t < B2; t++) {
+            int x = v[b * B2 + t];
+            count += x > thr;
+            all = all && x < thr;
+            any = any || x < -thr;
+        }
+        ok = ok && stats[3 * b] == count && stats[3 * b + 1] == all && stats[3 * b + 2] == any;
+    }
+    printf("sync_or_loop: %u rounds over 16 blocks, %u iterations over 4096 threads\n", rounds, total_iters);
+    printf("Check: %s\n", ok ? "OK" : "FAILED");
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaFree(din);
+    cudaFree(dout);
+    cudaFree(diters);
+    cudaFree(dv);
+    cudaFree(dstats);
+    return ok ? 0 : 1;
+}

@@ -43,3 +43,104 @@ extern "C" __global__ void warp_vote_if(const int *in, int *out, int n, int thr)
     if (i < n)
         out[i] = r;
 }
+
+// ---- Host code (the seed has none): the four launches of vote.launch over
+// 8192 ints (random in [-1000, 1000), as the .launch fills `in`), 32 blocks of
+// 256 threads, each timed and checked warp by warp against the CPU's votes.
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+// The .launch files' random=SEED contents (sim/buffers.c), so that the
+// data-dependent counters compare: one splitmix64 draw z per element;
+// f32: (z >> 40) / 2^23 - 1, in [-1, 1); signed: z % 2000 - 1000; unsigned: z % 1000.
+static uint64_t splitmix64(uint64_t &s)
+{
+    s += 0x9E3779B97F4A7C15ull;
+    uint64_t z = s;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+static cudaEvent_t start, stop;
+
+// One launch between two CUDA events (simulated milliseconds), printed.
+template <class Launch> static void timed(const char *what, Launch launch)
+{
+    cudaEventRecord(start);
+    launch();
+    cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+        printf("%s: %s\n", what, cudaGetErrorString(err));
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0.0f;
+    cudaEventElapsedTime(&ms, start, stop);
+    printf("%-44s %.4f ms\n", what, ms);
+}
+
+int main()
+{
+    const int n = 8192, nwarps = n / 32;
+    std::vector<int> in(n);
+    uint64_t seed = 1;
+    for (int &x : in)
+        x = (int)(splitmix64(seed) % 2000) - 1000;
+    const size_t bytes = n * sizeof(int);
+    int *din, *dall[2], *dany[2], *dout_if[2];
+    unsigned *dballot[2];
+    cudaMalloc(&din, bytes);
+    for (int k = 0; k < 2; k++) {
+        cudaMalloc(&dall[k], bytes);
+        cudaMalloc(&dany[k], bytes);
+        cudaMalloc(&dballot[k], nwarps * sizeof(unsigned));
+        cudaMalloc(&dout_if[k], bytes);
+    }
+    cudaMemcpy(din, in.data(), bytes, cudaMemcpyHostToDevice);
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+
+    dim3 block(256), grid((n + 255) / 256);
+    const int vote_thr[2] = {-960, 960}, if_thr[2] = {990, -2000};
+    timed("warp_vote,    thr = -960 (p mostly true)", [&] { warp_vote<<<grid, block>>>(din, dall[0], dany[0], dballot[0], n, vote_thr[0]); });
+    timed("warp_vote,    thr = 960 (p mostly false)", [&] { warp_vote<<<grid, block>>>(din, dall[1], dany[1], dballot[1], n, vote_thr[1]); });
+    timed("warp_vote_if, thr = 990 (p rare)", [&] { warp_vote_if<<<grid, block>>>(din, dout_if[0], n, if_thr[0]); });
+    timed("warp_vote_if, thr = -2000 (p always true)", [&] { warp_vote_if<<<grid, block>>>(din, dout_if[1], n, if_thr[1]); });
+
+    bool ok = true;
+    std::vector<int> all(n), any(n), out(n);
+    std::vector<unsigned> ballot(nwarps);
+    for (int k = 0; k < 2; k++) {
+        cudaMemcpy(all.data(), dall[k], bytes, cudaMemcpyDeviceToHost);
+        cudaMemcpy(any.data(), dany[k], bytes, cudaMemcpyDeviceToHost);
+        cudaMemcpy(ballot.data(), dballot[k], nwarps * sizeof(unsigned), cudaMemcpyDeviceToHost);
+        int warps_all = 0, warps_any = 0;
+        for (int w = 0; w < nwarps; w++) {
+            unsigned b = 0;
+            for (int l = 0; l < 32; l++)
+                if (in[32 * w + l] > vote_thr[k])
+                    b |= 1u << l;
+            int a = b == 0xffffffffu, y = b != 0;
+            warps_all += a;
+            warps_any += y;
+            ok = ok && ballot[w] == b;
+            for (int l = 0; l < 32; l++)
+                ok = ok && all[32 * w + l] == a && any[32 * w + l] == y;
+        }
+        printf("thr = %d: %d of %d warps all true, %d any true\n", vote_thr[k], warps_all, nwarps, warps_any);
+        cudaMemcpy(out.data(), dout_if[k], bytes, cudaMemcpyDeviceToHost);
+        for (int i = 0; i < n; i++)
+            ok = ok && out[i] == (in[i] > if_thr[k] ? in[i] * 2 : in[i] - 1);
+    }
+    printf("Check: %s\n", ok ? "OK" : "FAILED");
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaFree(din);
+    for (int k = 0; k < 2; k++) {
+        cudaFree(dall[k]);
+        cudaFree(dany[k]);
+        cudaFree(dballot[k]);
+        cudaFree(dout_if[k]);
+    }
+    return ok ? 0 : 1;
+}

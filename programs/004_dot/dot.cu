@@ -28,17 +28,17 @@ extern "C" __global__ void dot_product(float *a, float *b, float *c, int n)
     c[blockIdx.x] = r[0];
 }
 
-// ---- The seed's host code: dot_async, which runs device_dot on ntasks
-// streams and prints each result beside the CPU's. The seed calls device_dot
-// through std::async from as many CPU threads; here each call runs in turn
-// (same streams, same launches), because <future> does not compile against
-// warpsim's CUDA headers yet (libstdc++ 12 writes __attribute__((__noinline__)),
-// which their __noinline__ macro breaks, as CUDA's own headers did before 11.8). The seed does not show device_dot; this one does what its call
-// means: copy a and b on the stream, launch dot_product with the grid of
-// dot.launch (n = 65536: 256 blocks of BLOCK_DIM), copy the partial sums back
-// and add them on the CPU. Each result is checked against the CPU's sum.
+// ---- The seed's host code: dot_async, which runs device_dot through
+// std::async on ntasks CPU threads, each on its own stream, and prints each
+// result beside the CPU's. The seed writes `new std::future<float>(ntasks)` and
+// `new cudaStream_t(ntasks)` (one object each); it means arrays of ntasks. The
+// seed does not show device_dot; this one does what its call means: copy a and
+// b on the stream, launch dot_product with the grid of dot.launch (n = 65536:
+// 256 blocks of BLOCK_DIM), copy the partial sums back and add them on the
+// CPU. Each result is checked against the CPU's sum.
 #include <cmath>
 #include <cstdio>
+#include <future>
 #include <iostream>
 
 float device_dot(float *a, float *b, int n, cudaStream_t stream)
@@ -76,7 +76,7 @@ float device_dot(float *a, float *b, int n, cudaStream_t stream)
 bool dot_async(int n, int ntasks)
 {
     float *a, *b;
-    float *dot = new float[ntasks];
+    std::future<float> *dot = new std::future<float>[ntasks];
     cudaStream_t *streams = new cudaStream_t[ntasks];
     a = new float[n];
     b = new float[n];
@@ -89,13 +89,14 @@ bool dot_async(int n, int ntasks)
         r += a[i] * b[i];
     for (int tsk = 0; tsk < ntasks; tsk++) {
         cudaStreamCreate(streams + tsk);
-        dot[tsk] = device_dot(a, b, n, streams[tsk]);
+        dot[tsk] = std::async(std::launch::async, device_dot, a, b, n, streams[tsk]);
     }
     cudaDeviceSynchronize();
     bool ok = true;
     for (int tsk = 0; tsk < ntasks; tsk++) {
+        dot[tsk].wait();
         cudaStreamDestroy(streams[tsk]);
-        float d = dot[tsk];
+        float d = dot[tsk].get();
         std::cout << tsk << '\t' << r << '\t' << d << std::endl;
         ok = ok && std::fabs(d - r) <= 1e-5f * r;   // the two sum in different orders
     }
