@@ -264,7 +264,8 @@ static int select_name(const char *p, size_t len, int *selected, char *err, size
     const char *why = "";
     if (roll == ROLL_MAX || roll == ROLL_MIN)
         why = ": .max and .min need each unit's own count, and warpsim keeps its counters per instruction, not per "
-              "SM or sub-partition";
+              "SM or sub-partition (keeping them per block costs up to 3% more host time, and which SM the card's "
+              "scheduler gives each block is not modelled)";
     else if (roll == ROLL_AVG || roll == ROLL_AVG_PER_SECOND)
         why = ": warpsim does not know how many units this metric's counts spread over";
     else if (ends_with(name, ".per_second") && !roll)
