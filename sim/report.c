@@ -363,7 +363,7 @@ static const char *csv_number(double v, char *buf, size_t n)
         return "n/a";   /* as ncu prints a metric it could not collect */
     if (v == (double)(uint64_t)v && v < 1e19)
         return ws_grouped_u64((uint64_t)v, buf, n);
-    if (!(v >= 0 && v < 1e18)) {
+    if (!(v >= 0 && v < 1e16)) {   /* beyond, llround of the hundredths would overflow */
         snprintf(buf, n, "%.2f", v);
         return buf;
     }
