@@ -2,6 +2,7 @@
  * layout), JSON, and PTX annotated line by line. */
 #include "sim/report.h"
 #include "sim/report_lines.h"
+#include "sim/platform.h"
 #include "sim/report_time.h"
 #include "sim/timing_result.h"
 
@@ -9,7 +10,6 @@
 
 #include <inttypes.h>
 #include <math.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -291,17 +291,17 @@ int ws_metrics_select(const char *list, int *selected, char *err, size_t errlen)
         size_t i;
         if (len > 6 && !strncmp(p, "regex:", 6)) {   /* ncu's form: every metric the expression matches */
             char expr[512];
-            regex_t re;
+            ws_regex re;
             snprintf(expr, sizeof expr, "%.*s", (int)(len - 6), p + 6);
-            if (regcomp(&re, expr, REG_EXTENDED | REG_NOSUB) != 0) {
+            if (ws_regex_compile(&re, expr) != 0) {
                 snprintf(err, errlen, "warpsim run: --metrics: 'regex:%s' is not a regular expression", expr);
                 return -1;
             }
             int matched = 0;
             for (i = 0; i < n; i++)
-                if (regexec(&re, ws_metric_at(i)->metric, 0, NULL, 0) == 0)
+                if (ws_regex_match(&re, ws_metric_at(i)->metric))
                     selected[i] |= ROLL_NAMED, matched = 1;
-            regfree(&re);
+            ws_regex_free(&re);
             if (!matched) {
                 snprintf(err, errlen, "warpsim run: --metrics: 'regex:%s' matches no metric (`warpsim run --help` "
                          "lists them)", expr);
