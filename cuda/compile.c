@@ -16,6 +16,13 @@
 #include <mach-o/dyld.h>
 #endif
 
+/* The C++ library a link names (the sanitizer build links with the C compiler): macOS has libc++ alone. */
+#if defined(__APPLE__)
+#define CXX_LIBRARY "-lc++"
+#else
+#define CXX_LIBRARY "-lstdc++"
+#endif
+
 /* Set by CMakeLists.txt: where the headers and libraries are in the build
  * tree, and where `cmake --install` puts them relative to the binary. */
 #ifndef WARPSIM_SOURCE_DIR
@@ -427,7 +434,7 @@ int ws_cu_link_program(const char *cu_path, const char *ptx, const char *cflags,
     snprintf(core, sizeof core, "%s/libwarpsim_core.a", lib);
     const char *driver = WARPSIM_LINK_DRIVER[0] ? WARPSIM_LINK_DRIVER : "clang++";
     bad = add(&a, driver) || add(&a, object) || add(&a, cudart) || add(&a, core) || add_words(&a, WARPSIM_LINK_FLAGS) ||
-          add(&a, "-lstdc++") || add(&a, "-lm") || add(&a, "-lpthread") || add(&a, "-o") || add(&a, exe_out);
+          add(&a, CXX_LIBRARY) || add(&a, "-lm") || add(&a, "-lpthread") || add(&a, "-o") || add(&a, exe_out);
     snprintf(what, sizeof what, "linking %s failed", cu_path);
     return run_compiler(&a, bad, what, err, errlen);
 }

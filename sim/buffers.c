@@ -1,7 +1,7 @@
 /*
  * Buffers of a run: sizes, initial contents (zero, iota, const, random,
- * file) and the atomic write --dump uses. Pure C11 + libc + a little POSIX
- * (getpid, fsync): validate/'s runner compiles it too.
+ * file) and the atomic write --dump uses. Pure C11 + libc + getpid, and
+ * sim/platform.c's fsync and rename: validate/'s runner compiles both too.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -10,6 +10,7 @@
 #include "sim/buffers.h"
 
 #include "isa/bits.h"
+#include "sim/platform.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -144,11 +145,11 @@ int ws_write_file_atomic(const char *path, const void *bytes, size_t n, char *er
         e = errno ? errno : EIO;
     if (!e && fflush(f))
         e = errno ? errno : EIO;
-    if (!e && fsync(fileno(f)) && errno != EINVAL && errno != ENOTSUP)
+    if (!e && ws_sync_file(f) && errno != EINVAL && errno != ENOTSUP)
         e = errno;
     if (fclose(f) && !e)
         e = errno ? errno : EIO;
-    if (!e && rename(tmp, path))
+    if (!e && ws_rename_replace(tmp, path))
         e = errno;
     if (e) {
         remove(tmp);

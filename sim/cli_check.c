@@ -2,6 +2,7 @@
 #include "isa/ptx.h"
 #include "sim/builtins.h"
 #include "sim/cli.h"
+#include "sim/platform.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -263,7 +264,7 @@ int cli_dump(int argc, char **argv)
     int bad = ferror(f);
     if (fclose(f) != 0)
         bad = 1;
-    if (bad || rename(tmp, out) != 0) {
+    if (bad || ws_rename_replace(tmp, out) != 0) {
         fprintf(stderr, "warpsim dump: cannot write %s: %s\n", out, strerror(errno));
         remove(tmp);
         free(tmp);

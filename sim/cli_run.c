@@ -122,7 +122,9 @@ int cli_run(int argc, char **argv)
     }
     if (o.help) {
         ws_run_print_help(stdout);
-        fputs("\nmetrics (--metrics a,b,c; --csv/--json print all of them by default):\n", stdout);
+        fputs("\nmetrics (--metrics a,b,c; --csv/--json print all of them by default; of a counter X.sum, ncu's rollups\n"
+              "X.avg (smsp__, l1tex__, sm__, gpu__), X.sum.per_second, X.avg.per_second, and X alone for its .avg and .sum):\n",
+              stdout);
         for (size_t i = 0; i < ws_metric_count(); i++)
             printf("  %s\n", ws_metric_at(i)->metric);
         ws_run_options_free(&o);

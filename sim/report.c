@@ -3,6 +3,7 @@
 #include "sim/report.h"
 #include "sim/json.h"
 #include "sim/report_lines.h"
+#include "sim/platform.h"
 #include "sim/report_time.h"
 #include "sim/timing_result.h"
 
@@ -10,7 +11,6 @@
 
 #include <inttypes.h>
 #include <math.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -101,11 +101,188 @@ double ws_metric_value(const ws_launch *l, const ws_metric *m)
     return counters_value(l->counters, m->counter);
 }
 
+/* ---- Rollups (ncu's .avg, .max, .min, .sum and .sum.per_second) ---------------------
+ * A counter's entry is its .sum; ncu also reports it over its units: .avg (the sum over the
+ * number of units: SM sub-partitions for smsp__, L1TEX units, one per SM, for l1tex__, SMs for
+ * sm__, one GPU for gpu__), .max and .min (the busiest and idlest unit) and .per_second (over
+ * gpu__time_duration). warpsim keeps its counters per instruction, not per SM, so .max and .min
+ * exist only where there is one unit (gpu__). selected[i] holds these bits: the entry as named,
+ * and the rollups asked of it. */
+enum { ROLL_NAMED = 1, ROLL_AVG = 2, ROLL_MAX = 4, ROLL_MIN = 8, ROLL_SUM_PER_SECOND = 16, ROLL_AVG_PER_SECOND = 32 };
+static const struct { int roll; const char *suffix; } rollups[] = {
+    {ROLL_AVG, ".avg"}, {ROLL_MAX, ".max"}, {ROLL_MIN, ".min"},
+    {ROLL_SUM_PER_SECOND, ".sum.per_second"}, {ROLL_AVG_PER_SECOND, ".avg.per_second"},
+};
+#define ROLLUP_COUNT (sizeof rollups / sizeof rollups[0])
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}
+
+static int has_prefix(const char *s, const char *prefix) { return !strncmp(s, prefix, strlen(prefix)); }
+
+/* The units a metric's .avg divides by (0: none warpsim knows: dram__, lts__, warpsim__'s own). */
+static uint64_t rollup_units(const ws_arch *a, const char *metric)
+{
+    uint64_t sms = a && a->sm_count ? a->sm_count : 1;
+    if (has_prefix(metric, "smsp__"))
+        return sms * (a && a->subpartitions ? a->subpartitions : 1);
+    if (has_prefix(metric, "l1tex__") || has_prefix(metric, "sm__"))
+        return sms;
+    if (has_prefix(metric, "gpu__"))
+        return 1;
+    return 0;
+}
+
+/* The rollups a table entry has (its .sum's: a counter, DRAM bytes, the duration). */
+static int rollups_of(const ws_metric *m)
+{
+    if (!ends_with(m->metric, ".sum"))
+        return 0;
+    int r = m->counter == TIME_DURATION ? 0 : ROLL_SUM_PER_SECOND;
+    if (rollup_units(NULL, m->metric)) {
+        r |= ROLL_AVG | (m->counter == TIME_DURATION ? 0 : ROLL_AVG_PER_SECOND);
+        if (has_prefix(m->metric, "gpu__"))   /* one unit: its .max and .min are its .sum */
+            r |= ROLL_MAX | ROLL_MIN;
+    }
+    return r;
+}
+
+static const char *rollup_suffix(int roll)
+{
+    for (size_t k = 0; k < ROLLUP_COUNT; k++)
+        if (rollups[k].roll == roll)
+            return rollups[k].suffix;
+    return "";
+}
+
+/* A column's name: the entry's, or its base (the name less .sum) and the rollup. */
+static const char *column_name(const ws_metric *m, int roll, char *buf, size_t n)
+{
+    if (roll == ROLL_NAMED)
+        return m->metric;
+    snprintf(buf, n, "%.*s%s", (int)(strlen(m->metric) - 4), m->metric, rollup_suffix(roll));
+    return buf;
+}
+
+static const char *column_unit(const ws_metric *m, int roll, char *buf, size_t n)
+{
+    if (roll != ROLL_SUM_PER_SECOND && roll != ROLL_AVG_PER_SECOND)
+        return m->unit;
+    snprintf(buf, n, "%s/s", m->unit[0] ? m->unit : "1");
+    return buf;
+}
+
+/* A column's value for a launch: NaN where it needs the timing model and the launch ran without. */
+static double column_value(const ws_launch *l, const ws_metric *m, int roll)
+{
+    double v = ws_metric_value(l, m);
+    if (roll == ROLL_NAMED || roll == ROLL_MAX || roll == ROLL_MIN)
+        return v;
+    if (roll == ROLL_AVG || roll == ROLL_AVG_PER_SECOND)
+        v /= (double)rollup_units(l->arch, m->metric);
+    if (roll == ROLL_AVG)
+        return v;
+    const ws_timing_result *r = ws_timing_result_of(l);
+    return r && r->duration_ns > 0 ? v / (r->duration_ns * 1e-9) : NAN;
+}
+
+/* "a .sum, .avg, ..." of what entry m has, for messages. */
+static void list_rollups(const ws_metric *m, char *buf, size_t n)
+{
+    int have = rollups_of(m);
+    size_t k = (size_t)snprintf(buf, n, ".sum");
+    for (size_t i = 0; i < ROLLUP_COUNT && k < n; i++)
+        if (have & rollups[i].roll)
+            k += (size_t)snprintf(buf + k, n - k, ", %s", rollups[i].suffix);
+}
+
+static size_t find_metric(const char *name, size_t len)
+{
+    size_t n = ws_metric_count();
+    for (size_t i = 0; i < n; i++)
+        if (strlen(ws_metric_at(i)->metric) == len && !strncmp(ws_metric_at(i)->metric, name, len))
+            return i;
+    return n;
+}
+
+/* One name of a --metrics list: a table entry, a rollup of one, or a base name without a rollup
+ * (every rollup of it warpsim has, as ncu then prints .avg, .max, .min and .sum). */
+static int select_name(const char *p, size_t len, int *selected, char *err, size_t errlen)
+{
+    size_t n = ws_metric_count(), i = find_metric(p, len);
+    char name[512], have[160];
+    if (i < n) {
+        selected[i] |= ROLL_NAMED;
+        return 0;
+    }
+    snprintf(name, sizeof name, "%.*s", (int)len, p);
+    /* a base name: its .sum entry and that entry's rollups, or its .avg entry (sm__cycles_elapsed) */
+    char with[520];
+    snprintf(with, sizeof with, "%s.sum", name);
+    if ((i = find_metric(with, strlen(with))) < n) {
+        selected[i] |= ROLL_NAMED | (rollups_of(ws_metric_at(i)) & (ROLL_AVG | ROLL_MAX | ROLL_MIN));
+        return 0;
+    }
+    snprintf(with, sizeof with, "%s.avg", name);
+    if ((i = find_metric(with, strlen(with))) < n) {
+        selected[i] |= ROLL_NAMED;
+        return 0;
+    }
+    /* a rollup of an entry: BASE.avg, .max, .min, .sum.per_second, .avg.per_second; else the
+     * rollups and submetrics ncu has and warpsim does not (.per_second alone, .pct_of_peak_...) */
+    static const char *const others[] = {".per_second", ".avg.pct_of_peak_sustained_active",
+        ".avg.pct_of_peak_sustained_elapsed", ".sum.pct_of_peak_sustained_active",
+        ".sum.pct_of_peak_sustained_elapsed", ".max.pct_of_peak_sustained_active",
+        ".max.pct_of_peak_sustained_elapsed", ".avg.per_cycle_active", ".avg.per_cycle_elapsed",
+        ".sum.per_cycle_active", ".sum.per_cycle_elapsed", ".sum.peak_sustained", ".avg.peak_sustained"};
+    int roll = 0;
+    size_t base = 0;
+    for (size_t k = 0; k < ROLLUP_COUNT && !roll; k++)
+        if (ends_with(name, rollups[k].suffix))
+            roll = rollups[k].roll, base = strlen(name) - strlen(rollups[k].suffix);
+    for (size_t k = 0; k < sizeof others / sizeof others[0] && !roll && !base; k++)
+        if (ends_with(name, others[k]))
+            base = strlen(name) - strlen(others[k]);
+    if (!base) {
+        snprintf(err, errlen, "warpsim run: --metrics: unknown metric '%s' (`warpsim run --help` lists them)", name);
+        return -1;
+    }
+    snprintf(with, sizeof with, "%.*s.sum", (int)base, name);
+    if ((i = find_metric(with, strlen(with))) == n) {
+        snprintf(err, errlen, "warpsim run: --metrics: unknown metric '%s': warpsim has no %.*s (`warpsim run --help` "
+                 "lists what it has)", name, (int)base, name);
+        return -1;
+    }
+    const ws_metric *m = ws_metric_at(i);
+    if (roll && (rollups_of(m) & roll)) {
+        selected[i] |= roll;
+        return 0;
+    }
+    list_rollups(m, have, sizeof have);
+    const char *why = "";
+    if (roll == ROLL_MAX || roll == ROLL_MIN)
+        why = ": .max and .min need each unit's own count, and warpsim keeps its counters per instruction, not per "
+              "SM or sub-partition (keeping them per block costs up to 3% more host time, and which SM the card's "
+              "scheduler gives each block is not modelled)";
+    else if (roll == ROLL_AVG || roll == ROLL_AVG_PER_SECOND)
+        why = ": warpsim does not know how many units this metric's counts spread over";
+    else if (ends_with(name, ".per_second") && !roll)
+        why = ": ncu names the rate of a rollup (.sum.per_second)";
+    else if (strstr(name, "pct_of_peak") || strstr(name, "per_cycle") || strstr(name, "peak_sustained"))
+        why = ": warpsim does not know this counter's sustained peak per unit and cycle";
+    snprintf(err, errlen, "warpsim run: --metrics: cannot compute '%s'%s; %.*s has %s", name, why, (int)base, name,
+             have);
+    return -1;
+}
+
 int ws_metrics_select(const char *list, int *selected, char *err, size_t errlen)
 {
     size_t n = ws_metric_count();
     for (size_t i = 0; i < n; i++)
-        selected[i] = list == NULL;
+        selected[i] = list == NULL ? ROLL_NAMED : 0;
     if (!list)
         return 0;
     const char *p = list;
@@ -115,17 +292,17 @@ int ws_metrics_select(const char *list, int *selected, char *err, size_t errlen)
         size_t i;
         if (len > 6 && !strncmp(p, "regex:", 6)) {   /* ncu's form: every metric the expression matches */
             char expr[512];
-            regex_t re;
+            ws_regex re;
             snprintf(expr, sizeof expr, "%.*s", (int)(len - 6), p + 6);
-            if (regcomp(&re, expr, REG_EXTENDED | REG_NOSUB) != 0) {
+            if (ws_regex_compile(&re, expr) != 0) {
                 snprintf(err, errlen, "warpsim run: --metrics: 'regex:%s' is not a regular expression", expr);
                 return -1;
             }
             int matched = 0;
             for (i = 0; i < n; i++)
-                if (regexec(&re, ws_metric_at(i)->metric, 0, NULL, 0) == 0)
-                    selected[i] = matched = 1;
-            regfree(&re);
+                if (ws_regex_match(&re, ws_metric_at(i)->metric))
+                    selected[i] |= ROLL_NAMED, matched = 1;
+            ws_regex_free(&re);
             if (!matched) {
                 snprintf(err, errlen, "warpsim run: --metrics: 'regex:%s' matches no metric (`warpsim run --help` "
                          "lists them)", expr);
@@ -134,20 +311,37 @@ int ws_metrics_select(const char *list, int *selected, char *err, size_t errlen)
             p += len + (end ? 1 : 0);
             continue;
         }
-        for (i = 0; i < n; i++)
-            if (strlen(ws_metric_at(i)->metric) == len && !strncmp(ws_metric_at(i)->metric, p, len))
-                break;
-        if (i == n) {
-            snprintf(err, errlen, "warpsim run: --metrics: unknown metric '%.*s' (`warpsim run --help` lists them)",
-                     (int)len, p);
+        if (select_name(p, len, selected, err, errlen) < 0)
             return -1;
-        }
-        selected[i] = 1;
         p += len + (end ? 1 : 0);
     }
     return 0;
 }
 
+/* The columns a selection makes: (entry, rollup) pairs, in the table's order. */
+typedef struct { size_t metric; int roll; char name[192]; } column;
+
+static column *selected_columns(const int *selected, size_t *count)
+{
+    size_t n = ws_metric_count(), k = 0;
+    column *c = malloc(sizeof *c * (n * (ROLLUP_COUNT + 1) + 1));
+    if (!c)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t r = 0; r <= ROLLUP_COUNT; r++) {
+            int roll = r ? rollups[r - 1].roll : ROLL_NAMED;
+            if (!(selected[i] & roll))
+                continue;
+            c[k].metric = i;
+            c[k].roll = roll;
+            char buf[192];
+            snprintf(c[k].name, sizeof c[k].name, "%s", column_name(ws_metric_at(i), roll, buf, sizeof buf));
+            k++;
+        }
+    }
+    *count = k;
+    return c;
+}
 
 /* ---- CSV and JSON ------------------------------------------------------------ */
 
@@ -162,21 +356,27 @@ static void csv_field(FILE *f, const char *s, int last)
     fputs(last ? "\"\n" : "\",", f);
 }
 
-/* A value as ncu's CSV prints it: integers with thousands separators
- * ("1,884,160"), other numbers with two decimals ("0.12"). */
+/* A value as ncu's CSV prints it: numbers with thousands separators, integers
+ * without decimals ("1,884,160"), other numbers with two ("2,110.06"). */
 static const char *csv_number(double v, char *buf, size_t n)
 {
     if (isnan(v))
         return "n/a";   /* as ncu prints a metric it could not collect */
     if (v == (double)(uint64_t)v && v < 1e19)
         return ws_grouped_u64((uint64_t)v, buf, n);
-    snprintf(buf, n, "%.2f", v);
+    if (!(v >= 0 && v < 1e16)) {   /* beyond, llround of the hundredths would overflow */
+        snprintf(buf, n, "%.2f", v);
+        return buf;
+    }
+    uint64_t hundredths = (uint64_t)llround(v * 100);
+    char whole[40];
+    snprintf(buf, n, "%s.%02u", ws_grouped_u64(hundredths / 100, whole, sizeof whole), (unsigned)(hundredths % 100));
     return buf;
 }
 
-static int by_metric_name(const void *a, const void *b)
+static int by_column_name(const void *a, const void *b)
 {
-    return strcmp(ws_metric_at(*(const size_t *)a)->metric, ws_metric_at(*(const size_t *)b)->metric);
+    return strcmp(((const column *)a)->name, ((const column *)b)->name);
 }
 
 /* The layout of `ncu --csv --page raw` (validate/reference/results/ holds ncu's
@@ -186,25 +386,24 @@ static int by_metric_name(const void *a, const void *b)
  * a local process's default stream. */
 void ws_report_csv(const ws_session *s, const int *selected, FILE *f)
 {
-    size_t n = ws_metric_count(), count = 0;
-    size_t *order = malloc(sizeof *order * (n ? n : 1));
-    if (!order)
+    size_t count = 0;
+    column *cols = selected_columns(selected, &count);
+    if (!cols)
         return;
-    for (size_t i = 0; i < n; i++)
-        if (selected[i])
-            order[count++] = i;
-    qsort(order, count, sizeof *order, by_metric_name);
+    qsort(cols, count, sizeof *cols, by_column_name);
     static const char *fixed[] = {"ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context",
                                   "Stream", "Block Size", "Grid Size", "Device", "CC"};
     const size_t nfixed = sizeof fixed / sizeof fixed[0];
     for (size_t i = 0; i < nfixed; i++)
         csv_field(f, fixed[i], i + 1 == nfixed && count == 0);
     for (size_t i = 0; i < count; i++)
-        csv_field(f, ws_metric_at(order[i])->metric, i + 1 == count);
+        csv_field(f, cols[i].name, i + 1 == count);
     for (size_t i = 0; i < nfixed; i++)
         csv_field(f, "", i + 1 == nfixed && count == 0);
-    for (size_t i = 0; i < count; i++)
-        csv_field(f, ws_metric_at(order[i])->unit, i + 1 == count);
+    for (size_t i = 0; i < count; i++) {
+        char unit[64];
+        csv_field(f, column_unit(ws_metric_at(cols[i].metric), cols[i].roll, unit, sizeof unit), i + 1 == count);
+    }
     char pid[32], cc[32];
     snprintf(pid, sizeof pid, "%ld", (long)getpid());
     snprintf(cc, sizeof cc, "%u.%u", s->arch.cc_major, s->arch.cc_minor);
@@ -221,18 +420,19 @@ void ws_report_csv(const ws_session *s, const int *selected, FILE *f)
             csv_field(f, row[i], i + 1 == nfixed && count == 0);
         for (size_t i = 0; i < count; i++) {
             char value[48];
-            csv_field(f, csv_number(ws_metric_value(l, ws_metric_at(order[i])), value, sizeof value), i + 1 == count);
+            csv_field(f, csv_number(column_value(l, ws_metric_at(cols[i].metric), cols[i].roll), value, sizeof value),
+                      i + 1 == count);
         }
     }
-    free(order);
+    free(cols);
 }
 
 /* A metric's value in JSON, of a type that depends on the metric alone: counters are
  * integers, ratios numbers with a fraction (1.0000, never 1), so a schema can say which. */
-static void json_metric_value(FILE *f, const ws_launch *l, const ws_metric *m)
+static void json_metric_value(FILE *f, const ws_launch *l, const ws_metric *m, int roll)
 {
-    double v = m->counter >= 0 ? 0 : ws_metric_value(l, m);
-    if (m->counter >= 0)
+    double v = m->counter >= 0 && roll == ROLL_NAMED ? 0 : column_value(l, m, roll);
+    if (m->counter >= 0 && roll == ROLL_NAMED)
         fprintf(f, "%" PRIu64, l->counters[m->counter]);
     else if (isnan(v))
         fputs("null", f);   /* a timing metric of a launch run with --no-timing */
@@ -261,16 +461,15 @@ void ws_report_json(const ws_session *s, const int *selected, FILE *f)
         if (s->options->stats)   /* wall-clock time only when asked: the rest is the same run after run */
             fprintf(f, "      \"seconds\": %.6f,\n", s->seconds[li]);
         fputs("      \"metrics\": {", f);
-        int first = 1;
-        for (size_t i = 0; i < ws_metric_count(); i++) {
-            if (!selected[i])
-                continue;
-            fprintf(f, "%s\n        ", first ? "" : ",");
-            ws_json_string(f, ws_metric_at(i)->metric);
+        size_t count = 0;
+        column *cols = selected_columns(selected, &count);
+        for (size_t i = 0; cols && i < count; i++) {
+            fprintf(f, "%s\n        ", i ? "," : "");
+            ws_json_string(f, cols[i].name);
             fputs(": ", f);
-            json_metric_value(f, l, ws_metric_at(i));
-            first = 0;
+            json_metric_value(f, l, ws_metric_at(cols[i].metric), cols[i].roll);
         }
+        free(cols);
         fputs("\n      },\n      \"lines\": [", f);
         int n;
         ws_line_totals *lines = ws_gather_lines(l, &n);

@@ -18,6 +18,7 @@
 
 #include "sim/buffers.h"
 #include "sim/capture.h"
+#include "sim/platform.h"
 #include "sim/report_html_lines.h"
 #include "sim/report_lines.h"
 #include "sim/report_svg.h"
@@ -311,13 +312,14 @@ int ws_report_html(const ws_session *s, const char *path, char *err, size_t errl
         }
     char *text = NULL;
     size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
+    ws_memstream ms;
+    FILE *m = ws_memstream_open(&ms, &text, &len);
     if (!m) {
         snprintf(err, errlen, "cannot write '%s': out of memory", path);
         return -1;
     }
     page(m, s);
-    fclose(m);
+    ws_memstream_close(&ms);
     int status = ws_write_file_atomic(path, text, len, err, errlen);
     free(text);
     return status;

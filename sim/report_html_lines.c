@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sim/capture.h"
+#include "sim/platform.h"
 #include "sim/report_lines.h"
 #include "sim/report_svg.h"
 #include "sim/report_time.h"
@@ -106,10 +107,11 @@ static void instr_heading(FILE *f, const ws_launch *l, ws_html_instr in)
     const ptx_function *F = &l->module->functions[in.fn];
     char *text = NULL, pos[512];
     size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
+    ws_memstream ms;
+    FILE *m = ws_memstream_open(&ms, &text, &len);
     if (m) {
         ptx_print_instr(l->module, F, &F->instrs[in.pc], m);
-        fclose(m);
+        ws_memstream_close(&ms);
     }
     fprintf(f, "<p class=\"instr\"><b>PTX line %d</b> <code>", F->instrs[in.pc].line);
     ws_html_text(f, text ? text : "");

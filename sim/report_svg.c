@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/platform.h"
+
 void ws_html_text(FILE *f, const char *s)
 {
     for (; *s; s++) {
@@ -248,10 +250,11 @@ static void instr_label(const ws_launch *l, const ws_capture_step *s, char *out,
     const ptx_function *F = &l->module->functions[s->fn];
     char *text = NULL;
     size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
+    ws_memstream ms;
+    FILE *m = ws_memstream_open(&ms, &text, &len);
     if (m) {
         ptx_print_instr(l->module, F, &F->instrs[s->pc], m);
-        fclose(m);
+        ws_memstream_close(&ms);
     }
     snprintf(out, n, "%d  %.26s%s", F->instrs[s->pc].line, text ? text : "", text && strlen(text) > 26 ? "…" : "");
     free(text);

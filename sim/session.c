@@ -4,26 +4,13 @@
 #include "sim/check.h"
 #include "sim/demangle.h"
 #include "sim/memory.h"
+#include "sim/platform.h"
 #include "sim/setup.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
-
-/* Peak resident memory of the process in KiB (ru_maxrss is KiB on Linux; 0 where unavailable). */
-static uint64_t peak_rss_kib(void)
-{
-    struct rusage u;
-    if (getrusage(RUSAGE_SELF, &u) != 0 || u.ru_maxrss < 0)
-        return 0;
-#if defined(__APPLE__)
-    return (uint64_t)u.ru_maxrss / 1024;   /* bytes there */
-#else
-    return (uint64_t)u.ru_maxrss;
-#endif
-}
 
 static double now_seconds(void)
 {
@@ -99,7 +86,7 @@ int ws_session_open_module(ws_session *s, const ws_run_options *o, ptx_module *m
         ws_global_mark_written(s->global.allocs[a], 0, s->global.allocs[a]->size);
     s->variable_bytes = s->global.bytes_in_use - s->buffer_bytes;
     s->variable_count = s->global.count - o->buffer_count;
-    s->peak_rss_kib = peak_rss_kib();
+    s->peak_rss_kib = ws_peak_rss_kib();
     return 0;
 }
 
@@ -289,7 +276,7 @@ int ws_session_run(ws_session *s, char *err, size_t errlen)
         if (o->racecheck)
             ws_race_report(&s->launches[gi], &s->races_shown, &s->race_errors, &s->race_warnings);
         s->launch_count = gi + 1;
-        s->peak_rss_kib = peak_rss_kib();
+        s->peak_rss_kib = ws_peak_rss_kib();
         free(params);
         if (status) {
             snprintf(err, errlen, "%s", s->launches[gi].error);

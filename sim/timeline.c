@@ -9,6 +9,7 @@
 
 #include "sim/buffers.h"
 #include "sim/json.h"
+#include "sim/platform.h"
 
 /* The engines a piece of work may run on. */
 enum { ENGINE_COMPUTE = -1, ENGINE_COPY0 = 0, ENGINE_COPY1 = 1 };
@@ -408,13 +409,14 @@ int ws_timeline_write_json(ws_timeline *const *timelines, int count, const char 
 {
     char *text = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
+    ws_memstream ms;
+    FILE *f = ws_memstream_open(&ms, &text, &len);
     if (!f) {
         snprintf(err, errlen, "cannot write '%s': out of memory", path);
         return -1;
     }
     ws_timeline_json(timelines, count, f);
-    if (fclose(f) || !text) {
+    if (ws_memstream_close(&ms) || !text) {
         free(text);
         snprintf(err, errlen, "cannot write '%s': out of memory", path);
         return -1;

@@ -90,6 +90,78 @@ START_TEST(metrics_by_regex_as_ncu_selects_them)
 }
 END_TEST
 
+START_TEST(metrics_rollups_as_ncu_names_them)
+{
+    char *out;
+    /* a name without a rollup gets the rollups warpsim has (ncu prints .avg, .max, .min, .sum); .avg is the sum over
+     * the units: 1,081,344 warp-instructions over hopper's 132 SMs x 4 sub-partitions = 2,048, 131,072 sectors over
+     * its 132 L1TEX units = 992.97 (ncu's own figure for this launch, validate/results/) */
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --csv --no-timing --metrics smsp__inst_executed,"
+                         "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.avg,warpsim__barrier_inst", &out), 0);
+    ck_assert_msg(strstr(out, ",\"CC\",\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.avg\",\"smsp__inst_executed.avg\","
+                              "\"smsp__inst_executed.sum\",\"warpsim__barrier_inst.sum\"\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, ",\"sector\",\"inst\",\"inst\",\"inst\"\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\"9.0\",\"992.97\",\"2,048\",\"1,081,344\",\"32,768\"\n") != NULL, "%s", out);
+    free(out);
+    /* one GPU: gpu__'s .avg, .max and .min are its .sum; a rate is the sum over the predicted duration */
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --csv --metrics gpu__time_duration,smsp__inst_executed.sum.per_second,"
+                         "smsp__inst_executed.sum", &out), 0);
+    ck_assert_msg(strstr(out, "\"gpu__time_duration.avg\",\"gpu__time_duration.max\",\"gpu__time_duration.min\","
+                              "\"gpu__time_duration.sum\",\"smsp__inst_executed.sum\",\"smsp__inst_executed.sum.per_second\"\n")
+                  != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\"ns\",\"ns\",\"ns\",\"ns\",\"inst\",\"inst/s\"\n") != NULL, "%s", out);
+    const char *row = strstr(out, "\"transpose_with_bank_conflicts\"");
+    ck_assert_ptr_nonnull(row);
+    char f[4][64];
+    ck_assert_int_eq(sscanf(row, "%*[^,],\"%*[^\"]\",\"%*[^\"]\",\"%*[^\"]\",\"%*[^\"]\",\"%*[^\"]\",\"%*[^\"]\","
+                            "\"%63[^\"]\",\"%63[^\"]\",\"%63[^\"]\",\"%*[^\"]\",\"%*[^\"]\",\"%63[^\"]\"",
+                            f[0], f[1], f[2], f[3]), 4);
+    ck_assert_str_eq(f[0], f[1]);
+    ck_assert_str_eq(f[1], f[2]);
+    double v[4];
+    for (int i = 0; i < 4; i++) {   /* without the thousands separators */
+        char *w = f[i];
+        for (char *r = f[i]; *r; r++)
+            if (*r != ',')
+                *w++ = *r;
+        *w = 0;
+        v[i] = strtod(f[i], NULL);
+    }
+    double expected = 1081344 / (v[0] * 1e-9);
+    ck_assert_msg(v[3] > expected * 0.9999 && v[3] < expected * 1.0001, "%s per second, %s ns", f[3], f[0]);
+    free(out);
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --csv --no-timing --metrics smsp__inst_executed.sum.per_second", &out), 0);
+    ck_assert_msg(strstr(out, "\"9.0\",\"n/a\"\n") != NULL, "%s", out);   /* no duration without the timing model */
+    free(out);
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --json --no-timing --metrics smsp__inst_executed", &out), 0);
+    ck_assert_msg(strstr(out, "\"smsp__inst_executed.sum\": 1081344,\n        \"smsp__inst_executed.avg\": 2048.0000")
+                  != NULL, "%s", out);
+    free(out);
+    /* what warpsim cannot compute: named, with what exists */
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --metrics smsp__inst_executed.max", &out), 2);
+    ck_assert_str_eq(out, "warpsim run: --metrics: cannot compute 'smsp__inst_executed.max': .max and .min need each "
+                          "unit's own count, and warpsim keeps its counters per instruction, not per SM or sub-partition (keeping "
+                          "them per block costs up to 3% more host time, and which SM the card's scheduler gives each "
+                          "block is not modelled); "
+                          "smsp__inst_executed has .sum, .avg, .sum.per_second, .avg.per_second\n");
+    free(out);
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --metrics warpsim__barrier_inst.avg", &out), 2);
+    ck_assert_msg(strstr(out, "cannot compute 'warpsim__barrier_inst.avg': warpsim does not know how many units this "
+                              "metric's counts spread over; warpsim__barrier_inst has .sum, .sum.per_second\n") != NULL,
+                  "%s", out);
+    free(out);
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --metrics l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum.pct_of_peak_sustained_elapsed", &out), 2);
+    ck_assert_msg(strstr(out, "does not know this counter's sustained peak") != NULL, "%s", out);
+    free(out);
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --metrics smsp__inst_executed.per_second", &out), 2);
+    ck_assert_msg(strstr(out, "ncu names the rate of a rollup (.sum.per_second)") != NULL, "%s", out);
+    free(out);
+    ck_assert_int_eq(RUN("run " TRANSPOSE " --metrics no_such_metric.max", &out), 2);
+    ck_assert_msg(strstr(out, "unknown metric 'no_such_metric.max': warpsim has no no_such_metric") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
 START_TEST(json_holds_metrics_and_lines)
 {
     char *out;
@@ -320,6 +392,7 @@ int main(void)
     tcase_add_test(tc, csv_has_the_ncu_raw_layout);
     tcase_add_test(tc, metrics_by_regex_as_ncu_selects_them);
     tcase_add_test(tc, json_holds_metrics_and_lines);
+    tcase_add_test(tc, metrics_rollups_as_ncu_names_them);
     tcase_add_test(tc, json_is_versioned_typed_and_repeatable);
     tcase_add_test(tc, source_annotates_the_conflicting_line);
     tcase_add_test(tc, color_and_version);

@@ -6,6 +6,7 @@
  * thousands separators, read through one CSV reader.
  */
 #include <check.h>
+#include <glob.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #define REFERENCE WARPSIM_SOURCE_DIR "/validate/reference/results/nvidia-h100-80gb-hbm3"
 #define MAX_FIELDS 8192
 #define MAX_ROWS 64
+#define COMPARED_AVGS 1930   /* the .avg cells of avg_rollups_as_ncu_computes_them whose .sum equals ncu's */
 
 typedef struct {
     int rows, cols[MAX_ROWS];
@@ -156,6 +158,77 @@ START_TEST(layout_units_and_numbers_as_ncu_prints_them)
 }
 END_TEST
 
+/* The rollups ncu prints for a metric named without one (.avg, .max, .min, .sum): warpsim prints the .avg and .sum
+ * it can compute. ncu's .avg is the sum over the metric's units (on the H100: 132 SMs x 4 sub-partitions for smsp__,
+ * 132 L1TEX units for l1tex__); on every course launch ncu measured at -O0, wherever warpsim's .sum equals ncu's,
+ * its .avg must read as ncu's does ("2,482.42"). */
+START_TEST(avg_rollups_as_ncu_computes_them)
+{
+    glob_t g;
+    ck_assert_int_eq(glob(WARPSIM_SOURCE_DIR "/validate/results/nvidia-h100-80gb-hbm3/O0/*.csv", 0, NULL, &g), 0);
+    static table ncu, ws;
+    int compared = 0, launches = 0;
+    for (size_t k = 0; k < g.gl_pathc; k++) {
+        /* the stem names the launch: 001_transpose__demo is programs/001_transpose/demo.launch */
+        const char *stem = strrchr(g.gl_pathv[k], '/') + 1;
+        char launch[1024], bases[4096] = "", cmd[8192];
+        const char *sep = strstr(stem, "__");
+        ck_assert_ptr_nonnull(sep);
+        snprintf(launch, sizeof launch, WARPSIM_SOURCE_DIR "/programs/%.*s/%.*s.launch", (int)(sep - stem), stem,
+                 (int)(strlen(sep + 2) - 4), sep + 2);
+        FILE *f = fopen(launch, "r");
+        if (!f)
+            continue;   /* the probes: validate/probes/, not programs/ */
+        fclose(f);
+        f = fopen(g.gl_pathv[k], "r");
+        ck_assert_ptr_nonnull(f);
+        read_csv(f, &ncu);
+        fclose(f);
+        /* every smsp__ and l1tex__ metric ncu gave an .avg, named without its rollup */
+        for (int c = 0; c < ncu.cols[0]; c++) {
+            const char *n = ncu.cell[0][c];
+            size_t len = strlen(n);
+            if (len > 4 && !strcmp(n + len - 4, ".avg") && (!strncmp(n, "smsp__", 6) || !strncmp(n, "l1tex__", 7)))
+                snprintf(bases + strlen(bases), sizeof bases - strlen(bases), "%s%.*s", bases[0] ? "," : "",
+                         (int)(len - 4), n);
+        }
+        ck_assert_msg(bases[0], "%s: no .avg column", stem);
+        snprintf(cmd, sizeof cmd, WARPSIM_BINARY " run %s --csv --no-timing --metrics %s", launch, bases);
+        f = popen(cmd, "r");
+        ck_assert_ptr_nonnull(f);
+        read_csv(f, &ws);
+        ck_assert_int_eq(pclose(f), 0);
+        ck_assert_int_eq(ws.rows, ncu.rows);
+        launches++;
+        for (int c = 11; c < ws.cols[0]; c++) {
+            const char *n = ws.cell[0][c];
+            size_t len = strlen(n);
+            /* no .max or .min: warpsim has no per-SM counts */
+            ck_assert_msg(strcmp(n + len - 4, ".max") && strcmp(n + len - 4, ".min"), "%s", n);
+            if (strcmp(n + len - 4, ".avg"))
+                continue;
+            char sum[512];
+            snprintf(sum, sizeof sum, "%.*s.sum", (int)(len - 4), n);
+            int ws_sum = column(&ws, sum), ncu_sum = column(&ncu, sum), ncu_avg = column(&ncu, n);
+            ck_assert_msg(ws_sum >= 0 && ncu_sum >= 0 && ncu_avg >= 0, "%s: %s", stem, n);
+            ck_assert_str_eq(ws.cell[1][c], ncu.cell[1][ncu_avg]);   /* the unit */
+            for (int r = 2; r < ws.rows; r++) {
+                if (strcmp(ws.cell[r][ws_sum], ncu.cell[r][ncu_sum]))
+                    continue;   /* 280 cells: SASS-level counts (smsp__inst_executed...), L1 fill wavefronts */
+                ck_assert_msg(!strcmp(ws.cell[r][c], ncu.cell[r][ncu_avg]), "%s launch %d: %s %s, ncu's %s", stem,
+                              r - 2, n, ws.cell[r][c], ncu.cell[r][ncu_avg]);
+                compared++;
+            }
+        }
+        free_table(&ncu);
+        free_table(&ws);
+    }
+    globfree(&g);
+    ck_assert_int_ge(launches, 25);
+    ck_assert_int_ge(compared, COMPARED_AVGS);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ncu_csv");
@@ -163,6 +236,7 @@ int main(void)
     tcase_add_test(tc, kernel_names_as_ncu_gives_them);
     tcase_add_test(tc, names_ncu_did_not_show_us);
     tcase_add_test(tc, layout_units_and_numbers_as_ncu_prints_them);
+    tcase_add_test(tc, avg_rollups_as_ncu_computes_them);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);

@@ -35,6 +35,8 @@
  * read and write one object at one address, as with unified memory. */
 #ifdef __CUDA_ARCH__
 #define __managed__ __attribute__((device))
+#elif defined(__APPLE__)   /* Mach-O names a section with its segment (untested: cuda/runtime/context.c) */
+#define __managed__ __attribute__((device)) __attribute__((section("__DATA,warpsim_managed"))) __attribute__((used))
 #else
 #define __managed__ __attribute__((device)) __attribute__((section("warpsim_managed"))) __attribute__((used))
 #endif

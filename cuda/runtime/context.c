@@ -217,8 +217,14 @@ void __cudaRegisterVar(void **handle, char *host_var, char *device_address, cons
         v->module = mi;
         v->symbol = symbol;
         v->size = size;
-        /* __managed__ puts the host shadow in this section (cuda_runtime.h) */
+        /* __managed__ puts the host shadow in this section (cuda_runtime.h); the linker marks its bounds:
+         * GNU ld and lld as __start_/__stop_SECTION, macOS's ld64 as section$start/end$SEGMENT$SECTION */
+#if defined(__APPLE__)
+        extern char __start_warpsim_managed[] __asm("section$start$__DATA$warpsim_managed");
+        extern char __stop_warpsim_managed[] __asm("section$end$__DATA$warpsim_managed");
+#else
         extern char __start_warpsim_managed[] __attribute__((weak)), __stop_warpsim_managed[] __attribute__((weak));
+#endif
         v->managed = __start_warpsim_managed && host_var >= __start_warpsim_managed && host_var < __stop_warpsim_managed;
     }
     ws_cuda_leave(c);
