@@ -66,7 +66,10 @@ typedef struct {
 } ws_cuda_allocation;
 
 /* A stream: its device and its index in that device's timeline (sim/timeline.h). */
-struct CUstream_st { int id; unsigned flags; int device, index; };
+struct CUstream_st {
+    struct CUstream_st *next, *prev;   /* the runtime's live streams (a context holds them until destroyed) */
+    int id; unsigned flags; int device, index;
+};
 /* A cudaArray: texels in simulated memory, rows packed. */
 struct cudaArray {
     struct cudaArray *next;    /* the runtime's list of live arrays (reclaimed at exit, as the GPU's are) */
@@ -76,7 +79,10 @@ struct cudaArray {
 };
 /* An event: when it was recorded on the host (--no-timing's fallback) and
  * the simulated time its stream's work reached it on its device. */
-struct CUevent_st { int recorded; double host_seconds, device_ns; unsigned flags; int device; };
+struct CUevent_st {
+    struct CUevent_st *next, *prev;    /* the runtime's live events */
+    int recorded; double host_seconds, device_ns; unsigned flags; int device;
+};
 
 #define WS_CUDA_MAX_CONFIG_DEPTH 64
 
@@ -97,6 +103,8 @@ typedef struct {
     int device_count;          /* --devices */
     uint64_t check_errors;     /* --check initcheck: over every launch */
     struct cudaArray *arrays;  /* live cudaMallocArray arrays */
+    struct CUstream_st *streams;   /* live streams and events: the context's until destroyed, so never a leak */
+    struct CUevent_st *events;
     uint64_t races_shown, race_errors, race_warnings;   /* --check racecheck */
     uint32_t peer_access[WS_CUDA_MAX_DEVICES];   /* bit p of [d]: kernels on d may touch p's memory */   /* a kernel's fault, not yet seen: the next call that waits for the device makes it sticky */
     /* the launches the report covers (--kernel, --launch-skip, --launch-count) */

@@ -21,6 +21,11 @@
 #include <stdlib.h>
 #include <time.h>
 
+/* The runtime's lists of live streams and events: doubly linked, head first. */
+#define LINK(head, x) do { (x)->prev = NULL; (x)->next = (head); if (head) (head)->prev = (x); (head) = (x); } while (0)
+#define UNLINK(head, x) do { if ((x)->prev) (x)->prev->next = (x)->next; else (head) = (x)->next; \
+                             if ((x)->next) (x)->next->prev = (x)->prev; } while (0)
+
 static double now_seconds(void)
 {
     struct timespec t;
@@ -54,6 +59,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags)
         return ws_api_end(c, cudaErrorMemoryAllocation);
     }
     s->id = s->index - 1;   /* stream 1, 2, ... as the trace names them */
+    LINK(c->streams, s);
     *stream = s;
     return ws_api_end(c, cudaSuccess);
 }
@@ -66,6 +72,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
     if (!stream || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
         return ws_api_end(c, cudaErrorInvalidResourceHandle);
     /* its timeline entry stays: the work already issued to it still runs, and the trace keeps its row */
+    UNLINK(c->streams, stream);
     free(stream);
     return ws_api_end(c, cudaSuccess);
 }
@@ -109,6 +116,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
         return ws_api_end(c, cudaErrorMemoryAllocation);
     e->flags = flags;
     e->device = ws_cuda_current_device();
+    LINK(c->events, e);
     *event = e;
     return ws_api_end(c, cudaSuccess);
 }
@@ -179,6 +187,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
     WS_API_BEGIN(c);
     if (!event)
         return ws_api_end(c, cudaErrorInvalidResourceHandle);
+    UNLINK(c->events, event);
     free(event);
     return ws_api_end(c, cudaSuccess);
 }
