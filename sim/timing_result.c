@@ -37,10 +37,10 @@ const ws_timing_result *ws_timing_result_of(const ws_launch *l) { return l->timi
  * instruction (a 64-bit one takes two), from a backward liveness pass over
  * the kernel, plus the few it reserves. --regs N overrides. */
 
-uint32_t ws_timing_estimate_registers(const ws_launch *l)
+/* The most 32-bit registers live at once in `fn`, from a backward liveness pass over its
+ * instructions' register lists (ops[i], `stride` bytes apart), plus the few ptxas reserves. */
+static uint32_t estimate_registers(const ws_arch *a, const ptx_function *fn, const ws_timing_op *ops, size_t stride)
 {
-    const ptx_function *fn = l->kernel;
-    const ws_decoded *dec = l->decoded[l->kernel_index];
     int n = fn->instr_count, regs = fn->value_reg_count + fn->pred_reg_count, words = (regs + 63) / 64;
     if (n == 0 || words == 0)
         return 16;
@@ -66,7 +66,7 @@ uint32_t ws_timing_estimate_registers(const ws_launch *l)
             for (int k = 0; k < ns; k++)
                 for (int j = 0; j < words; j++)
                     out[j] |= live[(size_t)succ[k] * words + j];
-            const ws_timing_op *op = &dec[i].timing;
+            const ws_timing_op *op = (const ws_timing_op *)((const char *)ops + (size_t)i * stride);
             if (in->guard < 0)
                 for (int k = 0; k < op->ndst; k++)
                     out[op->dst[k] / 64] &= ~(UINT64_C(1) << (op->dst[k] % 64));
@@ -90,7 +90,25 @@ uint32_t ws_timing_estimate_registers(const ws_launch *l)
     free(live);
     free(out);
     uint32_t estimate = most + 6;   /* ptxas keeps a few for addresses and the stack pointer */
-    return estimate > l->arch->max_regs_per_thread ? l->arch->max_regs_per_thread : estimate;
+    return estimate > a->max_regs_per_thread ? a->max_regs_per_thread : estimate;
+}
+
+uint32_t ws_timing_estimate_registers(const ws_launch *l)
+{
+    const ws_decoded *dec = l->decoded[l->kernel_index];
+    return estimate_registers(l->arch, l->kernel, &dec[0].timing, sizeof *dec);
+}
+
+uint32_t ws_timing_estimate_kernel_registers(const ws_arch *a, const ptx_function *fn)
+{
+    ws_timing_op *ops = calloc(fn->instr_count ? (size_t)fn->instr_count : 1, sizeof *ops);
+    if (!ops)
+        return 32;
+    for (int i = 0; i < fn->instr_count; i++)
+        ws_timing_decode(a, fn, &fn->instrs[i], &ops[i]);
+    uint32_t regs = estimate_registers(a, fn, ops, sizeof *ops);
+    free(ops);
+    return regs;
 }
 
 /* ---- Placing the blocks -------------------------------------------------------------

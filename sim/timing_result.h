@@ -14,6 +14,8 @@ void ws_timing_verdict(const ws_timing_result *r, char *out, size_t len);
 const char *ws_bound_name(ws_bound b);
 /* Registers per thread a real build would likely use: the most live at once, from the PTX. */
 uint32_t ws_timing_estimate_registers(const ws_launch *l);
+/* The same for a kernel of a module, before any launch (cudaFuncGetAttributes, the occupancy API). */
+uint32_t ws_timing_estimate_kernel_registers(const ws_arch *a, const ptx_function *fn);
 /* All blocks ran: place them on the SMs and compute l->timing->result. */
 void ws_timing_finish(ws_launch *l);
 

@@ -57,6 +57,12 @@ has "an event pair around a pageable copy: call, latency, bytes at the pageable 
 predicted=$(predicted_ns "$D/event_time.cu")
 want=$(awk -v a="$launch" -v k="$predicted" 'BEGIN { printf "%.0f", a + k }')
 has "an event pair around a launch: the launch call and its predicted duration ($predicted ns)" "$T/events" "kernel ns $want"
+# registers (--regs): the occupancy API counts them (65536 / (128 x 512) = 1 block of 512 threads per SM), and a
+# block needing more than an SM has (1024 x 128 = 128K) is refused with cudaErrorLaunchOutOfResources, as on a GPU
+"$W" run "$R/000_occupancy/occupancy.cu" --regs 128 --log-file /dev/null > "$T/regs" 2> "$T/err"
+has "--regs: the occupancy API counts registers" "$T/regs" "   512          0              1       25.0%"
+has "--regs: a block beyond the SM's registers is refused" "$T/regs" "  1024          0              0        0.0%   not launched: too many resources requested for launch"
+has "--regs: the program still checks its launches" "$T/regs" "Check: OK"
 # streams (tests/cuda_programs/streams_overlap.cu); C = one 1 MiB pinned copy = latency + 1048576 / pcie_gbps, K = the
 # kernel's predicted duration. Two streams each copy in, run the kernel, copy out: stream 1's copy in runs on the
 # HtoD engine while stream 0's kernel runs (K < C), stream 1's kernel after its copy, its copy out on the DtoH engine

@@ -121,9 +121,14 @@ static cudaError_t check_config(const ws_cuda *c, const ws_cuda_function *f, int
     const ptx_function *k = &c->modules[f->module].module->functions[f->kernel];
     uint64_t limit = f->max_dynamic_shared[device] > 0 ? (uint64_t)f->max_dynamic_shared[device]
                                                 : (a->shared_per_block < 48 * 1024 ? a->shared_per_block : 48 * 1024);
-    (void)k;
     if (shared > limit)
         return cudaErrorInvalidConfiguration;
+    /* registers: a block that needs more than an SM has is refused, as the GPU refuses it (only with
+     * --regs: the estimate from the PTX is too coarse to refuse a launch ptxas might fit) */
+    const char *why;
+    if (c->options.regs && ws_arch_blocks_per_sm_regs(a, (uint32_t)threads, shared, c->options.regs, &why) == 0)
+        return cudaErrorLaunchOutOfResources;
+    (void)k;
     return cudaSuccess;
 }
 
@@ -245,7 +250,8 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
     attr->constSizeBytes = (size_t)constant;
     attr->localSizeBytes = (size_t)k->local_size;
     attr->maxThreadsPerBlock = (int)c->arch.max_threads_per_block;
-    attr->numRegs = 0;   /* PTX registers are virtual: only ptxas knows (warpsim does not count registers) */
+    /* PTX registers are virtual: ptxas decides. The timing model's estimate (the most live at once), or --regs */
+    attr->numRegs = (int)(c->options.regs ? c->options.regs : ws_timing_estimate_kernel_registers(&c->arch, k));
     attr->ptxVersion = (int)(m->version_major * 10 + m->version_minor);
     attr->binaryVersion = (int)ws_arch_sm_version(&c->arch);
     int set = f->max_dynamic_shared[ws_cuda_current_device()];
@@ -292,7 +298,10 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const voi
     for (int s = 0; s < m->symbol_count; s++)
         if (m->symbols[s].space == PTX_SPACE_SHARED && (m->symbols[s].function < 0 || m->symbols[s].function == f->kernel))
             shared += m->symbols[s].size;
+    /* registers as the launch's Time section counts them: the estimate from the PTX, or --regs */
+    const ptx_function *k = &m->functions[f->kernel];
+    uint32_t regs = c->options.regs ? c->options.regs : ws_timing_estimate_kernel_registers(&c->arch, k);
     const char *limit;
-    *blocks = (int)ws_arch_blocks_per_sm(&c->arch, (uint32_t)block_size, shared, &limit);
+    *blocks = (int)ws_arch_blocks_per_sm_regs(&c->arch, (uint32_t)block_size, shared, regs, &limit);
     return ws_api_end(c, cudaSuccess);
 }

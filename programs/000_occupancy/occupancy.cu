@@ -58,11 +58,17 @@ int main()
         cudaMemcpy(y, hy, n * sizeof(float), cudaMemcpyHostToDevice);
         cudaEventRecord(start);
         saxpy<<<(n + bs - 1) / bs, bs, shared>>>(n, a, x, y);
+        cudaError_t launched = cudaGetLastError();   // a block that needs more than an SM has is refused
         cudaEventRecord(stop);
         cudaEventSynchronize(stop);
         float ms = 0;
         cudaEventElapsedTime(&ms, start, stop);
         double us = ms * 1000.0;
+        if (launched != cudaSuccess) {
+            printf("%6d %10d %14d %11s   not launched: %s\n", bs, shared_kib[k], per_sm, "0.0%",
+                   cudaGetErrorString(launched));
+            continue;
+        }
         printf("%6d %10d %14d %10.1f%% %10.2f %8.0f\n", bs, shared_kib[k], per_sm,
                100.0 * per_sm * (bs / 32) / warps_per_sm, us, 3.0 * n * sizeof(float) / us / 1000.0);
         float *out = (float *)malloc(n * sizeof(float));
