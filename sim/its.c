@@ -236,6 +236,17 @@ static inline uint32_t put_lanes(struct ws_its_record *rec, uint32_t count, uint
                                  const uint64_t *addr, unsigned at, const uint64_t *values, const uint8_t *shared,
                                  unsigned size)
 {
+    if (mask == WS_FULL_MASK) {   /* the common case: no lane to skip */
+        uint32_t lane_bits = WHERE_WORD;   /* WHERE_WORD | lane << WHERE_LANE_SHIFT */
+        for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++, lane_bits += UINT32_C(1) << WHERE_LANE_SHIFT) {
+            uint32_t off = (uint32_t)addr[lane] + at, where = lane_bits | off;
+            const uint8_t *val = (const uint8_t *)&values[lane];
+            count = put_word(rec, count, word, mine, where, off, shared, val);
+            if (size == 8)
+                count = put_word(rec, count, word, mine, where + 4, off + 4, shared, val + 4);
+        }
+        return count;
+    }
     for (uint32_t m = mask; m; m &= m - 1) {
         uint32_t lane = (uint32_t)__builtin_ctz(m), off = (uint32_t)addr[lane] + at;
         uint32_t where = WHERE_WORD | lane << WHERE_LANE_SHIFT | off;
