@@ -347,14 +347,19 @@ void exec_st(ws_exec *x, const ptx_instr *in, uint32_t mask)
     }
     if (access_lanes(x, in, &in->operand[0], mask, size * n, 1, &t) < 0)
         return;
-    if (x->launch->its && may_be_shared(in))   /* --sched its: the warp's other lanes do not see it yet */
-        for (unsigned e = 0; e < n; e++)
-            WS_FOR_LANES(mask, lane) {
-                int64_t off = its_shared_offset(x, &t, lane, e * size);
-                if (off >= 0)
-                    ws_its_store(x, lane, (uint64_t)off, lane_host(&t, lane) + e * size,
-                                 (const uint8_t *)&values[e][lane], size);
-            }
+    if (x->launch->its && may_be_shared(in)) {   /* --sched its: the warp's other lanes do not see it yet */
+        if (t.region == x->block->shared && (size == 4 || size == 8))
+            for (unsigned e = 0; e < n; e++)
+                ws_its_store_lanes(x, mask, t.addr, e * size, values[e], size);
+        else
+            for (unsigned e = 0; e < n; e++)
+                WS_FOR_LANES(mask, lane) {
+                    int64_t off = its_shared_offset(x, &t, lane, e * size);
+                    if (off >= 0)
+                        ws_its_store(x, lane, (uint64_t)off, lane_host(&t, lane) + e * size,
+                                     (const uint8_t *)&values[e][lane], size);
+                }
+    }
     for (unsigned e = 0; e < n; e++) {
         if (t.region && size == 4) {
             uint8_t *region = t.region + e * 4;

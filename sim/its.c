@@ -15,29 +15,84 @@
  * other's stores landed). Memory itself always holds lockstep's values, so at
  * the synchronisation every store is there, in lockstep's order.
  *
- * The record: each held-back store byte is a record in its warp's list, and
- * each shared byte names the newest record of the warp that last stored it
- * (its_head); a byte's records of one warp are chained newest to oldest.
+ * The record: each held-back store is kept as records in its warp's list, one
+ * per 4-byte word it covers (a word's record: the lane, the word, its four
+ * old and four new bytes), and each shared word names the newest record of
+ * the warp that last stored it (its_word: the warp and the record's index);
+ * a word's records of one warp are chained newest to oldest. The chain is the
+ * word's, not each byte's: the four bytes had the same head when a record was
+ * made, so they share its previous record too. A store of 1 or 2 bytes (or
+ * one not on a word boundary) puts its word in byte mode for the rest of the
+ * block: its bytes get heads of their own (its_byte, each starting from the
+ * word's head), its_word says WS_ITS_BYTES, and every later store to it makes
+ * a record per byte, chained per byte (a byte's previous record may be a
+ * word's: the byte reads its own byte of it).
+ *
+ * A flush only forgets the warp's records: the heads it leaves behind are
+ * stale, and a head is the warp's current one only if it names a record the
+ * warp holds now that covers that word or byte. That is exact: in the stretch
+ * the only writer of the head value (warp, i) is record i's store, which
+ * overwrote whatever stale copy the word held, and byte mode starts from the
+ * word's head of that moment. A record links to its bytes' previous head
+ * only when that is the same warp's current one, as a store of another warp
+ * in between cuts a byte's chain.
+ *
+ * Per byte this is the chain the first version kept with a 12-byte record and
+ * a head per byte, cleared at the flush (tests/its_reference.h keeps it;
+ * tests/test_its.c runs random stores, loads, flushes and block starts of
+ * several warps through both and compares every view). The first version cost
+ * 16-35% more host instructions than lockstep on the benchmark's shared-memory
+ * kernels; a lane's 4-byte store is now one 16-byte record and one head, made
+ * in a loop over the warp's lanes (ws_its_store_lanes), and a flush costs
+ * nothing per record. Two other designs were weighed: a record per lane-store
+ * of up to 8 bytes needs a previous record per byte anyway (the bytes' heads
+ * differ after narrower stores), and a lazier log, read only when a load finds
+ * a byte its warp stored in the stretch, still needs to know, per byte, which
+ * warp stored it last to answer such a load exactly when another warp stored
+ * in between, which is a head per byte by another name. Kernels store whole
+ * words, so the head is kept per word and byte mode is the exception.
+ *
  * A load walks the chain only when its warp holds something back: a program
  * that synchronises before it reads another lane's data never walks one, and
- * reads what lockstep reads.
+ * reads what lockstep reads. A warp holding back more than MAX_BYTES bytes
+ * (counted per store, as before: not per record) synchronises first.
  */
 #include "sim/its.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-struct ws_its_record {
-    uint32_t offset;   /* the shared byte */
-    uint32_t prev;     /* the previous record of this byte in this warp's list, + 1; 0: none */
-    uint8_t lane, old, val;
-};
-
-/* its_head packs (warp index + 1) above the record index + 1. */
+/* A head packs (warp index + 1) above the record index + 1; 0: none. */
 #define HEAD_SHIFT 26
 #define HEAD_INDEX ((UINT32_C(1) << HEAD_SHIFT) - 1)
+/* its_word: this word's bytes have heads of their own in its_byte. */
+#define BYTES UINT32_MAX
 /* Past this many held-back bytes the warp's stores are let through (see README.md: limits). */
-#define MAX_RECORDS (UINT32_C(1) << 20)
+#define MAX_BYTES (UINT32_C(1) << 20)
+/* ws_its_record.where: shared memory is at most a preset's shared_per_block (228 KB), below 1 << 26 */
+#define WHERE_OFFSET ((UINT32_C(1) << 26) - 1)
+#define WHERE_LANE_SHIFT 26
+#define WHERE_WORD (UINT32_C(1) << 31)
+
+static inline unsigned rec_lane(const struct ws_its_record *r) { return (r->where >> WHERE_LANE_SHIFT) & 31u; }
+
+/* Whether head (or link) h, found at byte `at`, names a record of warp `mine` made in
+ * this stretch, before record `bound`, that covers the byte (see above: then it is
+ * the byte's genuine head, or genuine previous record, and not a stale copy). */
+static inline int current(const ws_warp *w, uint32_t h, uint32_t mine, uint32_t at, uint32_t bound)
+{
+    uint32_t i = (h & HEAD_INDEX) - 1;
+    if ((h & ~HEAD_INDEX) != mine || i >= bound)
+        return 0;
+    uint32_t where = w->its.rec[i].where;
+    return where & WHERE_WORD ? (where & WHERE_OFFSET) == (at & ~3u) : (where & WHERE_OFFSET) == at;
+}
+
+/* A record's link to its bytes' previous head h: checked when it is followed (current()). */
+static inline uint32_t link(uint32_t h, uint32_t mine)
+{
+    return (h & ~HEAD_INDEX) == mine ? h & HEAD_INDEX : 0;
+}
 
 static uint64_t mix(uint64_t z)
 {
@@ -60,89 +115,217 @@ static void draw_groups(const ws_launch *l, const ws_block *b, ws_warp *w)
 
 int ws_its_block_alloc(const ws_launch *l, ws_block *b)
 {
-    b->its_head = calloc((size_t)l->shared_size + 1, sizeof *b->its_head);
-    return b->its_head ? 0 : -1;
+    size_t words = (size_t)(l->shared_size + 3) / 4;
+    if (l->shared_size > WHERE_OFFSET)
+        return -1;
+    b->its_word = calloc(words + 2, sizeof *b->its_word);
+    b->its_byte = calloc(4 * words + 8, sizeof *b->its_byte);
+    return b->its_word && b->its_byte ? 0 : -1;
 }
 
 void ws_its_block_free(ws_block *b)
 {
     for (int wi = 0; b->warps && wi < b->warp_count; wi++)
         free(b->warps[wi].its.rec);
-    free(b->its_head);
+    free(b->its_word);
+    free(b->its_byte);
 }
 
 void ws_its_block_reset(const ws_launch *l, ws_block *b)
 {
-    memset(b->its_head, 0, (size_t)l->shared_size * sizeof *b->its_head);
+    /* its_byte is read only for words in byte mode, and set when a word enters it */
+    memset(b->its_word, 0, (size_t)(l->shared_size + 3) / 4 * sizeof *b->its_word);
+    b->its_byte_words = 0;
     for (int wi = 0; wi < b->warp_count; wi++) {
         ws_warp *w = &b->warps[wi];
         w->its.count = 0;
+        w->its.bytes = 0;
         w->its.stretch = 0;
-        draw_groups(l, b, w);
+        w->its.drawn = 0;   /* drawn when a load first needs them (ws_its_view) */
     }
 }
 
 void ws_its_flush(ws_exec *x)
 {
     ws_warp *w = x->warp;
-    uint32_t mine = (uint32_t)(w->index + 1) << HEAD_SHIFT;
-    uint32_t *head = x->block->its_head;
-    for (uint32_t i = 0; i < w->its.count; i++) {
-        uint32_t off = w->its.rec[i].offset;
-        if ((head[off] & ~HEAD_INDEX) == mine)   /* another warp's newer store keeps its record */
-            head[off] = 0;
-    }
-    w->its.count = 0;
+    w->its.count = 0;   /* every head naming a record of the warp is stale now */
+    w->its.bytes = 0;
     w->its.stretch++;
-    draw_groups(x->launch, x->block, w);
+    w->its.drawn = 0;
+}
+
+/* Room for `records` more records; 0 when memory ran out. */
+static int reserve(ws_warp *w, uint32_t records)
+{
+    if (w->its.count + records <= w->its.capacity)
+        return 1;
+    uint32_t cap = w->its.capacity ? w->its.capacity * 2 : 1024;
+    while (cap < w->its.count + records)
+        cap *= 2;
+    struct ws_its_record *p = realloc(w->its.rec, cap * sizeof *p);
+    if (!p)
+        return 0;
+    w->its.rec = p;
+    w->its.capacity = cap;
+    return 1;
 }
 
 void ws_its_store(ws_exec *x, int lane, uint64_t offset, const uint8_t *old, const uint8_t *val, unsigned size)
 {
     ws_warp *w = x->warp;
-    if (w->its.count + size > MAX_RECORDS)
+    if (w->its.bytes + size > MAX_BYTES)
         ws_its_flush(x);
-    if (w->its.count + size > w->its.capacity) {
-        uint32_t cap = w->its.capacity ? w->its.capacity * 2 : 1024;
-        while (cap < w->its.count + size)
-            cap *= 2;
-        struct ws_its_record *p = realloc(w->its.rec, cap * sizeof *p);
-        if (!p) {   /* out of memory: let this store through, as lockstep would */
-            ws_its_flush(x);
-            return;
-        }
-        w->its.rec = p;
-        w->its.capacity = cap;
+    if (!reserve(w, size)) {   /* out of memory: let this store through, as lockstep would */
+        ws_its_flush(x);
+        return;
     }
-    uint32_t mine = (uint32_t)(w->index + 1) << HEAD_SHIFT;
-    uint32_t *head = x->block->its_head;
-    for (unsigned k = 0; k < size; k++) {
-        uint32_t off = (uint32_t)(offset + k), i = w->its.count++;
-        uint32_t prev = (head[off] & ~HEAD_INDEX) == mine ? head[off] & HEAD_INDEX : 0;
-        w->its.rec[i] = (struct ws_its_record){off, prev, (uint8_t)lane, old[k], val[k]};
-        head[off] = mine | (i + 1);
+    w->its.bytes += size;
+    uint32_t mine = (uint32_t)(w->index + 1) << HEAD_SHIFT, lane_bits = (uint32_t)lane << WHERE_LANE_SHIFT;
+    uint32_t *word = x->block->its_word, *byte = x->block->its_byte;
+    for (uint64_t at = offset, end = offset + size; at < end;) {
+        uint32_t wi = (uint32_t)(at >> 2), lo = (uint32_t)(at & 3), n = 4 - lo;
+        if (n > end - at)
+            n = (uint32_t)(end - at);
+        if (n == 4 && word[wi] != BYTES) {   /* a whole word in word mode */
+            uint32_t h = word[wi], i = w->its.count++;
+            struct ws_its_record *r = &w->its.rec[i];
+            r->where = WHERE_WORD | lane_bits | 4 * wi;
+            r->prev = link(h, mine);
+            memcpy(r->old, old, 4);
+            memcpy(r->val, val, 4);
+            word[wi] = mine | (i + 1);
+        } else {
+            uint32_t *bh = byte + 4 * (size_t)wi;
+            if (word[wi] != BYTES) {   /* into byte mode: each byte starts from the word's head */
+                bh[0] = bh[1] = bh[2] = bh[3] = word[wi];
+                word[wi] = BYTES;
+                x->block->its_byte_words++;
+            }
+            for (uint32_t k = 0; k < n; k++) {
+                uint32_t at_k = 4 * wi + lo + k, h = bh[lo + k], i = w->its.count++;
+                struct ws_its_record *r = &w->its.rec[i];
+                r->where = lane_bits | at_k;
+                r->prev = link(h, mine);
+                r->old[0] = old[k];
+                r->val[0] = val[k];
+                bh[lo + k] = mine | (i + 1);
+            }
+        }
+        old += n;
+        val += n;
+        at += n;
+    }
+}
+
+/* Warp `mine`'s record of a lane's store to word `off` (where: its where field), the word in word mode. */
+static inline uint32_t put_word(struct ws_its_record *rec, uint32_t count, uint32_t *word, uint32_t mine, uint32_t where,
+                                uint32_t off, const uint8_t *shared, const uint8_t *val)
+{
+    uint32_t h = word[off >> 2];
+    struct ws_its_record *r = &rec[count];
+    r->where = where;
+    r->prev = link(h, mine);
+    memcpy(r->old, shared + off, 4);
+    memcpy(r->val, val, 4);
+    word[off >> 2] = mine | (count + 1);
+    return count + 1;
+}
+
+/* The lanes' records when no word of the block is in byte mode: inline with a constant `size`. */
+static inline uint32_t put_lanes(struct ws_its_record *rec, uint32_t count, uint32_t *word, uint32_t mine, uint32_t mask,
+                                 const uint64_t *addr, unsigned at, const uint64_t *values, const uint8_t *shared,
+                                 unsigned size)
+{
+    if (mask == WS_FULL_MASK) {   /* the common case: no lane to skip */
+        uint32_t lane_bits = WHERE_WORD;   /* WHERE_WORD | lane << WHERE_LANE_SHIFT */
+        for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++, lane_bits += UINT32_C(1) << WHERE_LANE_SHIFT) {
+            uint32_t off = (uint32_t)addr[lane] + at, where = lane_bits | off;
+            const uint8_t *val = (const uint8_t *)&values[lane];
+            count = put_word(rec, count, word, mine, where, off, shared, val);
+            if (size == 8)
+                count = put_word(rec, count, word, mine, where + 4, off + 4, shared, val + 4);
+        }
+        return count;
+    }
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctz(m), off = (uint32_t)addr[lane] + at;
+        uint32_t where = WHERE_WORD | lane << WHERE_LANE_SHIFT | off;
+        const uint8_t *val = (const uint8_t *)&values[lane];
+        count = put_word(rec, count, word, mine, where, off, shared, val);
+        if (size == 8)
+            count = put_word(rec, count, word, mine, where + 4, off + 4, shared, val + 4);
+    }
+    return count;
+}
+
+/* The lanes' addresses are aligned to `size` (sim/exec_mem.c's region path). */
+void ws_its_store_lanes(ws_exec *x, uint32_t mask, const uint64_t *addr, unsigned at, const uint64_t *values,
+                        unsigned size)
+{
+    ws_warp *w = x->warp;
+    const uint8_t *shared = x->block->shared;
+    if ((size != 4 && size != 8) || w->its.bytes + WS_WARP_SIZE * size > MAX_BYTES ||
+        !reserve(w, WS_WARP_SIZE * size / 4)) {   /* near the limit (or out of memory): lane by lane */
+        WS_FOR_LANES(mask, lane) {
+            uint32_t off = (uint32_t)addr[lane] + at;
+            ws_its_store(x, lane, off, shared + off, (const uint8_t *)&values[lane], size);
+        }
+        return;
+    }
+    uint32_t mine = (uint32_t)(w->index + 1) << HEAD_SHIFT, count = w->its.count;
+    uint32_t *word = x->block->its_word;
+    if (!x->block->its_byte_words) {   /* the common case: room reserved for every lane */
+        struct ws_its_record *rec = w->its.rec;
+        uint32_t start = count;
+        count = size == 4 ? put_lanes(rec, count, word, mine, mask, addr, at, values, shared, 4)
+                          : put_lanes(rec, count, word, mine, mask, addr, at, values, shared, 8);
+        w->its.bytes += 4 * (count - start);
+        w->its.count = count;
+        return;
+    }
+    /* some words in byte mode: a lane storing to one goes through ws_its_store (records per byte) */
+    w->its.count = count;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctz(m), off = (uint32_t)addr[lane] + at;
+        const uint8_t *val = (const uint8_t *)&values[lane];
+        if (word[off >> 2] == BYTES || (size == 8 && word[(off >> 2) + 1] == BYTES) || !reserve(w, 2)) {
+            ws_its_store(x, (int)lane, off, shared + off, val, size);
+            continue;
+        }
+        uint32_t where = WHERE_WORD | lane << WHERE_LANE_SHIFT | off;
+        w->its.count = put_word(w->its.rec, w->its.count, word, mine, where, off, shared, val);
+        if (size == 8)
+            w->its.count = put_word(w->its.rec, w->its.count, word, mine, where + 4, off + 4, shared, val + 4);
+        w->its.bytes += size;
     }
 }
 
 int ws_its_view(const ws_exec *x, int lane, uint64_t offset, uint8_t *bytes, unsigned size)
 {
-    const ws_warp *w = x->warp;
+    ws_warp *w = x->warp;
     uint32_t mine = (uint32_t)(w->index + 1) << HEAD_SHIFT;
-    uint32_t second = (w->its.groups >> lane) & 1u;
-    const uint32_t *head = x->block->its_head;
+    const uint32_t *word = x->block->its_word, *byte = x->block->its_byte;
     int changed = 0;
+    if (!w->its.drawn) {
+        draw_groups(x->launch, x->block, w);
+        w->its.drawn = 1;
+    }
+    uint32_t second = (w->its.groups >> lane) & 1u;
     for (unsigned k = 0; k < size; k++) {
-        uint32_t h = head[offset + k];
-        if ((h & ~HEAD_INDEX) != mine)
-            continue;   /* no store of this warp held back here */
+        uint32_t at = (uint32_t)(offset + k), h = word[at >> 2];
+        if (h == BYTES)
+            h = byte[at];
         int before = -1;   /* the byte before the other group's oldest store */
-        for (uint32_t r = h & HEAD_INDEX; r; r = w->its.rec[r - 1].prev) {
-            const struct ws_its_record *rec = &w->its.rec[r - 1];
-            if (((w->its.groups >> rec->lane) & 1u) == second) {   /* its own group's newest store */
-                before = rec->val;
+        for (uint32_t bound = w->its.count; current(w, h, mine, at, bound);) {
+            const struct ws_its_record *r = &w->its.rec[(h & HEAD_INDEX) - 1];
+            unsigned b = r->where & WHERE_WORD ? at & 3u : 0;
+            if (((w->its.groups >> rec_lane(r)) & 1u) == second) {   /* its own group's newest store */
+                before = r->val[b];
                 break;
             }
-            before = rec->old;
+            before = r->old[b];
+            bound = (h & HEAD_INDEX) - 1;
+            h = mine | r->prev;   /* 0: none (mine | 0 is never current) */
         }
         if (before >= 0 && bytes[k] != (uint8_t)before) {
             bytes[k] = (uint8_t)before;

@@ -6,6 +6,15 @@
 
 #include "sim/state.h"
 
+/* One held-back store of a lane to one 4-byte word of shared memory, or to
+ * one byte of a word kept byte by byte (sim/its.c). */
+struct ws_its_record {
+    uint32_t where;    /* the word's first byte or the byte, | lane << 26, | 1 << 31 for a word */
+    uint32_t prev;     /* this warp's previous record of these bytes, + 1; 0: none */
+    uint8_t old[4];    /* the bytes before the store (a byte's record: old[0]) */
+    uint8_t val[4];    /* and after it */
+};
+
 /* A block's record of which warp's unsynchronised store each shared byte holds. */
 int ws_its_block_alloc(const ws_launch *l, ws_block *b);
 void ws_its_block_free(ws_block *b);
@@ -15,6 +24,10 @@ void ws_its_block_reset(const ws_launch *l, ws_block *b);
 /* A lane's shared store of `size` bytes at `offset`, before it lands: `old`
  * the bytes there now, `val` the new ones. */
 void ws_its_store(ws_exec *x, int lane, uint64_t offset, const uint8_t *old, const uint8_t *val, unsigned size);
+/* The same for the lanes of `mask` at once, each storing the `size` (4 or 8)
+ * bytes of values[lane] at shared offset addr[lane] + at, before they land. */
+void ws_its_store_lanes(ws_exec *x, uint32_t mask, const uint64_t *addr, unsigned at, const uint64_t *values,
+                        unsigned size);
 /* A lane's shared load of `size` bytes at `offset`, `bytes` holding memory's
  * (lockstep's) value: replaced by what the lane's group sees. 1 when that differs. */
 int ws_its_view(const ws_exec *x, int lane, uint64_t offset, uint8_t *bytes, unsigned size);

@@ -204,8 +204,10 @@ struct ws_warp {
     uint32_t warp_syncs;         /* bar.warp.sync executed (racecheck orders a warp's accesses by it) */
     struct {                     /* --sched its (sim/its.c): its shared stores the other lanes do not see yet */
         struct ws_its_record *rec;
-        uint32_t count, capacity;
+        uint32_t count, capacity;    /* records (sim/its.h) */
+        uint32_t bytes;              /* bytes held back (the limit counts them) */
         uint32_t groups;         /* the lanes of the second group until the warp synchronises */
+        uint32_t drawn;          /* groups is drawn for this stretch (when a load first needs it) */
         uint32_t stretch;        /* synchronisations so far (the seed's draw) */
     } its;
     uint32_t tid[3][WS_WARP_SIZE];
@@ -229,7 +231,9 @@ struct ws_block {
     struct ws_race_cell *race;   /* --check racecheck: per shared byte, its last write and read (sim/check.c) */
     uint32_t epoch;              /* barriers the block has completed (racecheck's ordering) */
     uint32_t global_epoch;       /* --racecheck-global: the same, unique over blocks and launches (global_memory.race_epoch) */
-    uint32_t *its_head;          /* --sched its: per shared byte, the warp and record of its held-back store (sim/its.c) */
+    uint32_t *its_word;          /* --sched its: per shared 4-byte word, the warp and record of its held-back store */
+    uint32_t *its_byte;          /* and per byte, for the words kept byte by byte (sim/its.c) */
+    uint32_t its_byte_words;     /* words kept byte by byte since the block started */
     uint64_t shared_size;
     ws_block_timing tm;
     struct {

@@ -144,7 +144,7 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
         ws_warp_context(l, b, w);
     }
     b->tids_ready = 1;
-    if (b->its_head)   /* after the warps know their index and lanes */
+    if (b->its_word)   /* after the warps know their index and lanes */
         ws_its_block_reset(l, b);
 }
 
