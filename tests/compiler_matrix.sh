@@ -70,7 +70,10 @@ for v in $variants; do
             "$W" cc -ptx --cc clang -arch="$arch" -O "${opt#-O}" "$cu" -o "$d/$name.ptx" 2> "$T/err" ||
                 { fail "$v $cu: clang"; cat "$T/err"; continue; }
         fi
-        "$W" check "$d/$name.ptx" > /dev/null 2> "$T/err" || { fail "$v $name: warpsim check"; head -5 "$T/err"; }
+        if ! "$W" check "$d/$name.ptx" > /dev/null 2> "$T/err"; then
+            if listed check "$v" "$name" > /dev/null; then echo "known: $v $name: warpsim check fails (compiler_matrix.expected)"
+            else fail "$v $name: warpsim check"; head -5 "$T/err"; fi
+        fi
     done
 done
 

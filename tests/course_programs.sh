@@ -1,7 +1,7 @@
 #!/bin/sh
 # The course's exercises as whole programs: every programs/*/*.cu with a main()
 # (programs/005_find_the_bug aside: cuda_programs.sh runs those) runs through
-# `warpsim run FILE.cu`, exits 0 and prints "Check: OK" (its result checked
+# `warpsim run FILE.cu` (with the run flags FLAGS below gives its folder), exits 0 and prints "Check: OK" (its result checked
 # against a CPU computation by the program itself), and each kernel it launches
 # has the memory counters of the same kernel, with the same grid and block, in
 # one of its folder's .launch runs (the hand-written PTX; a folder without .launch files,
@@ -40,18 +40,24 @@ EXCEPT='
 004_dot * l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum -- in the tree clang keeps the thread'"'"'s own element in a register across the barriers and loads only the partner'"'"'s
 004_reduction * l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum -- the same tree as 004_dot; clang also issues one more shared store request per block than the hand PTX (one warp, one wavefront: 3,921 against 3,920 for 196 blocks; not traced further)
 '
+# Run flags a folder's program needs (folder flags... -- why).
+FLAGS='
+003_mapped_multi_gpu --devices 2 -- two simulated GPUs: the program uses cudaSetDevice(1) and peer access, and fails on one GPU
+'
+flags_of() { printf '%s\n' "$FLAGS" | awk -v f="$1" '$1 == f { sub(/ -- .*/, ""); $1 = ""; print }'; }
 
 for cu in "$R"/*/*.cu; do
     dir=$(dirname "$cu"); folder=$(basename "$dir")
     [ "$folder" = 005_find_the_bug ] && continue
     grep -q '^int main' "$cu" || continue
     name=$folder/$(basename "$cu")
-    "$W" run "$cu" --csv --metrics "$METRICS" > "$T/prog" 2> "$T/err"
+    # shellcheck disable=SC2046  # the flags are words
+    "$W" run "$cu" $(flags_of "$folder") --csv --metrics "$METRICS" > "$T/prog" 2> "$T/err"
     status=$?
     if [ "$status" != 0 ]; then fail "$name: exit status $status"; sed 's/^/    /' "$T/err" | head -10; continue; fi
     grep -qx 'Check: OK' "$T/prog" && pass "$name: Check: OK" || { fail "$name: no 'Check: OK'"; sed 's/^/    /' "$T/prog" | head -20; }
     if ! ls "$dir"/*.launch > /dev/null 2>&1; then
-        pass "$name: no .launch file in its folder, no counters to compare (a 000_* or 004_streams program: program_readmes.sh checks its README's figures)"
+        pass "$name: no .launch file in its folder, no counters to compare (a whole program only, as the 000_* ones: program_readmes.sh checks its README's figures)"
         continue
     fi
     : > "$T/launches"
