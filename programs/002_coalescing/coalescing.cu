@@ -117,17 +117,7 @@ extern "C" __global__ void coalesce_stride(const float *in, float *out, int n, i
 #include <cstdio>
 #include <vector>
 
-// The .launch files' random=SEED contents (sim/buffers.c), so that the
-// data-dependent counters compare: one splitmix64 draw z per element;
-// f32: (z >> 40) / 2^23 - 1, in [-1, 1); signed: z % 2000 - 1000; unsigned: z % 1000.
-static uint64_t splitmix64(uint64_t &s)
-{
-    s += 0x9E3779B97F4A7C15ull;
-    uint64_t z = s;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+#include "../course.h"   // splitmix64 (random=SEED) and timed (a launch between two events)
 static std::vector<float> random_f32(uint64_t seed, int n)
 {
     std::vector<float> v(n);
@@ -136,22 +126,6 @@ static std::vector<float> random_f32(uint64_t seed, int n)
     return v;
 }
 
-static cudaEvent_t start, stop;
-
-// One launch between two CUDA events (simulated milliseconds), printed.
-template <class Launch> static void timed(const char *what, Launch launch)
-{
-    cudaEventRecord(start);
-    launch();
-    cudaError_t err = cudaGetLastError();
-    if (err != cudaSuccess)
-        printf("%s: %s\n", what, cudaGetErrorString(err));
-    cudaEventRecord(stop);
-    cudaEventSynchronize(stop);
-    float ms = 0.0f;
-    cudaEventElapsedTime(&ms, start, stop);
-    printf("%-44s %.4f ms\n", what, ms);
-}
 
 int main()
 {
