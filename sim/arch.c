@@ -92,7 +92,7 @@
         .shared_per_sm = 228 * 1024, .shared_per_block = 227 * 1024, .shared_alloc_unit = 128, \
         .shared_reserved_per_block = 1024, \
         .clock_mhz = 1980, .l2_kib = 51200, \
-        .latency_shared = 30, .latency_global = 1000, .latency_alu = 4, \
+        .latency_shared = 30, .latency_global = 1000, .latency_alu = 4, .o0_sass_cycles = 14, \
         .timing_clock_mhz = 1980, .subpartitions = 4, \
         .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6, \
         .latency_barrier = 40, .latency_l1 = 33, .latency_l2 = 262, \
@@ -129,7 +129,7 @@ static const ws_arch presets[] = {
         .shared_per_sm = 164 * 1024, .shared_per_block = 163 * 1024, .shared_alloc_unit = 128,
         .shared_reserved_per_block = 1024,
         .clock_mhz = 1410, .memory_mib = 40960, .memory_clock_mhz = 1215, .memory_bus_bits = 5120, .l2_kib = 40960,
-        .latency_shared = 30, .latency_global = 470, .latency_alu = 4,
+        .latency_shared = 30, .latency_global = 470, .latency_alu = 4, .o0_sass_cycles = 4,
         .timing_validated = 0, .timing_clock_mhz = 1410, .subpartitions = 4,
         .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
         .latency_barrier = 20, .latency_l1 = 33, .latency_l2 = 200,
@@ -152,7 +152,7 @@ static const ws_arch presets[] = {
         .shared_per_sm = 96 * 1024, .shared_per_block = 96 * 1024, .shared_alloc_unit = 256,
         .shared_reserved_per_block = 0,
         .clock_mhz = 1530, .memory_mib = 16384, .memory_clock_mhz = 877, .memory_bus_bits = 4096, .l2_kib = 6144,
-        .latency_shared = 19, .latency_global = 400, .latency_alu = 4,
+        .latency_shared = 19, .latency_global = 400, .latency_alu = 4, .o0_sass_cycles = 4,
         .timing_validated = 0, .timing_clock_mhz = 1530, .subpartitions = 4,
         .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
         .latency_barrier = 20, .latency_l1 = 28, .latency_l2 = 193,
@@ -176,7 +176,7 @@ static const ws_arch presets[] = {
         .shared_per_sm = 64 * 1024, .shared_per_block = 48 * 1024, .shared_alloc_unit = 256,
         .shared_reserved_per_block = 0,
         .clock_mhz = 1480, .memory_mib = 16384, .memory_clock_mhz = 715, .memory_bus_bits = 4096, .l2_kib = 4096,
-        .latency_shared = 24, .latency_global = 400, .latency_alu = 6,
+        .latency_shared = 24, .latency_global = 400, .latency_alu = 6, .o0_sass_cycles = 6,
         .timing_validated = 0, .timing_clock_mhz = 1480, .subpartitions = 2,
         .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
         .latency_barrier = 20, .latency_l1 = 30, .latency_l2 = 230,
@@ -203,7 +203,7 @@ static const ws_arch presets[] = {
         .shared_per_sm = 64 * 1024, .shared_per_block = 48 * 1024, .shared_alloc_unit = 256,
         .shared_reserved_per_block = 0,
         .clock_mhz = 1085, .memory_mib = 2048, .memory_clock_mhz = 2700, .memory_bus_bits = 128, .l2_kib = 2048,
-        .latency_shared = 23, .latency_global = 350, .latency_alu = 6,
+        .latency_shared = 23, .latency_global = 350, .latency_alu = 6, .o0_sass_cycles = 6,
         .timing_validated = 0, .timing_clock_mhz = 1085, .subpartitions = 4,
         .latency_fp64 = 48, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
         .latency_barrier = 20, .latency_l1 = 30, .latency_l2 = 230,
@@ -228,7 +228,7 @@ static const ws_arch presets[] = {
         .shared_per_sm = 48 * 1024, .shared_per_block = 48 * 1024, .shared_alloc_unit = 256,
         .shared_reserved_per_block = 0,
         .clock_mhz = 745, .memory_mib = 12288, .memory_clock_mhz = 3004, .memory_bus_bits = 384, .l2_kib = 1536,
-        .latency_shared = 26, .latency_global = 300, .latency_alu = 11,
+        .latency_shared = 26, .latency_global = 300, .latency_alu = 11, .o0_sass_cycles = 11,
         .timing_validated = 0, .timing_clock_mhz = 745, .subpartitions = 4,
         .latency_fp64 = 10, .latency_sfu = 20, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
         .latency_barrier = 20, .latency_l1 = 30, .latency_l2 = 230,
@@ -251,7 +251,7 @@ static const ws_arch presets[] = {
         .shared_per_sm = 48 * 1024, .shared_per_block = 48 * 1024, .shared_alloc_unit = 128,
         .shared_reserved_per_block = 0,
         .clock_mhz = 1401, .memory_mib = 1536, .memory_clock_mhz = 1848, .memory_bus_bits = 384, .l2_kib = 768,
-        .latency_shared = 50, .latency_global = 600, .latency_alu = 22,
+        .latency_shared = 50, .latency_global = 600, .latency_alu = 22, .o0_sass_cycles = 22,
         .timing_validated = 0, .timing_clock_mhz = 1401, .subpartitions = 2,
         .latency_fp64 = 22, .latency_sfu = 40, .latency_cvt = 22, .latency_mio = 40, .latency_branch = 12,
         .latency_barrier = 40, .latency_l1 = 50, .latency_l2 = 310,
@@ -276,7 +276,7 @@ static const ws_arch presets[] = {
         .shared_per_sm = 16 * 1024, .shared_per_block = 16 * 1024, .shared_alloc_unit = 512,
         .shared_reserved_per_block = 0,
         .clock_mhz = 1296, .memory_mib = 1024, .memory_clock_mhz = 1107, .memory_bus_bits = 512, .l2_kib = 0,
-        .latency_shared = 38, .latency_global = 440, .latency_alu = 24,
+        .latency_shared = 38, .latency_global = 440, .latency_alu = 24, .o0_sass_cycles = 24,
         .timing_validated = 0, .timing_clock_mhz = 1296, .subpartitions = 1,
         .latency_fp64 = 48, .latency_sfu = 48, .latency_cvt = 24, .latency_mio = 48, .latency_branch = 24,
         .latency_barrier = 48, .latency_l1 = 440, .latency_l2 = 440,
@@ -300,7 +300,7 @@ static const ws_arch presets[] = {
         .shared_per_sm = 16 * 1024, .shared_per_block = 16 * 1024, .shared_alloc_unit = 512,
         .shared_reserved_per_block = 0,
         .clock_mhz = 1350, .memory_mib = 768, .memory_clock_mhz = 900, .memory_bus_bits = 384, .l2_kib = 0,
-        .latency_shared = 38, .latency_global = 500, .latency_alu = 24,
+        .latency_shared = 38, .latency_global = 500, .latency_alu = 24, .o0_sass_cycles = 24,
         .timing_validated = 0, .timing_clock_mhz = 1350, .subpartitions = 1,
         .latency_fp64 = 48, .latency_sfu = 48, .latency_cvt = 24, .latency_mio = 48, .latency_branch = 24,
         .latency_barrier = 48, .latency_l1 = 500, .latency_l2 = 500,
@@ -446,6 +446,8 @@ static const arch_key arch_keys[] = {
     KEY("latency_shared", KEY_UINT, latency_shared, 0, 1000000, "latencies", "cycles"),
     KEY("latency_global", KEY_UINT, latency_global, 0, 1000000, NULL, "cycles from DRAM; hopper: fitted (validate/)"),
     KEY("latency_alu", KEY_UINT, latency_alu, 0, 1000000, NULL, "cycles"),
+    KEY("o0_sass_cycles", KEY_UINT, o0_sass_cycles, 1, 1000000, NULL,
+        "cycles a SASS instruction of a -O0 build holds its warp; hopper: ncu's wait stall per SASS instruction at JIT -O0; others: latency_alu, unmeasured"),
     KEY("timing_validated", KEY_BOOL, timing_validated, 0, 0, "timing model (sim/timing.c)", "checked on the card in validate/"),
     KEY("timing_clock_mhz", KEY_UINT, timing_clock_mhz, 1, 100000, NULL, "SM clock while profiled"),
     KEY("subpartitions", KEY_UINT, subpartitions, 1, 64, NULL, "warp schedulers per SM"),

@@ -79,6 +79,7 @@ typedef struct ws_arch {
     uint32_t latency_shared;
     uint32_t latency_global;
     uint32_t latency_alu;              /* dependent-issue latency of a simple FP32 add/FMA */
+    uint32_t o0_sass_cycles;           /* --build O0: cycles each SASS instruction holds its warp */
 
     /* The timing model (sim/timing.c): latencies in cycles, throughputs per
      * cycle of the SM clock; sources in sim/arch.c. */
