@@ -26,6 +26,8 @@ static ws_arch test_arch(unsigned copy_engines)
     a.copy_engines = copy_engines;
     a.sm_count = 100;
     a.dram_gbps = 200;
+    a.pageable_d2h_latency_ns = 0;   /* the tests of these set them */
+    a.wake_ns = 0;
     return a;
 }
 
@@ -44,8 +46,9 @@ static ws_tl_work kernel(double ns, uint32_t sms)
 START_TEST(durations)
 {
     ws_arch a = test_arch(2);
+    ws_tl_host h = {0};
     ws_timeline t;
-    ws_timeline_init(&t, &a, 0, 0);
+    ws_timeline_init(&t, &a, 0, 0, &h);
     EQ(ws_timeline_duration(&t, WS_TL_COPY_H2D, 10000, 0), 2000);
     EQ(ws_timeline_duration(&t, WS_TL_COPY_D2H, 10000, 1), 3000);
     EQ(ws_timeline_duration(&t, WS_TL_COPY_D2D, 10000, 0), 100);   /* read and write: 10000 / (200 / 2) */
@@ -65,8 +68,9 @@ END_TEST
 START_TEST(two_streams_overlap)
 {
     ws_arch a = test_arch(2);
+    ws_tl_host h = {0};
     ws_timeline t;
-    ws_timeline_init(&t, &a, 0, 1);
+    ws_timeline_init(&t, &a, 0, 1, &h);
     int s[2] = {ws_timeline_stream_new(&t, 0), ws_timeline_stream_new(&t, 0)};
     ws_tl_span got[2][3];
     for (int i = 0; i < 2; i++) {
@@ -81,12 +85,12 @@ START_TEST(two_streams_overlap)
     EQ(got[1][1].start_ns, 4100);
     EQ(got[1][2].start_ns, 4600);
     EQ(got[1][2].end_ns, 6600);
-    EQ(t.host_ns, 600);   /* nothing made the host wait */
+    EQ(h.ns, 600);   /* nothing made the host wait */
     EQ(ws_timeline_device_end(&t), 6600);
     /* the legacy stream's event waits for both blocking streams: at 6600; the host then waits there */
     EQ(ws_timeline_record(&t, WS_TL_LEGACY_STREAM), 6600);
     ws_timeline_host_wait(&t, 6600);
-    EQ(t.host_ns, 6600);
+    EQ(h.ns, 6600);
     ck_assert_int_eq(t.op_count, 6);
     ws_timeline_free(&t);
 }
@@ -97,8 +101,9 @@ END_TEST
 START_TEST(copy_engines)
 {
     ws_arch a = test_arch(1);
+    ws_tl_host h = {0};
     ws_timeline t;
-    ws_timeline_init(&t, &a, 0, 0);
+    ws_timeline_init(&t, &a, 0, 0, &h);
     int s1 = ws_timeline_stream_new(&t, 0), s2 = ws_timeline_stream_new(&t, 0);
     ws_tl_work in = copy(WS_TL_COPY_H2D, 10000, 0), out = copy(WS_TL_COPY_D2H, 10000, 0), k = kernel(500, 0);
     EQ(ws_timeline_issue(&t, s1, &in).start_ns, 100);
@@ -106,7 +111,8 @@ START_TEST(copy_engines)
     ws_timeline_free(&t);
 
     a = test_arch(0);
-    ws_timeline_init(&t, &a, 0, 0);
+    h.ns = 0;
+    ws_timeline_init(&t, &a, 0, 0, &h);
     s1 = ws_timeline_stream_new(&t, 0);
     s2 = ws_timeline_stream_new(&t, 0);
     EQ(ws_timeline_issue(&t, s1, &k).end_ns, 600);
@@ -120,8 +126,9 @@ END_TEST
 START_TEST(concurrent_kernels)
 {
     ws_arch a = test_arch(2);
+    ws_tl_host h = {0};
     ws_timeline t;
-    ws_timeline_init(&t, &a, 0, 1);
+    ws_timeline_init(&t, &a, 0, 1, &h);
     int s1 = ws_timeline_stream_new(&t, 0), s2 = ws_timeline_stream_new(&t, 0);
     ws_tl_work k40 = kernel(1000, 40), k60 = kernel(1000, 60);
     EQ(ws_timeline_issue(&t, s1, &k40).start_ns, 100);
@@ -141,8 +148,9 @@ END_TEST
 START_TEST(legacy_stream)
 {
     ws_arch a = test_arch(2);
+    ws_tl_host h = {0};
     ws_timeline t;
-    ws_timeline_init(&t, &a, 0, 0);
+    ws_timeline_init(&t, &a, 0, 0, &h);
     int blocking = ws_timeline_stream_new(&t, 0), nonblocking = ws_timeline_stream_new(&t, WS_TL_NONBLOCKING);
     ws_tl_work in = copy(WS_TL_COPY_H2D, 10000, 0), k = kernel(500, 10);
     EQ(ws_timeline_issue(&t, blocking, &in).end_ns, 2100);
@@ -152,7 +160,8 @@ START_TEST(legacy_stream)
     EQ(ws_timeline_record(&t, nonblocking), 900);
     /* the legacy stream does not wait for the non-blocking stream's work either */
     ws_timeline_free(&t);
-    ws_timeline_init(&t, &a, 0, 0);
+    h.ns = 0;
+    ws_timeline_init(&t, &a, 0, 0, &h);
     nonblocking = ws_timeline_stream_new(&t, WS_TL_NONBLOCKING);
     EQ(ws_timeline_issue(&t, nonblocking, &in).end_ns, 2100);
     EQ(ws_timeline_record(&t, WS_TL_LEGACY_STREAM), 200);
@@ -165,19 +174,20 @@ END_TEST
 START_TEST(pageable_holds_the_host)
 {
     ws_arch a = test_arch(2);
+    ws_tl_host h = {0};
     ws_timeline t;
-    ws_timeline_init(&t, &a, 0, 0);
+    ws_timeline_init(&t, &a, 0, 0, &h);
     int s1 = ws_timeline_stream_new(&t, 0), s2 = ws_timeline_stream_new(&t, 0);
     ws_tl_work pageable = copy(WS_TL_COPY_H2D, 10000, 1), pinned = copy(WS_TL_COPY_H2D, 10000, 0);
     ws_tl_work k = kernel(500, 10);
     EQ(ws_timeline_issue(&t, s1, &pageable).end_ns, 3100);
-    EQ(t.host_ns, 3100);
+    EQ(h.ns, 3100);
     EQ(ws_timeline_issue(&t, s2, &k).start_ns, 3200);   /* the next stream's kernel: after the host's wait */
     EQ(ws_timeline_issue(&t, s1, &pinned).end_ns, 5300);
-    EQ(t.host_ns, 3300);
+    EQ(h.ns, 3300);
     pinned.host_waits = 1;   /* cudaMemcpy: the copy engine is free at 5300 */
     EQ(ws_timeline_issue(&t, s1, &pinned).end_ns, 7300);
-    EQ(t.host_ns, 7300);
+    EQ(h.ns, 7300);
     ws_timeline_free(&t);
 }
 END_TEST
@@ -187,8 +197,9 @@ END_TEST
 START_TEST(events_and_queries)
 {
     ws_arch a = test_arch(2);
+    ws_tl_host h = {0};
     ws_timeline t;
-    ws_timeline_init(&t, &a, 0, 0);
+    ws_timeline_init(&t, &a, 0, 0, &h);
     int s1 = ws_timeline_stream_new(&t, 0), s2 = ws_timeline_stream_new(&t, WS_TL_NONBLOCKING);
     ws_tl_work in = copy(WS_TL_COPY_H2D, 10000, 0), k = kernel(500, 10);
     ws_timeline_issue(&t, s1, &in);                  /* [100, 2100] */
@@ -201,9 +212,9 @@ START_TEST(events_and_queries)
     while (!ws_timeline_query(&t, e))
         polls++;
     ck_assert_int_eq(polls, 15);                     /* host 600, 700, ..., 2000 not yet; the query at 2100 sees it */
-    EQ(t.host_ns, 2100);
+    EQ(h.ns, 2100);
     ws_timeline_host_wait(&t, ws_timeline_stream_end(&t, s2));
-    EQ(t.host_ns, 2600);
+    EQ(h.ns, 2600);
     ws_timeline_free(&t);
 }
 END_TEST
@@ -213,8 +224,9 @@ END_TEST
 START_TEST(trace_json)
 {
     ws_arch a = test_arch(2);
+    ws_tl_host h = {0};
     ws_timeline t;
-    ws_timeline_init(&t, &a, 0, 1);
+    ws_timeline_init(&t, &a, 0, 1, &h);
     ws_tl_work k = kernel(1500, 0);
     k.name = "odd\"name\\<int>";
     k.grid[0] = 4, k.grid[1] = k.grid[2] = 1, k.block[0] = 256, k.block[1] = k.block[2] = 1;

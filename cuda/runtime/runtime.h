@@ -112,7 +112,8 @@ typedef struct {
     uint64_t launches_seen;    /* of the kernel filter's, whether reported or not */
     uint64_t total_launches;
     int events_warned;
-    ws_timeline timelines[WS_CUDA_MAX_DEVICES];   /* each GPU's simulated timeline: streams, engines, host clock */
+    ws_timeline timelines[WS_CUDA_MAX_DEVICES];   /* each GPU's simulated timeline: streams, engines */
+    ws_tl_host host;           /* the host's simulated clock: one for the process, every GPU and host thread */
     FILE *report;              /* stdout, or --log-file */
 } ws_cuda;
 
