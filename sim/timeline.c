@@ -53,6 +53,7 @@ void ws_timeline_init(ws_timeline *t, const ws_arch *a, int device, int record, 
     t->device = device;
     t->record = record;
     t->host = host;
+    t->work_end_ns = -1;   /* no work yet: the GPU is idle from the start */
     ws_timeline_stream_new(t, 0);   /* WS_TL_LEGACY_STREAM */
     ws_timeline_stream_new(t, 0);   /* WS_TL_PER_THREAD_STREAM: blocking, as CUDA's is */
 }
@@ -285,7 +286,8 @@ static void forget_finished(ws_timeline *t)
  * The earliest a kernel ready at `ready` may start. */
 static double woken(ws_timeline *t, double ready)
 {
-    if (t->wake_ns > 0 && ready >= t->work_end_ns + t->idle_after_ns && ready >= t->awake_ns)
+    int idle = t->work_end_ns < 0 || ready >= t->work_end_ns + t->idle_after_ns;
+    if (t->wake_ns > 0 && idle && ready >= t->awake_ns)
         t->awake_ns = ready + t->wake_ns;
     return max2(ready, t->awake_ns);
 }

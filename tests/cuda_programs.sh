@@ -46,7 +46,7 @@ has "fault message names the .cu line" "$T/err" "runtime_api.cu:29:"
 has "fault message names the kernel by its C++ name" "$T/err" "kernel 'out_of_bounds(int *)'"
 # The preset's timeline parameters (sim/arch.c), read as `warpsim arch show` prints them.
 param() { "$W" arch show hopper | awk -v k="$1" '$1 == k { print $3 }'; }
-api=$(param host_api_ns); launch=$(param launch_api_ns); lat=$(param copy_latency_ns); pinned=$(param pcie_gbps); pageable=$(param pcie_pageable_gbps)
+api=$(param host_api_ns); launch=$(param launch_api_ns); wake=$(param wake_ns); lat=$(param copy_latency_ns); pinned=$(param pcie_gbps); pageable=$(param pcie_pageable_gbps)
 # A launch's predicted gpu__time_duration.sum in ns (the first launch of a program's --csv).
 predicted_ns() { "$W" run "$1" --quiet --csv --metrics gpu__time_duration.sum | awk -F'","' '/^"[0-9]+","/ { gsub(/[",]/, "", $NF); print $NF; exit }'; }
 # events: record, a synchronous 1 MiB copy from pageable memory (static), record: two calls (host_api_ns each: the
@@ -55,8 +55,9 @@ predicted_ns() { "$W" run "$1" --quiet --csv --metrics gpu__time_duration.sum | 
 want=$(awk -v a="$api" -v l="$lat" -v g="$pageable" 'BEGIN { printf "%.0f", 2 * a + l + 1048576 / g }')
 has "an event pair around a pageable copy: call, latency, bytes at the pageable rate ($want ns)" "$T/events" "copy ns $want"
 predicted=$(predicted_ns "$D/event_time.cu")
-want=$(awk -v a="$launch" -v k="$predicted" 'BEGIN { printf "%.0f", a + k }')
-has "an event pair around a launch: the launch call and its predicted duration ($predicted ns)" "$T/events" "kernel ns $want"
+# the GPU has been idle since the copy for a record and a launch call (5.5 us > idle_after_ns): it wakes first
+want=$(awk -v a="$launch" -v w="$wake" -v k="$predicted" 'BEGIN { printf "%.0f", a + w + k }')
+has "an event pair around a launch on an idle GPU: the launch call, wake_ns and its predicted duration ($predicted ns)" "$T/events" "kernel ns $want"
 # registers (--regs): the occupancy API counts them (65536 / (128 x 512) = 1 block of 512 threads per SM), and a
 # block needing more than an SM has (1024 x 128 = 128K) is refused with cudaErrorLaunchOutOfResources, as on a GPU
 "$W" run "$R/000_occupancy/occupancy.cu" --regs 128 --log-file /dev/null > "$T/regs" 2> "$T/err"
