@@ -57,10 +57,19 @@
  *    card), copy_latency_ns 3500 (a 4-byte pinned copy between events:
  *    3.5-7.8 us, less the call), launch_api_ns 4000 (back-to-back empty
  *    kernels 4.0 us apart: the host's launch call, not the GPU's 2.2 us, sets
- *    the pace), host_api_ns 1500 for the other calls. The older presets:
- *    pageable at half the pinned rate both ways (bandwidthTest's usual
- *    ratio), copy_latency_ns 2000, host_api_ns 2000, launch_api_ns 4000:
- *    assumed, not measured;
+ *    the pace), host_api_ns 1500 for the other calls,
+ *    pageable_d2h_latency_ns 10400 (a 4-byte copy into pageable memory took
+ *    16.9 us, 10.4 more than the pageable copy the other way: the driver
+ *    waits for the DMA into its staging buffer before its memcpy out),
+ *    wake_ns 8000 (one kernel between two events after
+ *    cudaDeviceSynchronize: 24.8 us, 8.1 more than its launch call and
+ *    duration) and idle_after_ns 4000 (the back-to-back empty kernels, each
+ *    after 1.8 us of idle GPU, paid nothing: idle starts between 1.8 and
+ *    the 7 us before that one kernel; the launch call's 4 us is taken).
+ *    The older presets: pageable at half the pinned rate both ways
+ *    (bandwidthTest's usual ratio), copy_latency_ns 2000, host_api_ns 2000,
+ *    launch_api_ns 4000: assumed, not measured; pageable_d2h_latency_ns and
+ *    wake_ns 0 (not measured: not modelled);
  *    copy_engines: cudaDeviceProp.asyncEngineCount as deviceQuery prints
  *    it ("Concurrent copy and kernel execution: Yes with N copy engine(s)"):
  *    2 on the Tesla/data-centre cards from Fermi on (one per direction;
@@ -100,7 +109,8 @@
         .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 3, \
         .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, \
         .pcie_gbps = 55, .pcie_pageable_gbps = 7, .pcie_pageable_d2h_gbps = 14, .copy_latency_ns = 3500, \
-        .copy_engines = 2, .host_api_ns = 1500, .launch_api_ns = 4000
+        .copy_engines = 2, .host_api_ns = 1500, .launch_api_ns = 4000, .pageable_d2h_latency_ns = 10400, \
+        .wake_ns = 8000, .idle_after_ns = 4000
 
 static const ws_arch presets[] = {
     {
@@ -482,6 +492,10 @@ static const arch_key arch_keys[] = {
     KEY("copy_engines", KEY_UINT, copy_engines, 0, 64, NULL, "0: copies wait for kernels; 2+: one per direction"),
     KEY("host_api_ns", KEY_UINT, host_api_ns, 0, 100000000, NULL, "host ns per call issuing or waiting for GPU work"),
     KEY("launch_api_ns", KEY_UINT, launch_api_ns, 0, 100000000, NULL, "host ns per kernel launch call"),
+    KEY("pageable_d2h_latency_ns", KEY_UINT, pageable_d2h_latency_ns, 0, 100000000, NULL,
+        "ns added to a copy into pageable memory"),
+    KEY("wake_ns", KEY_UINT, wake_ns, 0, 100000000, NULL, "ns before a kernel starts on an idle GPU; fitted"),
+    KEY("idle_after_ns", KEY_UINT, idle_after_ns, 0, 100000000, NULL, "GPU idle: no work for this long"),
 };
 
 #define KEY_COUNT (sizeof arch_keys / sizeof arch_keys[0])

@@ -117,6 +117,9 @@ typedef struct ws_arch {
                                           2 or more one per direction (asyncEngineCount) */
     uint32_t host_api_ns;              /* the host's time per runtime call that issues or waits for GPU work */
     uint32_t launch_api_ns;            /* ... per kernel launch (cudaLaunchKernel, <<<>>>) */
+    uint32_t pageable_d2h_latency_ns;  /* added to a copy into pageable memory (the driver's staging round trip) */
+    uint32_t wake_ns;                  /* a kernel reaching an idle GPU starts this much later */
+    uint32_t idle_after_ns;            /* ... idle: no work for this long */
 } ws_arch;
 
 const ws_arch *ws_arch_default(void);              /* hopper */
