@@ -220,12 +220,13 @@ static void keep_op(ws_timeline *t, int stream, const ws_tl_work *w, ws_tl_span 
 
 ws_tl_span ws_timeline_issue(ws_timeline *t, int stream, const ws_tl_work *w)
 {
-    t->host_ns += w->kind == WS_TL_KERNEL ? t->launch_api_ns : t->host_api_ns;
+    if (!w->device_side)
+        t->host_ns += w->kind == WS_TL_KERNEL ? t->launch_api_ns : t->host_api_ns;
     forget_finished(t);
     double d = w->kind == WS_TL_KERNEL ? w->duration_ns : ws_timeline_duration(t, w->kind, w->bytes, w->pageable);
     if (d < 0)
         d = 0;
-    double ready = max2(t->host_ns, stream_ready(t, stream));
+    double ready = w->device_side ? stream_ready(t, stream) : max2(t->host_ns, stream_ready(t, stream));
     int engine = engine_of(t, w->kind);
     ws_tl_span span;
     int row;

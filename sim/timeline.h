@@ -51,6 +51,8 @@ typedef struct {
     uint32_t sms;           /* a kernel: the SMs its grid occupies at once (0: all of them) */
     const char *name;       /* a kernel's C++ name (copied); NULL for the others */
     uint32_t grid[3], block[3];
+    int device_side;        /* a kernel its parent grid launched (dynamic parallelism): the host pays nothing
+                               and it starts after its stream's tail (its parent's end), whatever the host's clock */
 } ws_tl_work;
 
 typedef struct {
