@@ -116,6 +116,7 @@ typedef struct ws_arch {
                                           2 or more one per direction (asyncEngineCount) */
     uint32_t host_api_ns;              /* the host's time per runtime call that issues or waits for GPU work */
     uint32_t launch_api_ns;            /* ... per kernel launch (cudaLaunchKernel, <<<>>>) */
+    uint32_t device_launch_ns;         /* a device-side launch's latency: from when the grid may start to its start */
 } ws_arch;
 
 const ws_arch *ws_arch_default(void);              /* hopper */

@@ -93,14 +93,16 @@ static int write_session_timeline(const ws_session *s, const char *path)
 {
     ws_timeline t;
     ws_timeline_init(&t, &s->arch, 0, 1);
+    double end = 0;
     for (int i = 0; i < s->launch_count; i++) {
         const ws_launch *l = &s->launches[i];
         const ws_timing_result *r = ws_timing_result_of(l);
+        /* a grid launched from the device: after the one before it in the list (an order CUDA allows) */
         ws_tl_work w = {.kind = WS_TL_KERNEL, .duration_ns = r ? r->duration_ns : 0, .name = ws_launch_name(l),
-                        .device_side = l->device_launched};
+                        .device_side = l->device_launched, .after_ns = end};
         memcpy(w.grid, l->grid, sizeof w.grid);
         memcpy(w.block, l->block_dim, sizeof w.block);
-        ws_timeline_issue(&t, WS_TL_LEGACY_STREAM, &w);
+        end = ws_timeline_issue(&t, WS_TL_LEGACY_STREAM, &w).end_ns;
     }
     ws_timeline *ts[1] = {&t};
     char err[4400];

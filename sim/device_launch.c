@@ -13,9 +13,10 @@ static double now_seconds(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* Run one child and, depth first, its own children. 0, or 1 when a grid of the subtree stopped. */
+/* Run one child, which may start at after_ns, and, depth first, its own children; *end_ns: the end of its
+ * subtree. 0, or 1 when a grid of the subtree stopped. */
 static int run_child(ws_child *ch, const ws_launch_config *parent_cfg, uint32_t pending_above, int parent_id,
-                     ws_global_memory *global, const ws_child_hooks *h)
+                     double after_ns, ws_global_memory *global, const ws_child_hooks *h, double *end_ns)
 {
     ws_launch_config cfg = *parent_cfg;
     const ptx_function *k = &parent_cfg->module->functions[ch->kernel];
@@ -39,28 +40,37 @@ static int run_child(ws_child *ch, const ws_launch_config *parent_cfg, uint32_t 
     ch->params = NULL;
     ws_children *grandchildren = child.children;
     child.children = NULL;
-    int id = h->finished(h->ctx, &child, status, seconds, parent_id);
+    double child_end = 0;
+    int id = h->finished(h->ctx, &child, status, seconds, parent_id, after_ns, &child_end);
+    *end_ns = child_end;
     if (status) {
         ws_children_free(grandchildren, global);
         return 1;
     }
-    return grandchildren ? ws_run_children(grandchildren, &cfg, id, global, h) : 0;
+    return grandchildren ? ws_run_children(grandchildren, &cfg, id, child_end, global, h, end_ns) : 0;
 }
 
-int ws_run_children(ws_children *c, const ws_launch_config *parent_cfg, int parent_id, ws_global_memory *global,
-                    const ws_child_hooks *h)
+int ws_run_children(ws_children *c, const ws_launch_config *parent_cfg, int parent_id, double parent_end_ns,
+                    ws_global_memory *global, const ws_child_hooks *h, double *tree_end_ns)
 {
     int failed = 0;
     uint32_t waiting = (uint32_t)c->launched;
-    /* pass 0: the default stream, device streams and fire-and-forget; pass 1: the tail launches */
+    double end = parent_end_ns;
+    /* pass 0: the default stream, device streams and fire-and-forget, each free to start at the parent's
+     * end; pass 1: the tail launches, each after all the work before it */
     for (int pass = 0; pass < 2 && !failed; pass++)
         for (int i = 0; i < c->count && !failed; i++) {
             ws_child *ch = &c->v[i];
             if (ch->state != WS_CHILD_LAUNCHED || (ch->stream == WS_CHILD_STREAM_TAIL) != pass)
                 continue;
             waiting--;
-            failed = run_child(ch, parent_cfg, parent_cfg->pending_above + waiting, parent_id, global, h);
+            double sub_end = 0;
+            failed = run_child(ch, parent_cfg, parent_cfg->pending_above + waiting, parent_id,
+                               pass ? end : parent_end_ns, global, h, &sub_end);
+            if (sub_end > end)
+                end = sub_end;
         }
     ws_children_free(c, global);
+    *tree_end_ns = end;
     return failed;
 }

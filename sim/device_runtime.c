@@ -85,15 +85,26 @@ static int32_t last_error(ws_exec *x, int lane, int clear)
     return WS_cudaSuccess;
 }
 
+/* Whether the grid has said a refusal with this error yet (then it is said, once per error and grid). */
+static int said_before(ws_children *c, int32_t error)
+{
+    for (int i = 0; i < c->refusals_said_count; i++)
+        if (c->refusals_said[i] == error)
+            return 1;
+    if (c->refusals_said_count < (int)(sizeof c->refusals_said / sizeof c->refusals_said[0]))
+        c->refusals_said[c->refusals_said_count++] = error;
+    return 0;
+}
+
 /* A launch the device runtime refuses: the thread gets the error (the parent grid goes on, as on the GPU),
- * and the first refusal of the grid is said on stderr, at the program's line. */
+ * and the grid's first refusal with each error is said on stderr, at the program's line. */
 static int32_t refuse(ws_exec *x, const ptx_instr *in, int lane, int kernel, int32_t error, const char *name,
                       const char *why)
 {
     ws_launch *l = x->launch;
     ws_children *c = children_of(l);
     set_error(x, lane, error);
-    if (c && c->refusals_printed++ == 0) {
+    if (c && !said_before(c, error)) {
         const char *src = in->src_file ? ptx_source_path(l->module, in->src_file) : NULL;
         char where[512], kname[256];
         if (src)

@@ -52,7 +52,8 @@ typedef struct ws_children {
     ws_child_error *errors;
     int error_count, error_capacity;
     uint64_t streams_made;            /* cudaStreamCreateWithFlags calls (the handles it gave) */
-    int refusals_printed;
+    int32_t refusals_said[8];         /* the errors a refusal was said on stderr for (once each per grid) */
+    int refusals_said_count;
 } ws_children;
 
 /* The handlers of sim/device_runtime.def, in sim/builtins.c's calling convention: each lane's

@@ -278,8 +278,11 @@ static const char *child_name(void *ctx, int kernel)
     return s->display_names[s->launch_count];
 }
 
-static int child_finished(void *ctx, ws_launch *child, int status, double seconds, int parent_id)
+static int child_finished(void *ctx, ws_launch *child, int status, double seconds, int parent_id, double after_ns,
+                          double *end_ns)
 {
+    (void)after_ns;
+    *end_ns = 0;   /* a session keeps no timeline while it runs (--timeline places its launches afterwards) */
     child_context *x = ctx;
     ws_session *s = x->s;
     s->check_errors += child->check_errors;
@@ -365,7 +368,8 @@ int ws_session_run(ws_session *s, char *err, size_t errlen)
         s->launches[li].children = NULL;
         child_context ctx = {.s = s, .err = err, .errlen = errlen};
         ws_child_hooks hooks = {.ctx = &ctx, .name = child_name, .finished = child_finished};
-        if (children && ws_run_children(children, &cfg, li, &s->global, &hooks))
+        double tree_end;
+        if (children && ws_run_children(children, &cfg, li, 0, &s->global, &hooks, &tree_end))
             return 1;
     }
     for (int d = 0; d < o->dump_count; d++) {

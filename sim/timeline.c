@@ -44,6 +44,7 @@ void ws_timeline_init(ws_timeline *t, const ws_arch *a, int device, int record)
     t->copy_latency_ns = a->copy_latency_ns;
     t->host_api_ns = a->host_api_ns;
     t->launch_api_ns = a->launch_api_ns;
+    t->device_launch_ns = a->device_launch_ns;
     t->copy_engines = a->copy_engines;
     t->sm_count = a->sm_count ? a->sm_count : 1;
     snprintf(t->gpu_name, sizeof t->gpu_name, "%s", a->display_name);
@@ -226,7 +227,7 @@ ws_tl_span ws_timeline_issue(ws_timeline *t, int stream, const ws_tl_work *w)
     double d = w->kind == WS_TL_KERNEL ? w->duration_ns : ws_timeline_duration(t, w->kind, w->bytes, w->pageable);
     if (d < 0)
         d = 0;
-    double ready = w->device_side ? stream_ready(t, stream) : max2(t->host_ns, stream_ready(t, stream));
+    double ready = w->device_side ? w->after_ns + t->device_launch_ns : max2(t->host_ns, stream_ready(t, stream));
     int engine = engine_of(t, w->kind);
     ws_tl_span span;
     int row;
@@ -246,7 +247,7 @@ ws_tl_span ws_timeline_issue(ws_timeline *t, int stream, const ws_tl_work *w)
         t->copy_free_ns[engine] = span.end_ns;
         row = engine;
     }
-    t->streams[stream].tail_ns = span.end_ns;
+    t->streams[stream].tail_ns = w->device_side ? max2(t->streams[stream].tail_ns, span.end_ns) : span.end_ns;
     t->streams[stream].used = 1;
     /* pageable memory is staged by the driver on the host's thread, so the host waits, even for cudaMemcpyAsync */
     if (w->host_waits || w->pageable)

@@ -51,8 +51,10 @@ typedef struct {
     uint32_t sms;           /* a kernel: the SMs its grid occupies at once (0: all of them) */
     const char *name;       /* a kernel's C++ name (copied); NULL for the others */
     uint32_t grid[3], block[3];
-    int device_side;        /* a kernel its parent grid launched (dynamic parallelism): the host pays nothing
-                               and it starts after its stream's tail (its parent's end), whatever the host's clock */
+    int device_side;        /* a kernel a grid launched (dynamic parallelism): the host pays nothing, and it starts
+                               device_launch_ns after after_ns (its parent's end; a tail launch's, the end of the
+                               work before it), not after its stream's tail, which it only extends */
+    double after_ns;
 } ws_tl_work;
 
 typedef struct {
@@ -88,6 +90,7 @@ typedef struct {
 typedef struct ws_timeline {
     /* the preset's parameters */
     double pinned_gbps, pageable_gbps, pageable_d2h_gbps, dram_gbps, copy_latency_ns, host_api_ns, launch_api_ns;
+    double device_launch_ns;
     uint32_t copy_engines, sm_count;
     char gpu_name[WS_ARCH_DISPLAY_NAME_MAX];
     int device;

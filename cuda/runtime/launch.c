@@ -145,8 +145,9 @@ typedef struct {
  * otherwise its predicted duration goes on its stream (a child's after its parent) and it is kept for the
  * report. Its index in the report, or -1. */
 static int finish_launch(child_context *x, ws_launch *l, int status, double seconds, const ws_cuda_function *f,
-                         int device_side)
+                         int device_side, double after_ns, double *end_ns)
 {
+    *end_ns = 0;
     ws_cuda *c = x->c;
     c->total_launches++;
     c->check_errors += l->check_errors;
@@ -168,9 +169,9 @@ static int finish_launch(child_context *x, ws_launch *l, int status, double seco
         .kind = WS_TL_KERNEL, .duration_ns = t ? t->duration_ns : 0, .name = ws_launch_name(l),
         .sms = sms > UINT32_MAX ? 0 : (uint32_t)sms,
         .grid = {l->grid[0], l->grid[1], l->grid[2]}, .block = {l->block_dim[0], l->block_dim[1], l->block_dim[2]},
-        .device_side = device_side,
+        .device_side = device_side, .after_ns = after_ns,
     };
-    ws_timeline_issue(x->tl, x->stream, &w);
+    *end_ns = ws_timeline_issue(x->tl, x->stream, &w).end_ns;
     return keep_launch(c, l, seconds, !f || kernel_selected(c, f));
 }
 
@@ -190,12 +191,14 @@ static const char *child_name(void *ctx, int kernel)
     return f ? f->display_name : NULL;
 }
 
-static int child_finished(void *ctx, ws_launch *child, int status, double seconds, int parent_id)
+static int child_finished(void *ctx, ws_launch *child, int status, double seconds, int parent_id, double after_ns,
+                          double *end_ns)
 {
     child_context *x = ctx;
     child->device_launched = 1;
     child->parent = parent_id;
-    return finish_launch(x, child, status, seconds, function_of_kernel(x->c, x->module, child->kernel_index), 1);
+    return finish_launch(x, child, status, seconds, function_of_kernel(x->c, x->module, child->kernel_index), 1,
+                         after_ns, end_ns);
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared_bytes,
@@ -273,7 +276,8 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
     l.children = NULL;
     child_context ctx = {.c = c, .module = f->module};
     ctx.tl = ws_cuda_stream_of(c, stream, &ctx.stream);
-    int id = finish_launch(&ctx, &l, status, seconds, f, 0);
+    double end_ns, tree_end_ns;
+    int id = finish_launch(&ctx, &l, status, seconds, f, 0, 0, &end_ns);
     if (status) {
         ws_children_free(children, &c->global);
         ws_cuda_leave(c);
@@ -281,7 +285,7 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
     }
     if (children) {
         ws_child_hooks hooks = {.ctx = &ctx, .name = child_name, .finished = child_finished};
-        ws_run_children(children, &cfg, id, &c->global, &hooks);
+        ws_run_children(children, &cfg, id, end_ns, &c->global, &hooks, &tree_end_ns);
     }
     return ws_api_end(c, cudaSuccess);
 }
