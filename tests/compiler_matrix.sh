@@ -60,7 +60,7 @@ listed() {
 
 # A folder whose programs launch kernels from the device (dynamic parallelism): clang compiles no device-side
 # launch, and nvcc only with -rdc=true; its committed PTX (nvcc -rdc=true's) is what its .launch files run.
-device_launches() { grep -qs 'cudaLaunchDeviceV2' "$1"/*.ptx; }
+device_launches() { grep -qs 'LaunchDeviceV2' "$1"/*.ptx; }
 for dir in "$R"/*/; do
     device_launches "$dir" && echo "skip: $(basename "$dir") (device-side launches: no variant compiles them; its committed PTX is nvcc -rdc=true's)"
 done
