@@ -121,6 +121,7 @@ typedef struct ws_arch {
     uint32_t pageable_d2h_latency_ns;  /* added to a copy into pageable memory (the driver's staging round trip) */
     uint32_t wake_ns;                  /* a kernel reaching an idle GPU starts this much later */
     uint32_t idle_after_ns;            /* ... idle: no work for this long */
+    uint32_t device_launch_ns;         /* a device-side launch's latency: from when the grid may start to its start */
 } ws_arch;
 
 const ws_arch *ws_arch_default(void);              /* hopper */
