@@ -85,8 +85,9 @@
  *  - device_launch_ns: a grid launched from the device (dynamic parallelism) starts this long after it may
  *    (its parent's end; a tail launch's, the end of all the work before it). hopper and h200: fitted on the
  *    H100 (2026-11-25, validate/cdp/: programs/004_dynamic_parallelism's reduction_pingpong, three grids
- *    in 46.8-50.3 us between events where their predicted durations and the launch call make 13.8 us: two
- *    tail launches of 16.6 us each). The older presets: the same, assumed, not measured.
+ *    in 46.8-50.3 us between events, 48.0 on average, where the launch call, the idle GPU's wake-up
+ *    (wake_ns) and their predicted durations make 22 us: two tail launches of 13 us each). The older
+ *    presets: the same, assumed, not measured.
  */
 #include "sim/arch.h"
 
@@ -120,7 +121,7 @@
         .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, \
         .pcie_gbps = 55, .pcie_pageable_gbps = 7, .pcie_pageable_d2h_gbps = 14, .copy_latency_ns = 3500, \
         .copy_engines = 2, .host_api_ns = 1500, .launch_api_ns = 4000, .block_launch_cycles = 165, .pageable_d2h_latency_ns = 10400, \
-        .wake_ns = 8000, .idle_after_ns = 4000, .device_launch_ns = 16600
+        .wake_ns = 8000, .idle_after_ns = 4000, .device_launch_ns = 13000
 
 static const ws_arch presets[] = {
     {
@@ -157,7 +158,7 @@ static const ws_arch presets[] = {
         .l1_kib = 192, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2500, .partial_write_cycles = 4,
         .dram_gbps = 1400, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 2500,
         .pcie_gbps = 25, .pcie_pageable_gbps = 12, .pcie_pageable_d2h_gbps = 12, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 16600,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         .name = "volta", .display_name = "NVIDIA V100 SXM2 (Volta GV100)",
@@ -180,7 +181,7 @@ static const ws_arch presets[] = {
         .l1_kib = 128, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 1400, .partial_write_cycles = 4,
         .dram_gbps = 800, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 3000,
         .pcie_gbps = 12, .pcie_pageable_gbps = 6, .pcie_pageable_d2h_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 16600,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         /* GP100 SMs have two processing blocks, hence warps allocated in pairs. */
@@ -204,7 +205,7 @@ static const ws_arch presets[] = {
         .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 800, .partial_write_cycles = 4,
         .dram_gbps = 650, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 3500,
         .pcie_gbps = 12, .pcie_pageable_gbps = 6, .pcie_pageable_d2h_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 16600,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         /* GM107 (GTX 750 Ti) is compute capability 5.0, the sm_50 the course names;
@@ -231,7 +232,7 @@ static const ws_arch presets[] = {
         .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 150, .partial_write_cycles = 4,
         .dram_gbps = 80, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 4000,
         .pcie_gbps = 12, .pcie_pageable_gbps = 6, .pcie_pageable_d2h_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 1,
-        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 16600,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         /* On cc 3.5, L1 serves local memory only; global loads are cached
@@ -256,7 +257,7 @@ static const ws_arch presets[] = {
         .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 512, .partial_write_cycles = 4,
         .dram_gbps = 250, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 5000,
         .pcie_gbps = 10, .pcie_pageable_gbps = 5, .pcie_pageable_d2h_gbps = 5, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 16600,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         .name = "fermi", .display_name = "NVIDIA GF100 (Fermi, full die; GTX 480 enables 15 SMs)",
@@ -279,7 +280,7 @@ static const ws_arch presets[] = {
         .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 384, .partial_write_cycles = 4,
         .dram_gbps = 150, .l2_atomic_cycles = 6, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 6000,
         .pcie_gbps = 6, .pcie_pageable_gbps = 3, .pcie_pageable_d2h_gbps = 3, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 16600,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         /* cc 1.x: registers are allocated per block; 124 registers per
@@ -304,7 +305,7 @@ static const ws_arch presets[] = {
         .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .partial_write_cycles = 1,
         .dram_gbps = 120, .l2_atomic_cycles = 20, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
         .pcie_gbps = 5, .pcie_pageable_gbps = 2, .pcie_pageable_d2h_gbps = 2, .copy_latency_ns = 2000, .copy_engines = 1,
-        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 16600,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         /* No published shared-memory latency for G80; GT200's SM is the same design. */
@@ -328,7 +329,7 @@ static const ws_arch presets[] = {
         .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .partial_write_cycles = 1,
         .dram_gbps = 75, .l2_atomic_cycles = 20, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
         .pcie_gbps = 3, .pcie_pageable_gbps = 1, .pcie_pageable_d2h_gbps = 1, .copy_latency_ns = 2000, .copy_engines = 0,
-        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 16600,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
 };
 

@@ -231,10 +231,11 @@ void ws_timing_finish(ws_launch *l)
     slot *heap = malloc(sizeof *heap * (size_t)slots);
     uint64_t *sm_busy = calloc((size_t)sms, sizeof *sm_busy);
     uint64_t *sm_next_start = calloc((size_t)sms, sizeof *sm_next_start);   /* block_launch_cycles' pace */
+    uint64_t *sm_end = calloc((size_t)sms, sizeof *sm_end);                 /* its last block's end */
     double warp_cycles = 0, behind[WS_STALL_COUNT] = {0};   /* warp-cycles spent behind other warps */
     uint64_t kernel = 0, path_max = 0;
     int decided_by_demand = 0;
-    if (heap && sm_busy && sm_next_start) {
+    if (heap && sm_busy && sm_next_start && sm_end) {
         for (uint64_t s = 0; s < slots; s++)
             heap[s] = (slot){0, (uint32_t)s};   /* slot s is on SM s % sms: breadth-first */
         for (uint64_t b = 0; b < t->blocks; b++) {
@@ -258,6 +259,7 @@ void ws_timing_finish(ws_launch *l)
             sm_next_start[sm] = heap[0].free_at + a->block_launch_cycles;
             heap[0].free_at += took;
             sm_busy[sm] += took;
+            sm_end[sm] = heap[0].free_at > sm_end[sm] ? heap[0].free_at : sm_end[sm];
             if (heap[0].free_at > kernel)
                 kernel = heap[0].free_at;
             warp_cycles += (double)took * br->warps;
@@ -336,13 +338,19 @@ void ws_timing_finish(ws_launch *l)
     r->occupancy_limit = t->occupancy_limit;
     r->theoretical_occupancy = pct((double)k * warps_per_block, a->max_warps_per_sm);
     double busy = 0;
-    for (uint64_t s = 0; s < sms && sm_busy; s++)
-        busy += sm_busy[s] ? (double)sm_busy[s] / (double)co : 0;
+    for (uint64_t s = 0; s < sms && sm_busy; s++) {
+        /* an SM is active while it holds a block: its blocks' time over the co-resident ones, or, when
+         * its blocks start one by one (block_launch_cycles), the whole span they are started over */
+        double held = sm_busy[s] ? (double)sm_busy[s] / (double)co : 0;
+        double paced = sm_busy[s] && sm_end ? (double)sm_end[s] : 0;
+        busy += paced > held && r->bound == WS_BOUND_BLOCKS ? paced : held;
+    }
     /* active warps per active cycle: each block's warps over its time, per SM busy time */
     r->achieved_occupancy = busy > 0 ? pct(warp_cycles / busy, a->max_warps_per_sm) : 0;
     if (r->achieved_occupancy > r->theoretical_occupancy)
         r->achieved_occupancy = r->theoretical_occupancy;
     free(sm_busy);
+    free(sm_end);
     r->waves = (double)t->blocks / (double)(sms * k);
     r->dram_read_bytes = t->dram_read_sectors * 32;
     r->dram_write_bytes = dram_writes * 32;
