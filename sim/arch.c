@@ -46,7 +46,11 @@
  *    (programs/000_occupancy on the H100, validate/programs/: 12.6M-element
  *    saxpy in blocks of 32, 64 and 128 threads takes 82, 42 and 23 us under
  *    ncu, 54-60 cycles per block per SM, where its DRAM traffic alone takes
- *    16); const_replay_cycles 10: a warp's ld.const of k different words is
+ *    16); mapped_gbps 41: a kernel reading and writing 16 MiB of mapped pinned
+ *    host memory each way took 410 us (programs/003_mapped_multi_gpu on the
+ *    H100, 13.6 us on device memory), latency_host_link 2000 assumed (about a
+ *    microsecond for a PCIe read, not measured: that kernel is bandwidth-bound);
+ *    the older presets: mapped_gbps = their pcie_gbps, assumed; const_replay_cycles 10: a warp's ld.const of k different words is
  *    replayed k - 1 times, 10 cycles each on its sub-partition
  *    (programs/002_constant_texture on the H100: 16 words per load, 87.4 us
  *    against 6.75 for the broadcast); the older presets leave both 0 (no
@@ -124,7 +128,7 @@
         .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 3, \
         .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, \
         .pcie_gbps = 55, .pcie_pageable_gbps = 7, .pcie_pageable_d2h_gbps = 14, .copy_latency_ns = 3500, \
-        .copy_engines = 2, .host_api_ns = 1500, .launch_api_ns = 4000, .block_launch_cycles = 165, .const_replay_cycles = 10, .pageable_d2h_latency_ns = 10400, \
+        .copy_engines = 2, .host_api_ns = 1500, .launch_api_ns = 4000, .block_launch_cycles = 165, .const_replay_cycles = 10, .mapped_gbps = 41, .latency_host_link = 2000, .pageable_d2h_latency_ns = 10400, \
         .wake_ns = 8000, .idle_after_ns = 4000, .device_launch_ns = 13000
 
 static const ws_arch presets[] = {
@@ -161,7 +165,7 @@ static const ws_arch presets[] = {
         .cycles_int = 2, .cycles_fp32 = 2, .cycles_fp64 = 4, .cycles_sfu = 8, .cycles_cvt = 8,
         .l1_kib = 192, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2500, .partial_write_cycles = 4,
         .dram_gbps = 1400, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 2500,
-        .pcie_gbps = 25, .pcie_pageable_gbps = 12, .pcie_pageable_d2h_gbps = 12, .copy_latency_ns = 2000, .copy_engines = 2,
+        .pcie_gbps = 25, .pcie_pageable_gbps = 12, .pcie_pageable_d2h_gbps = 12, .copy_latency_ns = 2000, .copy_engines = 2, .mapped_gbps = 25, .latency_host_link = 2000,
         .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
@@ -184,7 +188,7 @@ static const ws_arch presets[] = {
         .cycles_int = 2, .cycles_fp32 = 2, .cycles_fp64 = 4, .cycles_sfu = 8, .cycles_cvt = 8,
         .l1_kib = 128, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 1400, .partial_write_cycles = 4,
         .dram_gbps = 800, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 3000,
-        .pcie_gbps = 12, .pcie_pageable_gbps = 6, .pcie_pageable_d2h_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 2,
+        .pcie_gbps = 12, .pcie_pageable_gbps = 6, .pcie_pageable_d2h_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 2, .mapped_gbps = 12, .latency_host_link = 2000,
         .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
@@ -208,7 +212,7 @@ static const ws_arch presets[] = {
         .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 4, .cycles_cvt = 4,
         .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 800, .partial_write_cycles = 4,
         .dram_gbps = 650, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 3500,
-        .pcie_gbps = 12, .pcie_pageable_gbps = 6, .pcie_pageable_d2h_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 2,
+        .pcie_gbps = 12, .pcie_pageable_gbps = 6, .pcie_pageable_d2h_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 2, .mapped_gbps = 12, .latency_host_link = 2000,
         .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
@@ -235,7 +239,7 @@ static const ws_arch presets[] = {
         .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 32, .cycles_sfu = 4, .cycles_cvt = 4,
         .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 150, .partial_write_cycles = 4,
         .dram_gbps = 80, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 4000,
-        .pcie_gbps = 12, .pcie_pageable_gbps = 6, .pcie_pageable_d2h_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 1,
+        .pcie_gbps = 12, .pcie_pageable_gbps = 6, .pcie_pageable_d2h_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 1, .mapped_gbps = 12, .latency_host_link = 2000,
         .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
@@ -260,7 +264,7 @@ static const ws_arch presets[] = {
         .cycles_int = 1, .cycles_fp32 = 1, .cycles_fp64 = 2, .cycles_sfu = 4, .cycles_cvt = 4,
         .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 512, .partial_write_cycles = 4,
         .dram_gbps = 250, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 5000,
-        .pcie_gbps = 10, .pcie_pageable_gbps = 5, .pcie_pageable_d2h_gbps = 5, .copy_latency_ns = 2000, .copy_engines = 2,
+        .pcie_gbps = 10, .pcie_pageable_gbps = 5, .pcie_pageable_d2h_gbps = 5, .copy_latency_ns = 2000, .copy_engines = 2, .mapped_gbps = 10, .latency_host_link = 2000,
         .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
@@ -283,7 +287,7 @@ static const ws_arch presets[] = {
         .cycles_int = 2, .cycles_fp32 = 2, .cycles_fp64 = 4, .cycles_sfu = 16, .cycles_cvt = 8,
         .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 384, .partial_write_cycles = 4,
         .dram_gbps = 150, .l2_atomic_cycles = 6, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 6000,
-        .pcie_gbps = 6, .pcie_pageable_gbps = 3, .pcie_pageable_d2h_gbps = 3, .copy_latency_ns = 2000, .copy_engines = 2,
+        .pcie_gbps = 6, .pcie_pageable_gbps = 3, .pcie_pageable_d2h_gbps = 3, .copy_latency_ns = 2000, .copy_engines = 2, .mapped_gbps = 6, .latency_host_link = 2000,
         .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
@@ -308,7 +312,7 @@ static const ws_arch presets[] = {
         .cycles_int = 4, .cycles_fp32 = 4, .cycles_fp64 = 32, .cycles_sfu = 16, .cycles_cvt = 8,
         .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .partial_write_cycles = 1,
         .dram_gbps = 120, .l2_atomic_cycles = 20, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
-        .pcie_gbps = 5, .pcie_pageable_gbps = 2, .pcie_pageable_d2h_gbps = 2, .copy_latency_ns = 2000, .copy_engines = 1,
+        .pcie_gbps = 5, .pcie_pageable_gbps = 2, .pcie_pageable_d2h_gbps = 2, .copy_latency_ns = 2000, .copy_engines = 1, .mapped_gbps = 5, .latency_host_link = 2000,
         .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
@@ -332,7 +336,7 @@ static const ws_arch presets[] = {
         .cycles_int = 4, .cycles_fp32 = 4, .cycles_fp64 = 32, .cycles_sfu = 16, .cycles_cvt = 8,
         .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .partial_write_cycles = 1,
         .dram_gbps = 75, .l2_atomic_cycles = 20, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
-        .pcie_gbps = 3, .pcie_pageable_gbps = 1, .pcie_pageable_d2h_gbps = 1, .copy_latency_ns = 2000, .copy_engines = 0,
+        .pcie_gbps = 3, .pcie_pageable_gbps = 1, .pcie_pageable_d2h_gbps = 1, .copy_latency_ns = 2000, .copy_engines = 0, .mapped_gbps = 3, .latency_host_link = 2000,
         .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
 };
@@ -498,6 +502,10 @@ static const arch_key arch_keys[] = {
     KEY("l2_atomic_int_percent", KEY_UINT, l2_atomic_int_percent, 1, 1000, NULL, "% of a float update's time; fitted"),
     KEY("shared_atomic_cycles", KEY_UINT, shared_atomic_cycles, 0, 1000000, NULL, "cycles per lane, float CAS loop; fitted"),
     KEY("launch_overhead_ns", KEY_UINT, launch_overhead_ns, 0, 100000000, NULL, "ns added to every launch; fitted"),
+    KEY("mapped_gbps", KEY_UINT, mapped_gbps, 0, 1000000, NULL,
+        "GB/s a kernel reads (and at once writes) pinned host memory at; hopper: measured (programs/003_mapped_multi_gpu)"),
+    KEY("latency_host_link", KEY_UINT, latency_host_link, 0, 1000000, NULL,
+        "cycles a kernel's read of pinned host memory adds to a DRAM access; assumed (about 1 us)"),
     KEY("const_replay_cycles", KEY_UINT, const_replay_cycles, 0, 1000000, NULL,
         "cycles each further word of a warp's constant load costs its sub-partition; hopper: measured (programs/002_constant_texture)"),
     KEY("block_launch_cycles", KEY_UINT, block_launch_cycles, 0, 1000000, NULL,

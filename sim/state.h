@@ -40,6 +40,8 @@ typedef struct {
     uint8_t read_only;     /* .const */
     uint8_t host_owned;    /* bytes belong to the host program (managed and mapped memory: base == bytes) */
     int16_t device;        /* the simulated GPU it lives on (--devices); -1: reachable from every one */
+    uint8_t host_link;     /* pinned host memory (cudaHostAlloc, cudaMallocHost): a kernel reaches it over the
+                              host link, uncached in L2 (sim/timing.c); managed memory is not */
     uint8_t *init;         /* --check initcheck: a bit per byte, set once written (NULL: not tracked) */
     struct ws_race_cell *race;   /* --racecheck-global: per byte, its last write and read (sim/check.c; NULL: none yet) */
     uint8_t *l2;           /* timing: per 32-byte sector, bit 0 in L2, bit 1 written, this launch (NULL: none yet) */

@@ -367,15 +367,13 @@ static int l1_lookup(ws_block_timing *bt, uint64_t sector, int allocate, uint64_
     return 0;
 }
 
-/* The sector's L2 state byte, or NULL outside global allocations (local memory). */
-static uint8_t *l2_state(ws_launch *l, uint64_t addr)
+/* The global allocation holding addr, or NULL (local memory). */
+static const ws_allocation *allocation_of(ws_launch *l, uint64_t addr)
 {
     const ws_allocation *a = l->last_allocation;
     if (!a || addr < a->base || addr - a->base >= a->size)
         a = ws_global_find(l->global, addr, 1);
-    if (!a || !a->l2)
-        return NULL;
-    return &a->l2[(addr - a->base) / 32];
+    return a;
 }
 
 /* Where a load waits when the L1TEX is busy: for its result, or, issued while its warp
@@ -498,8 +496,9 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     bt->waits[is_store ? WS_WAIT_GLOBAL_STORE : load_wait(w, 2)]++;
     int local = space == PTX_SPACE_LOCAL;
     int cached = local || a->l1_caches_global_loads;
-    uint32_t latency = 0, l1_hits = 0, dram = 0, l2_hits = 0, slots = 0, dram_writes = 0;
+    uint32_t latency = 0, l1_hits = 0, dram = 0, l2_hits = 0, slots = 0, dram_writes = 0, host_reads = 0, host_writes = 0;
     uint64_t issued = w->tm.issue;
+    const ws_allocation *al = NULL;
     for (unsigned i = 0; i < n; i++) {
         uint32_t level = a->latency_l2;
         uint64_t *filled = NULL;
@@ -509,8 +508,14 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
             if (*filled > issued + level)   /* another warp's miss still on its way: wait for it */
                 level = (uint32_t)(*filled - issued);
             filled = NULL;
+        } else if (!local && (al = allocation_of(l, sector[i] << 5)) && al->host_link) {
+            /* pinned host memory (mapped): each sector crosses the host link, no L2 keeps it */
+            if (is_store)
+                host_writes++;
+            else
+                host_reads++, level = a->latency_global + a->latency_host_link;
         } else if (!local) {
-            uint8_t *st = l2_state(l, sector[i] << 5);
+            uint8_t *st = al && al->l2 ? &al->l2[((sector[i] << 5) - al->base) / 32] : NULL;
             if (st) {
                 uint8_t want = is_store ? 3 : 1;
                 uint8_t before = __atomic_fetch_or(st, want, __ATOMIC_RELAXED);
@@ -544,11 +549,13 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     if (!is_store) {
         add(&t->l1_lookups, n);
         add(&t->l1_hits, l1_hits);
-        add(&t->l2_read_sectors, n - l1_hits);
+        add(&t->l2_read_sectors, n - l1_hits - host_reads);
         add(&t->l2_read_hits, l2_hits);
         add(&t->dram_read_sectors, dram);
+        add(&t->host_read_sectors, host_reads);
     } else {
-        add(&t->l2_write_sectors, n);
+        add(&t->host_write_sectors, host_writes);
+        add(&t->l2_write_sectors, n - host_writes);
         add(&t->l2_write_slots, slots);
         add(&t->dram_write_sectors, dram_writes);
     }

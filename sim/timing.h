@@ -55,6 +55,7 @@ extern const char *const ws_stall_descriptions[WS_STALL_COUNT];
 typedef enum {
     WS_BOUND_LAUNCH, WS_BOUND_LATENCY, WS_BOUND_ISSUE, WS_BOUND_PIPE, WS_BOUND_SHARED, WS_BOUND_L1,
     WS_BOUND_L2, WS_BOUND_DRAM, WS_BOUND_ATOMIC,
+    WS_BOUND_HOST,     /* pinned host memory read and written over the host link (mapped memory) */
     WS_BOUND_BLOCKS,   /* the SMs starting blocks one by one (block_launch_cycles) */
     WS_BOUND_COUNT
 } ws_bound;

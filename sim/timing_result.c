@@ -26,7 +26,7 @@ static const char *const bound_names[WS_BOUND_COUNT] = {
     [WS_BOUND_PIPE] = "arithmetic pipe", [WS_BOUND_SHARED] = "shared memory (L1TEX)",
     [WS_BOUND_L1] = "L1TEX (global and shared accesses)",
     [WS_BOUND_L2] = "L2", [WS_BOUND_DRAM] = "DRAM", [WS_BOUND_ATOMIC] = "same-address atomics",
-    [WS_BOUND_BLOCKS] = "block starts",
+    [WS_BOUND_HOST] = "host memory over PCIe", [WS_BOUND_BLOCKS] = "block starts",
 };
 
 const char *ws_bound_name(ws_bound b) { return b < WS_BOUND_COUNT ? bound_names[b] : "?"; }
@@ -292,6 +292,10 @@ void ws_timing_finish(ws_launch *l)
     r->bound_cycles[WS_BOUND_L2] = l2_slots / (a->l2_bytes_per_cycle ? a->l2_bytes_per_cycle : 1);
     r->bound_cycles[WS_BOUND_DRAM] = dram_per_cycle > 0 ? dram_bytes / dram_per_cycle : 0;
     r->bound_cycles[WS_BOUND_ATOMIC] = (double)hottest * a->l2_atomic_cycles / 100;
+    /* the host link carries both directions at once, each at mapped_gbps */
+    double host_per_cycle = a->mapped_gbps * 1e9 / clock_hz;
+    uint64_t host_sectors = t->host_read_sectors > t->host_write_sectors ? t->host_read_sectors : t->host_write_sectors;
+    r->bound_cycles[WS_BOUND_HOST] = host_per_cycle > 0 ? (double)host_sectors * 32 / host_per_cycle : 0;
     double cycles = (double)kernel;
     double resident = kernel ? warp_cycles / (double)kernel : 0;   /* warps in flight, on average */
     r->bound = WS_BOUND_LATENCY;
@@ -308,7 +312,7 @@ void ws_timing_finish(ws_launch *l)
     r->bound_cycles[WS_BOUND_BLOCKS] = (double)((t->blocks + sms - 1) / sms) * a->block_launch_cycles;
     if (r->bound_cycles[WS_BOUND_BLOCKS] >= 0.75 * cycles && cycles > 0)
         r->bound = WS_BOUND_BLOCKS;
-    for (int d = WS_BOUND_L2; d <= WS_BOUND_ATOMIC; d++)
+    for (int d = WS_BOUND_L2; d <= WS_BOUND_HOST; d++)
         if (r->bound_cycles[d] > cycles) {
             cycles = r->bound_cycles[d];
             r->bound = (ws_bound)d;
@@ -385,6 +389,7 @@ void ws_timing_verdict(const ws_timing_result *r, char *out, size_t len)
                  r->overhead_ns / 1000, us);
         break;
     case WS_BOUND_DRAM:
+    case WS_BOUND_HOST:
     case WS_BOUND_L2:
     case WS_BOUND_L1:
     case WS_BOUND_SHARED:

@@ -127,8 +127,10 @@ static cudaError_t host_shared_alloc(void **ptr, size_t size, enum cudaMemoryTyp
         return ws_api_end(c, cudaErrorMemoryAllocation);
     memset(p, 0, size);
     ws_allocation *al = ws_global_adopt(&c->global, p, size, api);
-    if (al)
+    if (al) {
         al->device = -1;   /* host memory: every GPU reaches it */
+        al->host_link = type == cudaMemoryTypeHost;   /* pinned: read and written across PCIe by kernels */
+    }
     if (!al || !record(c, p, size, al, type, host_alloc, api)) {
         if (al)
             ws_global_release(&c->global, al);
