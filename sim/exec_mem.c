@@ -253,7 +253,7 @@ static inline uint64_t widen(uint64_t v, ptx_type type, unsigned reg_bits)
     return v;
 }
 
-static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
+WS_LANE_LOOPS static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;
     int is_signed = ptx_types[in->type].kind == PTX_KIND_SIGNED;

@@ -101,6 +101,9 @@ typedef enum {
 } ws_wait_point;
 
 enum { WS_MEM_READS = 1, WS_MEM_WRITES = 2 };
+/* A bra (WS_BRANCH_BRA), and one back to a few instructions before it
+ * (WS_BRANCH_BACK_EDGE: a loop ptxas unrolls; sim/timing.c says how few). */
+enum { WS_BRANCH_BRA = 1, WS_BRANCH_BACK_EDGE = 2 };
 #define WS_TIMING_MAX_SRC 10
 #define WS_TIMING_MAX_DST 4
 #define WS_MAX_SUBPARTITIONS 8
@@ -113,6 +116,7 @@ typedef struct {
     uint8_t wait;              /* ws_wait_kind of its results */
     uint8_t mem;               /* WS_MEM_READS, WS_MEM_WRITES: memory it reads or writes (the order ptxas keeps) */
     uint8_t folds;             /* loop bookkeeping ptxas's unrolling removes from 3 copies of 4 */
+    uint8_t branch;            /* WS_BRANCH_* flags of a bra, known at decode */
     uint16_t src[WS_TIMING_MAX_SRC], dst[WS_TIMING_MAX_DST];   /* registers; predicates after the values */
 } ws_timing_op;
 

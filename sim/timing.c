@@ -104,6 +104,12 @@ void ws_timing_decode(const ws_arch *a, const ptx_function *fn, const ptx_instr 
         pipe = WS_PIPE_FP64, sass = 12;   /* double transcendentals: FP64 Newton steps around MUFU.RCP64H */
     op->pipe = (uint8_t)pipe;
     op->sass = (uint8_t)sass;
+    if (in->opcode == OP_bra) {
+        int64_t at = in - fn->instrs;   /* in is one of fn's instructions */
+        op->branch = WS_BRANCH_BRA;
+        if (in->operand[0].imm <= at && at - in->operand[0].imm < WS_PTXAS_UNROLL_BODY)
+            op->branch |= WS_BRANCH_BACK_EDGE;
+    }
     if (pipe == WS_PIPE_SHARED || pipe == WS_PIPE_LSU)
         op->mem = in->opcode == OP_st ? WS_MEM_WRITES
                 : in->opcode == OP_atom || in->opcode == OP_red ? WS_MEM_READS | WS_MEM_WRITES : WS_MEM_READS;
@@ -307,9 +313,7 @@ void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask
             w->tm.block_end = ready + slots;
         /* ptxas unrolls a loop UNROLL times: only every UNROLL-th pass of its back edge
          * orders the iterations (the others' loads overlap, as in the unrolled body) */
-        const ptx_instr *in = &x->fn->instrs[x->pc];
-        int back_edge = in->opcode == OP_bra && in->operand[0].imm <= x->pc &&
-                        x->pc - in->operand[0].imm < WS_PTXAS_UNROLL_BODY;
+        int back_edge = op->branch & WS_BRANCH_BACK_EDGE;
         if (op->pipe >= WS_PIPE_BRANCH && !(back_edge && ++w->tm.back_edges % WS_PTXAS_UNROLL != 0) &&
             w->tm.block_end > w->tm.cycle)
             w->tm.cycle = w->tm.block_end;
@@ -319,22 +323,10 @@ void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask
     ws_block_timing *bt = &x->block->tm;
     bt->issued[(uint32_t)w->index % t->subpartitions] += slots;
     bt->pipe[op->pipe] += (uint64_t)slots * t->pipe_cycles[op->pipe];
-    if (op->pipe == WS_PIPE_BRANCH && x->fn->instrs[x->pc].opcode == OP_bra) {
+    if (op->pipe == WS_PIPE_BRANCH && (op->branch & WS_BRANCH_BRA)) {
         w->tm.cycle += x->launch->arch->latency_branch;
         ic[WS_CTR_stall_branch_resolving] += x->launch->arch->latency_branch;
     }
-}
-
-void ws_timing_retire(ws_exec *x, const ws_decoded *d, ws_frame *f)
-{
-    ws_warp *w = x->warp;
-    const ws_timing_op *op = &d->timing;
-    uint64_t at = w->tm.issue + w->tm.latency;
-    uint64_t r = at << 2 | w->tm.wait;
-    for (int i = 0; i < op->ndst; i++)
-        f->ready[op->dst[i]] = r;
-    if ((op->pipe == WS_PIPE_LSU || op->pipe == WS_PIPE_SHARED) && at > w->tm.done)
-        w->tm.done = at;
 }
 
 /* ---- Memory -------------------------------------------------------------------- */
@@ -446,7 +438,7 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
         }
         mask = 0;   /* the lanes are done */
     }
-    WS_FOR_LANES(mask, lane) {
+    WS_FOR_SET_LANES(mask, lane) {
         uint64_t s = addr[lane] >> 5;
         unsigned k = n;
         int same_line = n && sector[n - 1] >> 2 == s >> 2;
