@@ -130,6 +130,7 @@ typedef struct {
     uint32_t latency;          /* the running instruction's result latency */
     uint8_t wait;              /* and what its waiters stall on */
     uint8_t loads_unused;      /* a shared (1) or global (2) load whose result no instruction has used yet */
+    uint8_t subpartition;      /* the scheduler that issues it: its index modulo their number (set per block) */
     uint64_t last_broadcast;   /* the shared address of its last 4-byte broadcast load, + 1 (0: none) */
 } ws_warp_timing;
 

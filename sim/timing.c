@@ -224,7 +224,6 @@ int ws_timing_block_alloc(ws_launch *l, ws_block *b)
 
 void ws_timing_block_reset(ws_launch *l, ws_block *b)
 {
-    (void)l;
     uint64_t *line = b->tm.l1_line;
     uint8_t *sectors = b->tm.l1_sectors;
     uint64_t *filled = b->tm.l1_filled;
@@ -239,8 +238,10 @@ void ws_timing_block_reset(ws_launch *l, ws_block *b)
         memset(line, 0, sizeof *line * (size_t)sets * ways);
         memset(sectors, 0, (size_t)sets * ways);
     }
-    for (int wi = 0; wi < b->warp_count; wi++)
+    for (int wi = 0; wi < b->warp_count; wi++) {
         memset(&b->warps[wi].tm, 0, sizeof b->warps[wi].tm);
+        b->warps[wi].tm.subpartition = (uint8_t)((uint32_t)wi % l->timing->subpartitions);
+    }
 }
 
 void ws_timing_block_free(ws_block *b)
@@ -321,7 +322,7 @@ void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask
     w->tm.latency = mask ? op->latency : 0;
     w->tm.wait = op->wait;
     ws_block_timing *bt = &x->block->tm;
-    bt->issued[(uint32_t)w->index % t->subpartitions] += slots;
+    bt->issued[w->tm.subpartition] += slots;
     bt->pipe[op->pipe] += (uint64_t)slots * t->pipe_cycles[op->pipe];
     if (op->pipe == WS_PIPE_BRANCH && (op->branch & WS_BRANCH_BRA)) {
         w->tm.cycle += x->launch->arch->latency_branch;
@@ -393,6 +394,39 @@ static int merges_into_vector(ws_warp *w, uint64_t a)
 
 static void add(uint64_t *total, uint64_t v) { __atomic_fetch_add(total, v, __ATOMIC_RELAXED); }
 
+/* Where sector s is among the n distinct sectors found so far, in the order they
+ * were met; a new one is appended (its bytes 0), and counts a new 128-byte line
+ * where no sector found so far shares its line. */
+static inline unsigned note_sector(uint64_t sector[], uint32_t bytes[], unsigned *n, unsigned *lines, uint64_t s)
+{
+    unsigned found = *n;
+    int same_line = found && sector[found - 1] >> 2 == s >> 2;
+    if (found && sector[found - 1] == s)
+        return found - 1;
+    for (unsigned j = 0; j < found; j++) {
+        if (sector[j] == s)
+            return j;
+        same_line |= sector[j] >> 2 == s >> 2;
+    }
+    sector[found] = s;
+    bytes[found] = 0;
+    *lines += !same_line;
+    *n = found + 1;
+    return found;
+}
+
+/* The sectors of a full warp's segments of `lanes` lanes, each stepping forward by
+ * a sector at most, in the order the lanes meet them (see ws_timing_memory). Out
+ * of line: inlined, it cost the full-warp paths there 10 host instructions each. */
+static __attribute__((noinline)) void segment_sectors(const uint64_t addr[WS_WARP_SIZE], unsigned lanes,
+                                                      uint64_t sector[], uint32_t bytes[], unsigned *n,
+                                                      unsigned *lines)
+{
+    for (unsigned first = 0; first < WS_WARP_SIZE; first += lanes)
+        for (uint64_t s = addr[first] >> 5, last = addr[first + lanes - 1] >> 5; s <= last; s++)
+            note_sector(sector, bytes, n, lines, s);
+}
+
 void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
                       unsigned bytes_per_lane, int is_store, uint32_t wavefronts, const ws_lane_span *span)
 {
@@ -424,10 +458,12 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
             uint64_t first = span->lo >> 5;
             n = (unsigned)((span->hi >> 5) - first + 1);
             for (unsigned i = 0; i < n; i++)
-                sector[i] = first + i, bytes[i] = 0;
-            if (is_store)   /* partly written sectors cost the L1TEX more: the bytes each gets */
+                sector[i] = first + i;
+            if (is_store) {   /* partly written sectors cost the L1TEX more: the bytes each gets (loads need none) */
+                memset(bytes, 0, n * sizeof *bytes);
                 WS_FOR_LANES(mask, lane)
                     bytes[(addr[lane] >> 5) - first] += bytes_per_lane;
+            }
             lines = (unsigned)(((span->hi >> 5) >> 2) - (first >> 2) + 1);
         } else {                    /* by more: a sector per lane, a new line where the line changes */
             n = WS_WARP_SIZE;
@@ -437,28 +473,16 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
             }
         }
         mask = 0;   /* the lanes are done */
+    } else if (span && span->segment_lanes && !is_store && (int64_t)span->stride >= 0 && span->stride <= 32) {
+        /* Segments stepping forward by a sector at most: a lane's sector is the one before
+         * it or the next, so a segment meets the sectors from its first lane's to its
+         * last's in that order; visiting those finds what the lane loop would (a load
+         * needs no bytes per sector). */
+        segment_sectors(addr, span->segment_lanes, sector, bytes, &n, &lines);
+        mask = 0;
     }
-    WS_FOR_SET_LANES(mask, lane) {
-        uint64_t s = addr[lane] >> 5;
-        unsigned k = n;
-        int same_line = n && sector[n - 1] >> 2 == s >> 2;
-        if (n && sector[n - 1] == s)
-            k = n - 1;
-        else
-            for (unsigned j = 0; j < n; j++) {
-                if (sector[j] == s) {
-                    k = j;
-                    break;
-                }
-                same_line |= sector[j] >> 2 == s >> 2;
-            }
-        if (k == n) {
-            sector[n] = s;
-            bytes[n++] = 0;
-            lines += !same_line;
-        }
-        bytes[k] += bytes_per_lane;
-    }
+    WS_FOR_SET_LANES(mask, lane)
+        bytes[note_sector(sector, bytes, &n, &lines, addr[lane] >> 5)] += bytes_per_lane;
     bt->waits[is_store ? WS_WAIT_GLOBAL_STORE : load_wait(w, 2)]++;
     int local = space == PTX_SPACE_LOCAL;
     int cached = local || a->l1_caches_global_loads;
