@@ -9,7 +9,6 @@
 
 #include "sim/buffers.h"
 
-#include "isa/bits.h"
 #include "sim/platform.h"
 
 #include <errno.h>
@@ -27,20 +26,48 @@ size_t ws_buffer_bytes(const ws_buffer_spec *b)
     return (size_t)(b->count * ptx_types[b->type].size);
 }
 
-uint64_t ws_splitmix64_next(uint64_t *state)
+#define SPLITMIX_GAMMA UINT64_C(0x9E3779B97F4A7C15)
+
+/* splitmix64's output for a state: element i of random=SEED is that of
+ * SEED + (i + 1) * gamma, so a fill needs no step-by-step state. */
+static inline uint64_t splitmix64_mix(uint64_t z)
 {
-    *state += UINT64_C(0x9E3779B97F4A7C15);
-    uint64_t z = *state;
     z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
     z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
     return z ^ (z >> 31);
 }
 
-static void put_le(unsigned char *p, uint64_t v, unsigned size)
+uint64_t ws_splitmix64_next(uint64_t *state)
 {
-    for (unsigned k = 0; k < size; k++)
-        p[k] = (unsigned char)(v >> (8 * k));
+    *state += SPLITMIX_GAMMA;
+    return splitmix64_mix(*state);
 }
+
+/* One typed store per element, no calls: `v` is element i's value, computed
+ * by EXPR from i (and z, the generator's output, where EXPR uses it).
+ * memcpy of a T is one store on a little-endian host, as the GPU. */
+#define FILL_ELEMENTS(T, EXPR)                                        \
+    do {                                                              \
+        uint64_t state = b->seed;                                     \
+        for (uint64_t i = 0; i < b->count; i++) {                     \
+            state += SPLITMIX_GAMMA;                                  \
+            uint64_t z = splitmix64_mix(state);                       \
+            T v = (T)(EXPR);                                          \
+            (void)z;                                                  \
+            memcpy(p + i * sizeof(T), &v, sizeof(T));                 \
+        }                                                             \
+    } while (0)
+
+/* The same, for an integer value stored in the element's width (its low bytes). */
+#define FILL_INTEGERS(EXPR)                                           \
+    do {                                                              \
+        switch (size) {                                               \
+        case 1: FILL_ELEMENTS(uint8_t, EXPR); break;                  \
+        case 2: FILL_ELEMENTS(uint16_t, EXPR); break;                 \
+        case 4: FILL_ELEMENTS(uint32_t, EXPR); break;                 \
+        default: FILL_ELEMENTS(uint64_t, EXPR); break;                \
+        }                                                             \
+    } while (0)
 
 int ws_buffer_fill(const ws_buffer_spec *b, void *bytes, char *err, size_t errlen)
 {
@@ -53,36 +80,34 @@ int ws_buffer_fill(const ws_buffer_spec *b, void *bytes, char *err, size_t errle
     unsigned size = ti->size;
     unsigned char *p = bytes;
     size_t total = ws_buffer_bytes(b);
+    /* The generator's z stays unused (and is optimised away) where EXPR ignores it. */
     switch (b->init) {
     case WS_INIT_ZERO:
         memset(p, 0, total);
         return 0;
     case WS_INIT_IOTA:
-        for (uint64_t i = 0; i < b->count; i++) {
-            uint64_t v = b->type == PTX_F32 ? ptx_f32_bits((float)i) : b->type == PTX_F64 ? ptx_f64_bits((double)i) : i;
-            put_le(p + i * size, v, size);
-        }
+        if (b->type == PTX_F32)
+            FILL_ELEMENTS(float, (float)i);
+        else if (b->type == PTX_F64)
+            FILL_ELEMENTS(double, (double)i);
+        else
+            FILL_INTEGERS(i);
         return 0;
     case WS_INIT_CONST:
-        for (uint64_t i = 0; i < b->count; i++)
-            put_le(p + i * size, b->const_bits, size);
+        FILL_INTEGERS(b->const_bits);
         return 0;
-    case WS_INIT_RANDOM: {
-        uint64_t state = b->seed;
-        for (uint64_t i = 0; i < b->count; i++) {
-            uint64_t z = ws_splitmix64_next(&state), v;
-            if (b->type == PTX_F32)
-                v = ptx_f32_bits((float)((double)(z >> 40) / 8388608.0 - 1.0));
-            else if (b->type == PTX_F64)
-                v = ptx_f64_bits((double)(z >> 11) / 4503599627370496.0 - 1.0);
-            else if (ti->kind == PTX_KIND_SIGNED)
-                v = (uint64_t)((int64_t)(z % 2000) - 1000);
-            else
-                v = z % 1000;
-            put_le(p + i * size, v, size);
-        }
+    case WS_INIT_RANDOM:
+        /* z >> 40 and z >> 11 fit a signed integer: one conversion instruction,
+         * and k * 2^-23 - 1 (k * 2^-52 - 1) is exact, as sim/buffers.h says. */
+        if (b->type == PTX_F32)
+            FILL_ELEMENTS(float, (float)((double)(int64_t)(z >> 40) * 0x1p-23 - 1.0));
+        else if (b->type == PTX_F64)
+            FILL_ELEMENTS(double, (double)(int64_t)(z >> 11) * 0x1p-52 - 1.0);
+        else if (ti->kind == PTX_KIND_SIGNED)
+            FILL_INTEGERS((uint64_t)((int64_t)(z % 2000) - 1000));
+        else
+            FILL_INTEGERS(z % 1000);
         return 0;
-    }
     case WS_INIT_FILE: {
         if (!b->file) {
             if (err && errlen)

@@ -148,4 +148,10 @@ static inline unsigned ws_popcount(uint32_t v)
     for (int lane = 0; lane < WS_WARP_SIZE; lane++) \
         if ((mask) >> lane & 1u)
 
+/* The same lanes in the same order, visiting only the set bits: for masks
+ * that are often sparse or empty, where 32 tests would cost more. */
+#define WS_FOR_SET_LANES(mask, lane) \
+    for (uint32_t lane##_left = (mask), lane = 0; \
+         lane##_left && (lane = (uint32_t)__builtin_ctz(lane##_left), 1); lane##_left &= lane##_left - 1)
+
 #endif

@@ -128,7 +128,8 @@ static const ws_allocation *allocation_of(ws_launch *l, uint64_t lo, uint64_t hi
 typedef struct {
     uint8_t *region;                  /* NULL: see where[] */
     uint64_t origin;                  /* the simulated address of region[0] */
-    int affine;                       /* a full warp at addr[0] + lane * stride */
+    unsigned segment_lanes;           /* a full warp in runs of this many lanes (32, 16, 8, 4), each at
+                                         addr[first] + i * stride (ws_lane_span); 0: not so */
     uint64_t stride;
     uint64_t addr[WS_WARP_SIZE];
     uint8_t *where[WS_WARP_SIZE];
@@ -205,7 +206,7 @@ static int access_lanes_fast(ws_exec *x, ptx_space space, access_target *t, uint
     } else {
         t->region = base;
         t->origin = origin;
-        t->affine = span.segment_lanes == WS_WARP_SIZE;
+        t->segment_lanes = span.segment_lanes;
         t->stride = span.stride;
         count_access(x, space, t->addr, mask, bytes, is_store, &span);
     }
@@ -253,12 +254,12 @@ static inline uint64_t widen(uint64_t v, ptx_type type, unsigned reg_bits)
     return v;
 }
 
-static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
+WS_LANE_LOOPS static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;
     int is_signed = ptx_types[in->type].kind == PTX_KIND_SIGNED;
     access_target t;
-    t.affine = 0;
+    t.segment_lanes = 0;
     if (access_lanes(x, in, &in->operand[1], mask, size * n, 0, &t) < 0)
         return;
     const ptx_operand *d = &in->operand[0];
@@ -275,16 +276,21 @@ static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
             uintptr_t host = (uintptr_t)t.region + e * size - (uintptr_t)t.origin;
             const uint64_t *addr = t.addr;
             const uint8_t *first = (const uint8_t *)(host + (uintptr_t)addr[0]);
-            if (t.affine && t.stride == 0) {          /* every lane reads the same element */
-                uint64_t v = load_bytes(first, size);
-                for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-                    r[lane] = v;
-            } else if (t.affine && t.stride == size && size == 4) {   /* consecutive elements */
+            /* Runs of 32 or 16 lanes (a 16 x 16 block's two rows): each half-warp starts at
+             * its first lane's element, lane 16's being the second's. */
+            unsigned run = t.segment_lanes;
+            const uint8_t *second = (const uint8_t *)(host + (uintptr_t)addr[WS_WARP_SIZE / 2]);
+            if (run >= WS_WARP_SIZE / 2 && t.stride == 0) {   /* each half-warp reads one element */
+                uint64_t v0 = load_bytes(first, size), v1 = load_bytes(second, size);
+                for (int lane = 0; lane < WS_WARP_SIZE / 2; lane++)
+                    r[lane] = v0, r[lane + WS_WARP_SIZE / 2] = v1;
+            } else if (run >= WS_WARP_SIZE / 2 && t.stride == size && size == 4) {   /* consecutive elements */
                 uint32_t v[WS_WARP_SIZE];
-                memcpy(v, first, sizeof v);
+                memcpy(v, first, sizeof v / 2);
+                memcpy(v + WS_WARP_SIZE / 2, second, sizeof v / 2);
                 for (int lane = 0; lane < WS_WARP_SIZE; lane++)
                     r[lane] = v[lane];
-            } else if (t.affine && t.stride == size) {
+            } else if (run == WS_WARP_SIZE && t.stride == size) {
                 memcpy(r, first, WS_WARP_SIZE * sizeof *r);
             } else if (size == 4) {
                 for (int lane = 0; lane < WS_WARP_SIZE; lane++) {

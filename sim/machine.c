@@ -18,6 +18,7 @@
 #include "sim/sass.h"
 #include "sim/simt.h"
 #include "sim/timing.h"
+#include "sim/timing_issue.h"
 #include "sim/warp.h"
 
 /* ---- Stepping ------------------------------------------------------------------ */

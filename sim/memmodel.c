@@ -162,16 +162,20 @@ WS_LANE_LOOPS void ws_lane_span_of(const uint64_t addr[32], uint32_t active_mask
     if (differs[0] | differs[1] | differs[2] | differs[3]) {
         /* Steps that differ from the first one, ORed by where the lane sits:
          * a segment of n lanes may break only at lanes that are multiples of n. */
-        uint64_t odd = 0, at_2 = 0, at_4 = 0, at_8 = 0, at_16;
-        for (unsigned lane = 1; lane < WARP_LANES; lane += 2)     /* lanes 1, 3, 5, ... */
-            odd |= (addr[lane] - addr[lane - 1]) ^ stride;
-        for (unsigned lane = 2; lane < WARP_LANES; lane += 4)     /* 2, 6, 10, ... */
-            at_2 |= (addr[lane] - addr[lane - 1]) ^ stride;
-        for (unsigned lane = 4; lane < WARP_LANES; lane += 8)     /* 4, 12, 20, 28 */
-            at_4 |= (addr[lane] - addr[lane - 1]) ^ stride;
-        for (unsigned lane = 8; lane < WARP_LANES; lane += 16)    /* 8, 24 */
-            at_8 |= (addr[lane] - addr[lane - 1]) ^ stride;
-        at_16 = (addr[16] - addr[15]) ^ stride;
+        /* Four lanes 4k..4k+3 at a time: their steps' lanes are odd (elements 1 and 3),
+         * 2 modulo 4 (element 2), and 4k, a multiple of 4, 8 or 16 by k (element 0). */
+        lane_quad steps[WARP_LANES / 4], twos = {0, 0, 0, 0}, expected = {stride, stride, stride, stride};
+        for (unsigned k = 1; k < WARP_LANES / 4; k++) {
+            lane_quad here, before;
+            memcpy(&here, addr + 4 * k, sizeof here);
+            memcpy(&before, addr + 4 * k - 1, sizeof before);
+            steps[k] = (here - before) ^ expected;
+            twos |= steps[k];
+        }
+        uint64_t odd = twos[1] | twos[3] | ((addr[1] - addr[0]) ^ stride) | ((addr[3] - addr[2]) ^ stride);
+        uint64_t at_2 = twos[2] | ((addr[2] - addr[1]) ^ stride);   /* lanes 2, 6, 10, ... */
+        uint64_t at_4 = steps[1][0] | steps[3][0] | steps[5][0] | steps[7][0];   /* lanes 4, 12, 20, 28 */
+        uint64_t at_8 = steps[2][0] | steps[6][0], at_16 = steps[4][0];          /* lanes 8, 24; 16 */
         n = (odd | at_2) ? 0 : at_4 ? 4 : at_8 ? 8 : at_16 ? 16 : WARP_LANES;
     }
     int up = stride < (UINT64_C(1) << 32), down = -stride < (UINT64_C(1) << 32);
@@ -736,24 +740,57 @@ void ws_global_access_cost(const ws_arch *a, const uint64_t addr[32], uint32_t a
     ws_global_access_cost_span(a, addr, active_mask, bytes_per_lane, is_store, &span, out);
 }
 
-void ws_global_access_cost_span(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
-                                unsigned bytes_per_lane, int is_store, const ws_lane_span *span,
-                                ws_global_cost *out)
+/* The 32-byte sectors and 128-byte lines of a full warp in segments of `lanes`
+ * lanes, each stepping by at most a sector: a segment covers the sectors from its
+ * lowest lane's to its highest's, the lines likewise, so each count is the union
+ * of a few ranges (sorted by start: at most 8, by insertion). The access must
+ * not wrap around the address space. */
+static void segment_blocks(const uint64_t addr[32], unsigned lanes, unsigned bytes, uint32_t *sectors,
+                           uint32_t *lines)
 {
-    /* The commonest global access on sm_50+, from the span alone: a full warp
-     * stepping by at most a sector through 32 B sectors and 128 B lines (see
-     * quick_block_count). */
-    if (a->global_model == GLOBAL_MODEL_SECTORS && a->sector_bytes == 32 && a->line_bytes == 128 &&
-        span->segment_lanes == WARP_LANES && bytes_per_lane > 0 && bytes_per_lane <= MAX_ACCESS_BYTES &&
-        stride_magnitude(span->stride) <= 32 && span->hi + (bytes_per_lane - 1) >= span->hi) {
-        uint64_t last = span->hi + (bytes_per_lane - 1);
-        memset(out, 0, sizeof *out);
-        out->requests = 1;
-        out->sectors = (uint32_t)((last >> 5) - (span->lo >> 5) + 1);
-        out->lines = (uint32_t)((last >> 7) - (span->lo >> 7) + 1);
-        out->transactions = out->transactions_by_size[WS_TRANSACTION_32B] = out->sectors;
-        return;
+    uint64_t from[WARP_LANES / 4], to[WARP_LANES / 4];
+    unsigned ranges = 0;
+    for (unsigned first = 0; first < WARP_LANES; first += lanes) {
+        uint64_t a = addr[first], b = addr[first + lanes - 1];
+        uint64_t f = (a < b ? a : b) >> 5, t = ((a < b ? b : a) + (bytes - 1)) >> 5;
+        unsigned k = ranges++;
+        while (k > 0 && from[k - 1] > f) {
+            from[k] = from[k - 1];
+            to[k] = to[k - 1];
+            k--;
+        }
+        from[k] = f;
+        to[k] = t;
     }
+    /* The union's size, of the sector ranges and of the same ranges in lines (4 sectors:
+     * the order by start holds), in one sweep. */
+    uint64_t count = 0, end = 0, line_count = 0, line_end = 0;
+    for (unsigned k = 0; k < ranges; k++) {
+        uint64_t f = from[k], t = to[k], fl = f >> 2, tl = t >> 2;
+        if (k > 0 && f <= end)
+            f = end + 1;
+        if (k == 0 || t > end) {
+            count += t - f + 1;
+            end = t;
+        }
+        if (k > 0 && fl <= line_end)
+            fl = line_end + 1;
+        if (k == 0 || tl > line_end) {
+            line_count += tl - fl + 1;
+            line_end = tl;
+        }
+    }
+    *sectors = (uint32_t)count;
+    *lines = (uint32_t)line_count;
+}
+
+/* Every other global access, on every preset (out of line: the fast paths in
+ * ws_global_access_cost_span stay a few instructions). */
+static __attribute__((noinline)) void global_cost_by_lanes(const ws_arch *a, const uint64_t addr[32],
+                                                           uint32_t active_mask, unsigned bytes_per_lane,
+                                                           int is_store, const ws_lane_span *span,
+                                                           ws_global_cost *out)
+{
     memset(out, 0, sizeof *out);
     if (active_mask == 0 || bytes_per_lane == 0)
         return;
@@ -825,4 +862,39 @@ void ws_global_access_cost_span(const ws_arch *a, const uint64_t addr[32], uint3
         break;
     }
     out->transactions = by_size[0] + by_size[1] + by_size[2];
+}
+
+/* Whether a full warp's segments (span->segment_lanes, nonzero) step by at most
+ * a sector through sm_50+'s 32 B sectors and 128 B lines, without wrapping. */
+static inline int sectors_from_span(const ws_arch *a, unsigned bytes_per_lane, const ws_lane_span *span)
+{
+    return a->global_model == GLOBAL_MODEL_SECTORS && a->sector_bytes == 32 && a->line_bytes == 128 &&
+           bytes_per_lane > 0 && bytes_per_lane <= MAX_ACCESS_BYTES && stride_magnitude(span->stride) <= 32 &&
+           span->hi + (bytes_per_lane - 1) >= span->hi;
+}
+
+void ws_global_access_cost_span(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
+                                unsigned bytes_per_lane, int is_store, const ws_lane_span *span,
+                                ws_global_cost *out)
+{
+    /* The commonest global accesses on sm_50+, from the span: a full warp (then
+     * its segments, below) stepping by at most a sector through 32 B sectors
+     * and 128 B lines (what quick_block_count finds, in one pass for both). */
+    if (span->segment_lanes == WARP_LANES && sectors_from_span(a, bytes_per_lane, span)) {
+        uint64_t last = span->hi + (bytes_per_lane - 1);
+        memset(out, 0, sizeof *out);
+        out->requests = 1;
+        out->sectors = (uint32_t)((last >> 5) - (span->lo >> 5) + 1);
+        out->lines = (uint32_t)((last >> 7) - (span->lo >> 7) + 1);
+        out->transactions = out->transactions_by_size[WS_TRANSACTION_32B] = out->sectors;
+        return;
+    }
+    if (span->segment_lanes && sectors_from_span(a, bytes_per_lane, span)) {
+        memset(out, 0, sizeof *out);
+        out->requests = 1;
+        segment_blocks(addr, span->segment_lanes, bytes_per_lane, &out->sectors, &out->lines);
+        out->transactions = out->transactions_by_size[WS_TRANSACTION_32B] = out->sectors;
+        return;
+    }
+    global_cost_by_lanes(a, addr, active_mask, bytes_per_lane, is_store, span, out);
 }

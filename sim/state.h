@@ -103,6 +103,9 @@ typedef enum {
 } ws_wait_point;
 
 enum { WS_MEM_READS = 1, WS_MEM_WRITES = 2 };
+/* A bra (WS_BRANCH_BRA), and one back to a few instructions before it
+ * (WS_BRANCH_BACK_EDGE: a loop ptxas unrolls; sim/timing.c says how few). */
+enum { WS_BRANCH_BRA = 1, WS_BRANCH_BACK_EDGE = 2 };
 #define WS_TIMING_MAX_SRC 10
 #define WS_TIMING_MAX_DST 4
 #define WS_MAX_SUBPARTITIONS 8
@@ -116,6 +119,7 @@ typedef struct {
     uint8_t mem;               /* WS_MEM_READS, WS_MEM_WRITES: memory it reads or writes (the order ptxas keeps) */
     uint8_t folds;             /* loop bookkeeping ptxas's unrolling removes from 3 copies of 4 */
     uint8_t sass_o0;           /* issue slots at --build O0 (sim/sass_o0.def) */
+    uint8_t branch;            /* WS_BRANCH_* flags of a bra, known at decode */
     uint16_t src[WS_TIMING_MAX_SRC], dst[WS_TIMING_MAX_DST];   /* registers; predicates after the values */
 } ws_timing_op;
 
@@ -129,6 +133,7 @@ typedef struct {
     uint32_t latency;          /* the running instruction's result latency */
     uint8_t wait;              /* and what its waiters stall on */
     uint8_t loads_unused;      /* a shared (1) or global (2) load whose result no instruction has used yet */
+    uint8_t subpartition;      /* the scheduler that issues it: its index modulo their number (set per block) */
     uint64_t last_broadcast;   /* the shared address of its last 4-byte broadcast load, + 1 (0: none) */
 } ws_warp_timing;
 

@@ -12,13 +12,7 @@
 #include "sim/memory.h"
 #include "sim/sass.h"
 #include "sim/timing_internal.h"
-
-/* How many times ptxas unrolls a small loop at -O3 (the hand-written matmul's
- * 10-instruction loop: 15.4 us at JIT -O4, 45 us predicted without unrolling). */
-#define WS_PTXAS_UNROLL 4
-/* ... when its body is this short: nvcc's own unrolled bodies (20 and more
- * instructions) are left as they are */
-#define WS_PTXAS_UNROLL_BODY 16
+#include "sim/timing_issue.h"   /* WS_PTXAS_UNROLL_BODY */
 
 /* ---- Decode ---------------------------------------------------------------------- */
 
@@ -106,6 +100,12 @@ void ws_timing_decode(const ws_arch *a, const ptx_function *fn, const ptx_instr 
     op->pipe = (uint8_t)pipe;
     op->sass = (uint8_t)sass;
     op->sass_o0 = ws_o0_sass[ws_o0_class_of(in)];
+    if (in->opcode == OP_bra) {
+        int64_t at = in - fn->instrs;   /* in is one of fn's instructions */
+        op->branch = WS_BRANCH_BRA;
+        if (in->operand[0].imm <= at && at - in->operand[0].imm < WS_PTXAS_UNROLL_BODY)
+            op->branch |= WS_BRANCH_BACK_EDGE;
+    }
     if (pipe == WS_PIPE_SHARED || pipe == WS_PIPE_LSU)
         op->mem = in->opcode == OP_st ? WS_MEM_WRITES
                 : in->opcode == OP_atom || in->opcode == OP_red ? WS_MEM_READS | WS_MEM_WRITES : WS_MEM_READS;
@@ -220,7 +220,6 @@ int ws_timing_block_alloc(ws_launch *l, ws_block *b)
 
 void ws_timing_block_reset(ws_launch *l, ws_block *b)
 {
-    (void)l;
     uint64_t *line = b->tm.l1_line;
     uint8_t *sectors = b->tm.l1_sectors;
     uint64_t *filled = b->tm.l1_filled;
@@ -235,8 +234,10 @@ void ws_timing_block_reset(ws_launch *l, ws_block *b)
         memset(line, 0, sizeof *line * (size_t)sets * ways);
         memset(sectors, 0, (size_t)sets * ways);
     }
-    for (int wi = 0; wi < b->warp_count; wi++)
+    for (int wi = 0; wi < b->warp_count; wi++) {
         memset(&b->warps[wi].tm, 0, sizeof b->warps[wi].tm);
+        b->warps[wi].tm.subpartition = (uint8_t)((uint32_t)wi % l->timing->subpartitions);
+    }
 }
 
 void ws_timing_block_free(ws_block *b)
@@ -249,95 +250,7 @@ void ws_timing_block_free(ws_block *b)
     b->tm.l1_filled = NULL;
 }
 
-/* ---- Issue and results ------------------------------------------------------------ */
-
-
-static const uint8_t stall_counter[3] = {
-    [WS_WAIT_FIXED] = WS_CTR_stall_wait, [WS_WAIT_SHORT] = WS_CTR_stall_short_scoreboard,
-    [WS_WAIT_LONG] = WS_CTR_stall_long_scoreboard,
-};
-
-void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask)
-{
-    ws_warp *w = x->warp;
-    const ws_timing_op *op = &d->timing;
-    const ws_launch_timing *t = x->launch->timing;
-    uint64_t now = w->tm.cycle, ready = now;
-    unsigned wait = WS_WAIT_FIXED;
-    int shared = op->pipe == WS_PIPE_SHARED;
-    if ((op->mem & WS_MEM_READS) && w->tm.store_issued[shared] > ready)
-        ready = w->tm.store_issued[shared];   /* a load may read what an earlier store wrote: it waits */
-    uint64_t kinds = 0;
-    for (int i = 0; i < op->nsrc; i++) {
-        uint64_t r = f->ready[op->src[i]];
-        kinds |= r;
-        if (r >> 2 > ready) {
-            ready = r >> 2;
-            wait = (unsigned)(r & 3);
-        }
-    }
-    /* a shared (short: 1) or global (long: 2) result used: its load is no longer unused */
-    _Static_assert(WS_WAIT_SHORT == 1 && WS_WAIT_LONG == 2, "wait kinds are loads_unused's bits");
-    w->tm.loads_unused &= (uint8_t)~(kinds & 3);
-    uint64_t *ic = x->counters;
-    if (t->in_order && ready > now)
-        ic[stall_counter[wait]] += ready - now;
-    w->tm.issue = ready;
-    if (op->mem & WS_MEM_WRITES)
-        w->tm.store_issued[shared] = ready + 1;
-    unsigned slots = t->in_order ? op->sass_o0 : op->sass ? op->sass : 1;
-    if (op->folds && !t->in_order && w->tm.back_edges % WS_PTXAS_UNROLL != 0)
-        slots = 0;   /* an unrolled copy: its address and counter arithmetic and its branch are gone */
-    ic[WS_CTR_issue_slots] += slots;
-    if (t->in_order) {
-        /* -O0: no scheduling, each SASS instruction holds its warp the cycles ptxas -O0's
-         * control codes give it: beyond its issue cycle, a fixed-latency wait as ncu counts it */
-        uint32_t hold = x->launch->arch->o0_sass_cycles;
-        w->tm.cycle = ready + (uint64_t)slots * hold;
-        if (hold > 1)
-            ic[WS_CTR_stall_wait] += (uint64_t)slots * (hold - 1);
-    } else {
-        /* ptxas schedules each basic block: an instruction waiting for its operands
-         * does not hold back the independent ones after it (loads go early), but
-         * the block's last instruction issues before the next block's first. */
-        w->tm.cycle = now + slots;
-        /* the stall is what waiting adds to the block's critical path */
-        uint64_t before = w->tm.block_end > now + slots ? w->tm.block_end : now + slots;
-        if (ready + slots > before)
-            ic[stall_counter[wait]] += ready + slots - before;
-        if (ready + slots > w->tm.block_end)
-            w->tm.block_end = ready + slots;
-        /* ptxas unrolls a loop UNROLL times: only every UNROLL-th pass of its back edge
-         * orders the iterations (the others' loads overlap, as in the unrolled body) */
-        const ptx_instr *in = &x->fn->instrs[x->pc];
-        int back_edge = in->opcode == OP_bra && in->operand[0].imm <= x->pc &&
-                        x->pc - in->operand[0].imm < WS_PTXAS_UNROLL_BODY;
-        if (op->pipe >= WS_PIPE_BRANCH && !(back_edge && ++w->tm.back_edges % WS_PTXAS_UNROLL != 0) &&
-            w->tm.block_end > w->tm.cycle)
-            w->tm.cycle = w->tm.block_end;
-    }
-    w->tm.latency = mask ? op->latency : 0;
-    w->tm.wait = op->wait;
-    ws_block_timing *bt = &x->block->tm;
-    bt->issued[(uint32_t)w->index % t->subpartitions] += slots;
-    bt->pipe[op->pipe] += (uint64_t)slots * t->pipe_cycles[op->pipe];
-    if (op->pipe == WS_PIPE_BRANCH && x->fn->instrs[x->pc].opcode == OP_bra) {
-        w->tm.cycle += x->launch->arch->latency_branch;
-        ic[WS_CTR_stall_branch_resolving] += x->launch->arch->latency_branch;
-    }
-}
-
-void ws_timing_retire(ws_exec *x, const ws_decoded *d, ws_frame *f)
-{
-    ws_warp *w = x->warp;
-    const ws_timing_op *op = &d->timing;
-    uint64_t at = w->tm.issue + w->tm.latency;
-    uint64_t r = at << 2 | w->tm.wait;
-    for (int i = 0; i < op->ndst; i++)
-        f->ready[op->dst[i]] = r;
-    if ((op->pipe == WS_PIPE_LSU || op->pipe == WS_PIPE_SHARED) && at > w->tm.done)
-        w->tm.done = at;
-}
+/* ---- Issue and results: sim/timing_issue.h (inline in step()) ------------------------ */
 
 /* ---- Memory -------------------------------------------------------------------- */
 
@@ -417,6 +330,39 @@ static unsigned distinct_words(const uint64_t addr[WS_WARP_SIZE], uint32_t mask)
     return n;
 }
 
+/* Where sector s is among the n distinct sectors found so far, in the order they
+ * were met; a new one is appended (its bytes 0), and counts a new 128-byte line
+ * where no sector found so far shares its line. */
+static inline unsigned note_sector(uint64_t sector[], uint32_t bytes[], unsigned *n, unsigned *lines, uint64_t s)
+{
+    unsigned found = *n;
+    int same_line = found && sector[found - 1] >> 2 == s >> 2;
+    if (found && sector[found - 1] == s)
+        return found - 1;
+    for (unsigned j = 0; j < found; j++) {
+        if (sector[j] == s)
+            return j;
+        same_line |= sector[j] >> 2 == s >> 2;
+    }
+    sector[found] = s;
+    bytes[found] = 0;
+    *lines += !same_line;
+    *n = found + 1;
+    return found;
+}
+
+/* The sectors of a full warp's segments of `lanes` lanes, each stepping forward by
+ * a sector at most, in the order the lanes meet them (see ws_timing_memory). Out
+ * of line: inlined, it cost the full-warp paths there 10 host instructions each. */
+static __attribute__((noinline)) void segment_sectors(const uint64_t addr[WS_WARP_SIZE], unsigned lanes,
+                                                      uint64_t sector[], uint32_t bytes[], unsigned *n,
+                                                      unsigned *lines)
+{
+    for (unsigned first = 0; first < WS_WARP_SIZE; first += lanes)
+        for (uint64_t s = addr[first] >> 5, last = addr[first + lanes - 1] >> 5; s <= last; s++)
+            note_sector(sector, bytes, n, lines, s);
+}
+
 void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
                       unsigned bytes_per_lane, int is_store, uint32_t wavefronts, const ws_lane_span *span)
 {
@@ -458,10 +404,12 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
             uint64_t first = span->lo >> 5;
             n = (unsigned)((span->hi >> 5) - first + 1);
             for (unsigned i = 0; i < n; i++)
-                sector[i] = first + i, bytes[i] = 0;
-            if (is_store)   /* partly written sectors cost the L1TEX more: the bytes each gets */
+                sector[i] = first + i;
+            if (is_store) {   /* partly written sectors cost the L1TEX more: the bytes each gets (loads need none) */
+                memset(bytes, 0, n * sizeof *bytes);
                 WS_FOR_LANES(mask, lane)
                     bytes[(addr[lane] >> 5) - first] += bytes_per_lane;
+            }
             lines = (unsigned)(((span->hi >> 5) >> 2) - (first >> 2) + 1);
         } else {                    /* by more: a sector per lane, a new line where the line changes */
             n = WS_WARP_SIZE;
@@ -471,28 +419,16 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
             }
         }
         mask = 0;   /* the lanes are done */
+    } else if (span && span->segment_lanes && !is_store && (int64_t)span->stride >= 0 && span->stride <= 32) {
+        /* Segments stepping forward by a sector at most: a lane's sector is the one before
+         * it or the next, so a segment meets the sectors from its first lane's to its
+         * last's in that order; visiting those finds what the lane loop would (a load
+         * needs no bytes per sector). */
+        segment_sectors(addr, span->segment_lanes, sector, bytes, &n, &lines);
+        mask = 0;
     }
-    WS_FOR_LANES(mask, lane) {
-        uint64_t s = addr[lane] >> 5;
-        unsigned k = n;
-        int same_line = n && sector[n - 1] >> 2 == s >> 2;
-        if (n && sector[n - 1] == s)
-            k = n - 1;
-        else
-            for (unsigned j = 0; j < n; j++) {
-                if (sector[j] == s) {
-                    k = j;
-                    break;
-                }
-                same_line |= sector[j] >> 2 == s >> 2;
-            }
-        if (k == n) {
-            sector[n] = s;
-            bytes[n++] = 0;
-            lines += !same_line;
-        }
-        bytes[k] += bytes_per_lane;
-    }
+    WS_FOR_SET_LANES(mask, lane)
+        bytes[note_sector(sector, bytes, &n, &lines, addr[lane] >> 5)] += bytes_per_lane;
     bt->waits[is_store ? WS_WAIT_GLOBAL_STORE : load_wait(w, 2)]++;
     int local = space == PTX_SPACE_LOCAL;
     int cached = local || a->l1_caches_global_loads;

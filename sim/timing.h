@@ -114,9 +114,7 @@ int ws_timing_block_alloc(ws_launch *l, ws_block *b);
 void ws_timing_block_reset(ws_launch *l, ws_block *b);
 void ws_timing_block_free(ws_block *b);
 
-/* step(): before the handler runs (issue), and after (results ready). */
-void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *frame, uint32_t mask);
-void ws_timing_retire(ws_exec *x, const ws_decoded *d, ws_frame *frame);
+/* step(): before the handler runs (issue: sim/timing_issue.h), and after (results ready, below). */
 /* The memory path: one warp-level access of `space`, lanes `mask`, already costed (shared:
  * its wavefronts); `span` the lanes' address span when the counting measured it, else NULL. */
 void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
@@ -127,5 +125,18 @@ void ws_timing_atomic(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
 void ws_timing_barrier(ws_launch *l, ws_block *b, int id);
 /* A block finished: its latency path and demands are recorded. */
 void ws_timing_block_done(ws_launch *l, ws_block *b);
+
+/* Inline: step() calls it after every instruction, and it is a few stores. */
+static inline void ws_timing_retire(ws_exec *x, const ws_decoded *d, ws_frame *f)
+{
+    ws_warp *w = x->warp;
+    const ws_timing_op *op = &d->timing;
+    uint64_t at = w->tm.issue + w->tm.latency;
+    uint64_t r = at << 2 | w->tm.wait;
+    for (int i = 0; i < op->ndst; i++)
+        f->ready[op->dst[i]] = r;
+    if ((op->pipe == WS_PIPE_LSU || op->pipe == WS_PIPE_SHARED) && at > w->tm.done)
+        w->tm.done = at;
+}
 
 #endif

@@ -1008,6 +1008,69 @@ START_TEST(test_lane_order_does_not_matter)
 }
 END_TEST
 
+/* Brute force: distinct blocks of 2^shift bytes holding a byte some lane accesses. */
+static uint32_t reference_blocks(const uint64_t addr[32], unsigned bytes, unsigned shift)
+{
+    uint64_t keys[32 * 16];
+    unsigned n = 0, distinct = 0;
+    for (unsigned t = 0; t < 32; t++)
+        for (unsigned b = 0; b < bytes; b++)
+            keys[n++] = (addr[t] + b) >> shift;
+    qsort(keys, n, sizeof keys[0], compare_u64);
+    for (unsigned i = 0; i < n; i++)
+        distinct += i == 0 || keys[i] != keys[i - 1];
+    return distinct;
+}
+
+/* A full warp in segments (rows of a 16 x 16 or 8 x 8 block): each of `lanes`
+ * lanes at its own base (or going on from the segment before), stepping by one
+ * stride, forwards, backwards or not at all. The span finds segments at least that long, each affine, with the true
+ * lowest and highest address; the sm_50+ sector and line counts (from the
+ * span's segments) are the brute-force ones. */
+START_TEST(test_segmented_accesses_match_brute_force)
+{
+    static const unsigned widths[] = {1, 2, 4, 8, 16}, segment[] = {4, 8, 16, 32};
+    const ws_arch *hopper = arch("hopper");
+    srand(4242);
+    for (int iter = 0; iter < 20000; iter++) {
+        unsigned bytes = widths[iter % 5], lanes = segment[(iter / 5) % 4];
+        int64_t stride = (int64_t)(rand() % 81) - 40;
+        if (iter % 3 == 0)
+            stride = stride / (int64_t)bytes * (int64_t)bytes;   /* aligned steps, the common case */
+        uint64_t addr[32];
+        for (unsigned first = 0; first < 32; first += lanes) {
+            uint64_t base = UINT64_C(0x7f0000000000) + (uint64_t)(rand() % 4096) + 2048;
+            if (first > 0 && rand() % 2)   /* some segments go on from the one before: breaks at some boundaries only */
+                base = addr[first - 1] + (uint64_t)stride;
+            for (unsigned i = 0; i < lanes; i++)
+                addr[first + i] = base + (uint64_t)((int64_t)i * stride);
+        }
+        ws_lane_span span;
+        ws_lane_span_of(addr, FULL, &span);
+        uint64_t lo = UINT64_MAX, hi = 0;
+        for (unsigned t = 0; t < 32; t++) {
+            lo = addr[t] < lo ? addr[t] : lo;
+            hi = addr[t] > hi ? addr[t] : hi;
+        }
+        ck_assert_uint_eq(span.lo, lo);
+        ck_assert_uint_eq(span.hi, hi);
+        ck_assert_uint_ge(span.segment_lanes, lanes);
+        ck_assert_uint_eq(span.stride, (uint64_t)stride);
+        for (unsigned t = 0; t < 32; t++) {
+            unsigned first = t / span.segment_lanes * span.segment_lanes;
+            ck_assert_uint_eq(addr[t], addr[first] + (uint64_t)(t - first) * span.stride);
+        }
+        ws_global_cost g;
+        ws_global_access_cost_span(hopper, addr, FULL, bytes, iter & 1, &span, &g);
+        ck_assert_uint_eq(g.sectors, reference_blocks(addr, bytes, 5));
+        ck_assert_uint_eq(g.lines, reference_blocks(addr, bytes, 7));
+        ck_assert_uint_eq(g.requests, 1);
+        ck_assert_uint_eq(g.transactions, g.sectors);
+        ck_assert_uint_eq(g.transactions_by_size[0], g.sectors);
+    }
+}
+END_TEST
+
 Suite *memmodel_suite(void)
 {
     Suite *s = suite_create("memmodel");
@@ -1043,6 +1106,7 @@ Suite *memmodel_suite(void)
     tcase_add_test(edges, test_empty_mask_and_zero_width);
     tcase_add_test(edges, test_random_accesses_invariants);
     tcase_add_test(edges, test_lane_order_does_not_matter);
+    tcase_add_test(edges, test_segmented_accesses_match_brute_force);
     suite_add_tcase(s, edges);
     return s;
 }

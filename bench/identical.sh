@@ -1,0 +1,97 @@
+#!/bin/bash
+# Whether a change to the simulator left its results alone: runs the bench's
+# workloads (small sizes, some with partial warps) and every
+# programs/*/*.launch with the timing model on, --json, every buffer dumped,
+# and keeps stdout, stderr, the exit status and the buffers' bytes.
+#
+#   bench/identical.sh record DIR [path/to/warpsim]    (default build/warpsim)
+#   bench/identical.sh compare OLD_WARPSIM NEW_WARPSIM (records both, diff -r)
+#
+# compare exits 0 when every file is the same byte for byte.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+# One case: NAME, then the arguments of `warpsim run`. Buffers named by
+# `--buf NAME=` or a launch file's `buf NAME=` lines are dumped.
+run_case() {
+    local warpsim=$1 dir=$2 name=$3; shift 3
+    local dumps=() arg prev="" buf
+    for arg in "$@"; do
+        if [ "$prev" = --buf ]; then
+            buf=${arg%%=*}
+            dumps+=(--dump "$buf=$dir/$name.$buf.bin")
+        fi
+        prev=$arg
+    done
+    if [[ $1 == *.launch ]]; then
+        for buf in $(awk '$1 == "buf" { sub(/=.*/, "", $2); print $2 }' "$1"); do
+            dumps+=(--dump "$buf=$dir/$name.$buf.bin")
+        done
+    fi
+    local rc=0
+    (cd "$(dirname "$1")" && "$warpsim" run "$(basename "$1")" "${@:2}" --json "${dumps[@]}") \
+        >"$dir/$name.json" 2>"$dir/$name.stderr" || rc=$?
+    echo "$rc" >"$dir/$name.rc"
+}
+
+record() {
+    local dir=$1 warpsim
+    warpsim=$(realpath "${2:-build/warpsim}")
+    mkdir -p "$dir"
+    dir=$(realpath "$dir")
+    local mm="tests/nvcc/001_matmul.ptx" va="tests/nvcc/001_vector_add.ptx"
+    local tr="tests/nvcc/001_transpose.ptx" rd="tests/nvcc/001_reduction.ptx"
+    run_case "$warpsim" "$dir" matmul_naive_128 $mm --kernel matmul_naive --grid 4,4 --block 32,32 \
+        --buf A=f32:16384:random=1 --buf B=f32:16384:random=2 --buf C=f32:16384 --arg A --arg B --arg C --arg s32:128
+    run_case "$warpsim" "$dir" matmul_naive_100_16x16 $mm --kernel matmul_naive --grid 7,7 --block 16,16 \
+        --buf A=f32:10000:random=1 --buf B=f32:10000:random=2 --buf C=f32:10000 --arg A --arg B --arg C --arg s32:100
+    run_case "$warpsim" "$dir" matmul_tiled_128 $mm --kernel matmul_optimized --grid 4,4 --block 32,32 \
+        --buf A=f32:16384:random=1 --buf B=f32:16384:random=2 --buf C=f32:16384 --arg A --arg B --arg C --arg s32:128
+    run_case "$warpsim" "$dir" vector_add_64k $va --kernel vector_add_naive --grid 256 --block 256 \
+        --buf A=f32:65536:random=1 --buf B=f32:65536:random=2 --buf C=f32:65536 --arg A --arg B --arg C --arg s32:65536
+    run_case "$warpsim" "$dir" vector_add_1000 $va --kernel vector_add_naive --grid 4 --block 256 \
+        --buf A=f32:1000:random=3 --buf B=f32:1000:iota --buf C=f32:1000 --arg A --arg B --arg C --arg s32:1000
+    run_case "$warpsim" "$dir" vector_add_out_of_bounds $va --kernel vector_add_naive --grid 8 --block 256 \
+        --buf A=f32:1000:random=3 --buf B=f32:1000:random=5 --buf C=f32:1000 --arg A --arg B --arg C --arg s32:2000
+    run_case "$warpsim" "$dir" transpose_conflicts_256 $tr --kernel transpose_with_bank_conflicts --grid 8,8 \
+        --block 32,32 --buf in=f32:65536:random=1 --buf out=f32:65536 --arg in --arg out --arg s32:256
+    run_case "$warpsim" "$dir" transpose_padded_256 $tr --kernel transpose_without_bank_conflicts \
+        --grid 8,8 --block 32,32 --buf in=f32:65536:random=1 --buf out=f32:65536 --arg in --arg out --arg s32:256
+    run_case "$warpsim" "$dir" transpose_coalesced_96 $tr --kernel transpose_coalesced --grid 3,3 --block 32,32 \
+        --buf in=u32:9216:random=4 --buf out=u32:9216 --arg in --arg out --arg s32:96 --arg s32:96
+    run_case "$warpsim" "$dir" reduction_64k $rd --kernel reduce_sequential --grid 256 --block 256 --shared 1024 \
+        --buf in=f32:65536:random=1 --buf out=f32:256 --arg in --arg out --arg s32:65536
+    run_case "$warpsim" "$dir" reduction_64k_lockstep $rd --kernel reduce_sequential --grid 256 --block 256 \
+        --shared 1024 --buf in=f32:65536:random=1 --buf out=f32:256 --arg in --arg out --arg s32:65536 --sched lockstep
+    local launch name
+    for launch in programs/*/*.launch; do
+        name=$(echo "${launch#programs/}" | tr / _)
+        run_case "$warpsim" "$dir" "${name%.launch}" "$root/$launch"
+    done
+}
+
+case "${1:-}" in
+record)
+    [ $# -ge 2 ] || { echo "usage: $0 record DIR [warpsim]" >&2; exit 2; }
+    record "$2" "${3:-}"
+    ;;
+compare)
+    [ $# -eq 3 ] || { echo "usage: $0 compare OLD_WARPSIM NEW_WARPSIM" >&2; exit 2; }
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    record "$tmp/old" "$2"
+    record "$tmp/new" "$3"
+    count=$(ls "$tmp/old" | wc -l)
+    if diff -r "$tmp/old" "$tmp/new"; then
+        echo "identical: $count files"
+    else
+        echo "DIFFERENT (above)" >&2
+        exit 1
+    fi
+    ;;
+*)
+    echo "usage: $0 record DIR [warpsim] | compare OLD_WARPSIM NEW_WARPSIM" >&2
+    exit 2
+    ;;
+esac
