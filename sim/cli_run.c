@@ -45,8 +45,12 @@ static void program_flags(int argc, char **argv, char *out, size_t n)
             break;
         if (a[0] != '-' || a[1] == 0)
             continue;   /* the .cu file */
-        append_quoted(out, n, a);
         int id = a[1] == '-' && !strchr(a, '=') ? ws_flag_lookup(a + 2, strlen(a + 2)) : -1;
+        if (id == WS_FLAG_PTX) {   /* the device code, built in already */
+            i++;
+            continue;
+        }
+        append_quoted(out, n, a);
         if (id >= 0 && ws_flags[id].scope != WS_SCOPE_SWITCH && ws_flags[id].scope != WS_SCOPE_CLI && i + 1 < argc)
             append_quoted(out, n, argv[++i]);
     }
@@ -58,10 +62,11 @@ static int run_program(const ws_run_options *o, int argc, char **argv)
     ws_cu_build b;
     char err[2048];
     int status = ws_cu_build_open(&b, o->cu_path, err, sizeof err);
-    if (!status)
+    const char *ptx = o->ptx_path ? o->ptx_path : b.ptx;   /* --ptx: the device code as given */
+    if (!status && !o->ptx_path)
         status = ws_cu_compile_ptx(o->cu_path, o->cc, NULL, o->cflags, b.ptx, err, sizeof err);
     if (!status)
-        status = ws_cu_link_program(o->cu_path, b.ptx, o->cflags, b.object, b.exe, err, sizeof err);
+        status = ws_cu_link_program(o->cu_path, ptx, o->cflags, b.object, b.exe, err, sizeof err);
     if (status) {
         fprintf(stderr, "warpsim run: %s\n", err);
         ws_cu_build_close(&b);
@@ -70,7 +75,7 @@ static int run_program(const ws_run_options *o, int argc, char **argv)
     static char flags[16384], flags_env[16400], ptx_env[4200], cu_env[4200];
     program_flags(argc, argv, flags, sizeof flags);
     snprintf(flags_env, sizeof flags_env, "WARPSIM_FLAGS=%s", flags);
-    snprintf(ptx_env, sizeof ptx_env, "WARPSIM_PTX_PATH=%s", b.ptx);
+    snprintf(ptx_env, sizeof ptx_env, "WARPSIM_PTX_PATH=%s", ptx);
     snprintf(cu_env, sizeof cu_env, "WARPSIM_CU_PATH=%s", o->cu_path);
     const char *env[] = {flags_env, ptx_env, cu_env, NULL};
     char **pargv = calloc((size_t)o->program_argc + 2, sizeof *pargv);
@@ -156,7 +161,7 @@ int cli_run(int argc, char **argv)
     }
     /* A .cu file's kernels run as a .ptx's: compile them first. */
     ws_cu_build build = {0};
-    if (o.cu_path) {
+    if (o.cu_path && !o.ptx_path) {
         int st = ws_cu_build_open(&build, o.cu_path, err, sizeof err);
         if (!st)
             st = ws_cu_compile_ptx(o.cu_path, o.cc, NULL, o.cflags, build.ptx, err, sizeof err);
