@@ -10,7 +10,13 @@
 # every difference is listed (tests/README.md explains them).
 # Every difference must be one tests/compiler_matrix.expected lists and explains.
 # Also every test kernel (tests/cu/*.cu) with them, and the 86 course cases of
-# test_course from each variant's PTX against their C references.
+# test_course from each variant's PTX against their C references. The whole
+# programs, whose folders have no .launch file (000_*, 002_constant_texture,
+# 003_device_functions, 003_mapped_multi_gpu, 004_streams), run with each nvcc
+# variant's PTX as their device code (`warpsim run FILE.cu --ptx`, host code by
+# clang): exit 0, "Check: OK", and the output of `warpsim run FILE.cu` (clang)
+# with every number that has a fraction masked (times, ratios, printed floats:
+# the programs check their results themselves).
 #   tests/compiler_matrix.sh WARPSIM_BINARY FLOATDIFF_BINARY TEST_COURSE_BINARY [--table]
 # Exit 77 (ctest: skipped) without clang; nvcc's variants are skipped, saying
 # so, without nvcc or for the targets the installed nvcc no longer compiles.
@@ -84,6 +90,34 @@ for v in $variants; do
         if listed course "$v" all > /dev/null; then echo "known: $v course cases (compiler_matrix.expected)"
         else fail "$v: test_course"; grep -v ':P:' "$T/course" | head -5; fi
     fi
+done
+
+# the whole programs with every nvcc variant's PTX as their device code, against clang's own build
+# (clang's variants other than its default are left out: course_programs.sh runs that one)
+FLAGS_003_mapped_multi_gpu="--devices 2"   # two GPUs, as course_programs.sh runs it
+mask() { sed -E 's/-?[0-9]+\.[0-9]+(e[-+]?[0-9]+)?/#/g'; }
+for cu in "$R"/*/*.cu; do
+    dir=$(dirname "$cu"); name=$(basename "$dir")
+    [ "$name" = 005_find_the_bug ] && continue
+    grep -q '^int main' "$cu" || continue
+    ls "$dir"/*.launch > /dev/null 2>&1 && continue   # its kernels run above, launch by launch
+    eval "flags=\${FLAGS_$name:-}"
+    # shellcheck disable=SC2086  # the flags are words
+    "$W" run "$cu" $flags --quiet 2>&1 | mask > "$T/$name.clang"
+    for v in $variants; do
+        case $v in nvcc:*) ;; *) continue ;; esac
+        d="$T/$(echo "$v" | tr ':' '_')"
+        [ -f "$d/$name.ptx" ] || continue
+        # shellcheck disable=SC2086
+        if ! "$W" run "$cu" $flags --ptx "$d/$name.ptx" --quiet > "$T/prog" 2> "$T/err"; then
+            fail "$v $name: the program failed"; head -5 "$T/err"; continue
+        fi
+        grep -qx 'Check: OK' "$T/prog" || { fail "$v $name: no 'Check: OK'"; continue; }
+        mask < "$T/prog" > "$T/prog.masked"
+        cmp -s "$T/$name.clang" "$T/prog.masked" && continue
+        if listed output "$v" "$name" > /dev/null; then echo "known: $v $name: output differs (compiler_matrix.expected)"
+        else fail "$v $name: its output differs from clang's build (not in compiler_matrix.expected)"; diff "$T/$name.clang" "$T/prog.masked" | head -10; fi
+    done
 done
 
 # run every launch with every variant; compare with the reference
