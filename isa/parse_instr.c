@@ -566,7 +566,12 @@ static int tex_operand(ictx *C, const rawop *r, ptx_operand *o, ptx_operand *c)
         ptxp_perr(P, r->line, r->column, "'%s' expects [texture, {coordinates}] here", C->spelling);
         return 0;
     }
-    if (r->addr_num || r->has_off || !find_reg(P, r->name)) {
+    if (r->has_off) {
+        ptxp_perr(P, r->line, r->column + 1, "the texture of '%s' takes no offset: it is a texture object's handle",
+                  C->spelling);
+        return 0;
+    }
+    if (r->addr_num || !find_reg(P, r->name)) {
         if (r->addr_num)
             snprintf(nb, sizeof nb, "a number");
         else

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cuda/include/warpsim_texture.h"
+#include "sim/exec_alu.h"
 #include "sim/exec_mem.h"
 #include "sim/fault.h"
 #include "sim/memory.h"
@@ -139,7 +140,10 @@ void exec_tex(ws_exec *x, const ptx_instr *in, uint32_t mask)
             float taps[4];
             for (int t = 0; t < 4; t++)
                 taps[t] = channel_float(f->desc, f->texel[t], k);
-            r[lane] = ptx_f32_bits(ws_tex_filter(&f->at, taps));
+            float v = ws_tex_filter(&f->at, taps);
+            /* a filtered NaN (NaN coordinates) is the GPU's canonical one, as clang's build's add.rn makes it;
+             * a texel read unfiltered keeps its bits */
+            r[lane] = f->at.taps > 1 ? alu_f32_out(v, false, false) : ptx_f32_bits(v);
         }
     }
 }

@@ -1139,6 +1139,8 @@ START_TEST(tex_instructions)
                      "x.ptx:7:42: error: register '%r1' is .b32: it does not fit a .u64 operand of 'tex.1d.v4.f32.s32'");
     ck_assert_str_eq(parse_err(KERNEL("tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1];")),
                      "x.ptx:7:41: error: 'tex.1d.v4.f32.s32' expects [texture, {coordinates}] here");
+    ck_assert_str_eq(parse_err(KERNEL("tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1+8, {%r1}];")),
+                     "x.ptx:7:42: error: the texture of 'tex.1d.v4.f32.s32' takes no offset: it is a texture object's handle");
     ck_assert_str_eq(parse_err(KERNEL("ld.global.f32 %f1, [%rd1, {%r5}];")),
                      "x.ptx:7:20: error: 'ld.global.f32' takes no coordinates in its address (only tex does)");
     /* a texture reference: the declaration, and a tex naming it */

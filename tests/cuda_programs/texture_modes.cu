@@ -182,6 +182,25 @@ int main()
             }
         }
 
+    // coordinates no texel answers (NaN, infinities, beyond 2^31): warpsim keeps indices within +-2^30 (NaN: 0)
+    // and a filtered NaN is the GPU's canonical one; no reference (the CUDA guide leaves these open), but clang's
+    // device code and nvcc's tex instructions must agree, which the hash shows
+    {
+        float2 edge[8] = {{NAN, 1}, {1, NAN}, {1e30f, 1}, {-1e30f, 1}, {INFINITY, 0}, {-INFINITY, 2}, {3e9f, -3e9f},
+                          {1.5f, 1.5f}}, *dedge;
+        float all[48];
+        cudaMalloc(&dedge, sizeof edge);
+        cudaMemcpy(dedge, edge, sizeof edge, cudaMemcpyHostToDevice);
+        for (int m = 0; m < 6; m++) {
+            cudaTextureObject_t t = make(array_resource(a2), modes[m].mode, m % 2 ? cudaFilterModeLinear : cudaFilterModePoint,
+                                         modes[m].normalized);
+            fetch2d<<<1, 8>>>(t, dedge, dout);
+            cudaMemcpy(all + 8 * m, dout, 8 * sizeof(float), cudaMemcpyDeviceToHost);
+            cudaDestroyTextureObject(t);
+        }
+        printf("%-46s %3d fetches, bits %08x\n", "tex2D float at NaN, infinite and huge x, y", 48, hash_bits(all, sizeof all));
+    }
+
     // tex1Dfetch of integer element types, then the same bytes read as normalized floats
     signed char bytes[40];
     short shorts[40];
