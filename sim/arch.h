@@ -79,6 +79,7 @@ typedef struct ws_arch {
     uint32_t latency_shared;
     uint32_t latency_global;
     uint32_t latency_alu;              /* dependent-issue latency of a simple FP32 add/FMA */
+    uint32_t o0_sass_cycles;           /* --build O0: cycles each SASS instruction holds its warp */
 
     /* The timing model (sim/timing.c): latencies in cycles, throughputs per
      * cycle of the SM clock; sources in sim/arch.c. */
@@ -116,6 +117,9 @@ typedef struct ws_arch {
                                           2 or more one per direction (asyncEngineCount) */
     uint32_t host_api_ns;              /* the host's time per runtime call that issues or waits for GPU work */
     uint32_t launch_api_ns;            /* ... per kernel launch (cudaLaunchKernel, <<<>>>) */
+    uint32_t pageable_d2h_latency_ns;  /* added to a copy into pageable memory (the driver's staging round trip) */
+    uint32_t wake_ns;                  /* a kernel reaching an idle GPU starts this much later */
+    uint32_t idle_after_ns;            /* ... idle: no work for this long */
 } ws_arch;
 
 const ws_arch *ws_arch_default(void);              /* hopper */

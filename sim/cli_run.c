@@ -95,7 +95,8 @@ static int run_program(const ws_run_options *o, int argc, char **argv)
 static int write_session_timeline(const ws_session *s, const char *path)
 {
     ws_timeline t;
-    ws_timeline_init(&t, &s->arch, 0, 1);
+    ws_tl_host host = {0};
+    ws_timeline_init(&t, &s->arch, 0, 1, &host);
     for (int i = 0; i < s->launch_count; i++) {
         const ws_launch *l = &s->launches[i];
         const ws_timing_result *r = ws_timing_result_of(l);

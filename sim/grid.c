@@ -215,7 +215,6 @@ static int start_timing(ws_launch *l, const ws_launch_config *cfg)
     ws_launch_timing *t = l->timing;
     const ws_build_timing *build = &ws_build_timings[cfg->build_o0 ? WS_BUILD_O0 : WS_BUILD_REAL];
     t->in_order = build->in_order;
-    t->slots_per_sass = build->slots_per_sass;
     t->extra_overhead_ns = build->extra_overhead_ns;
     t->aggregates_atomics = build->aggregates_atomics;
     t->regs_estimated = cfg->regs == 0;

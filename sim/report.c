@@ -3,6 +3,7 @@
 #include "sim/report.h"
 #include "sim/json.h"
 #include "sim/report_lines.h"
+#include "sim/sass.h"
 #include "sim/platform.h"
 #include "sim/report_time.h"
 #include "sim/timing_result.h"
@@ -501,6 +502,16 @@ void ws_report_json(const ws_session *s, const int *selected, FILE *f)
             fputc('}', f);
         }
         free(lines);
+        fputs("\n      ],\n      \"instruction_mix\": [", f);
+        ws_mix_totals *mix = ws_gather_mix(l, &n);
+        for (int k = 0; k < n; k++) {
+            fprintf(f, "%s\n        {\"kind\": \"%s\", \"o0_class\": \"%s\", \"inst_executed\": %" PRIu64,
+                    k ? "," : "", mix[k].kind, ws_o0_class_names[mix[k].o0_class], mix[k].c[WS_CTR_inst_executed]);
+            if (ws_timing_result_of(l))
+                fprintf(f, ", \"issue_slots\": %" PRIu64, mix[k].c[WS_CTR_issue_slots]);
+            fputc('}', f);
+        }
+        free(mix);
         fputs("\n      ]\n    }", f);
     }
     fputs("\n  ]\n}\n", f);

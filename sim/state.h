@@ -114,6 +114,7 @@ typedef struct {
     uint8_t wait;              /* ws_wait_kind of its results */
     uint8_t mem;               /* WS_MEM_READS, WS_MEM_WRITES: memory it reads or writes (the order ptxas keeps) */
     uint8_t folds;             /* loop bookkeeping ptxas's unrolling removes from 3 copies of 4 */
+    uint8_t sass_o0;           /* issue slots at --build O0 (sim/sass_o0.def) */
     uint16_t src[WS_TIMING_MAX_SRC], dst[WS_TIMING_MAX_DST];   /* registers; predicates after the values */
 } ws_timing_op;
 

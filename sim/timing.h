@@ -80,12 +80,12 @@ typedef struct {
 
 
 /* How a build's SASS differs from the PTX (--build), measured on the H100 (validate/results:
- * smsp__inst_executed and gpu__time_duration of every course launch in both builds). */
+ * smsp__inst_executed and gpu__time_duration of every course launch in both builds); its
+ * issue slots per PTX instruction are sim/pipes.def's (real) or sim/sass_o0.def's (O0). */
 typedef enum { WS_BUILD_REAL, WS_BUILD_O0, WS_BUILD_COUNT } ws_build;
 typedef struct {
     const char *name;
     int in_order;                /* no scheduling: each instruction waits for the one before */
-    uint32_t slots_per_sass;     /* issue slots per instruction of sim/pipes.def's count */
     uint32_t extra_overhead_ns;  /* fetching its larger code, at the start of every launch */
     int aggregates_atomics;      /* an integer atomic of the whole warp on one word becomes one update */
 } ws_build_timing;

@@ -47,7 +47,7 @@ has "fault message names the .cu line" "$T/err" "runtime_api.cu:29:"
 has "fault message names the kernel by its C++ name" "$T/err" "kernel 'out_of_bounds(int *)'"
 # The preset's timeline parameters (sim/arch.c), read as `warpsim arch show` prints them.
 param() { "$W" arch show hopper | awk -v k="$1" '$1 == k { print $3 }'; }
-api=$(param host_api_ns); launch=$(param launch_api_ns); lat=$(param copy_latency_ns); pinned=$(param pcie_gbps); pageable=$(param pcie_pageable_gbps)
+api=$(param host_api_ns); launch=$(param launch_api_ns); wake=$(param wake_ns); lat=$(param copy_latency_ns); pinned=$(param pcie_gbps); pageable=$(param pcie_pageable_gbps)
 # A launch's predicted gpu__time_duration.sum in ns (the first launch of a program's --csv).
 predicted_ns() { "$W" run "$1" --quiet --csv --metrics gpu__time_duration.sum | awk -F'","' '/^"[0-9]+","/ { gsub(/[",]/, "", $NF); print $NF; exit }'; }
 # events: record, a synchronous 1 MiB copy from pageable memory (static), record: two calls (host_api_ns each: the
@@ -56,8 +56,26 @@ predicted_ns() { "$W" run "$1" --quiet --csv --metrics gpu__time_duration.sum | 
 want=$(awk -v a="$api" -v l="$lat" -v g="$pageable" 'BEGIN { printf "%.0f", 2 * a + l + 1048576 / g }')
 has "an event pair around a pageable copy: call, latency, bytes at the pageable rate ($want ns)" "$T/events" "copy ns $want"
 predicted=$(predicted_ns "$D/event_time.cu")
-want=$(awk -v a="$launch" -v k="$predicted" 'BEGIN { printf "%.0f", a + k }')
-has "an event pair around a launch: the launch call and its predicted duration ($predicted ns)" "$T/events" "kernel ns $want"
+# the GPU has been idle since the copy for a record and a launch call (5.5 us > idle_after_ns): it wakes first
+want=$(awk -v a="$launch" -v w="$wake" -v k="$predicted" 'BEGIN { printf "%.0f", a + w + k }')
+has "an event pair around a launch on an idle GPU: the launch call, wake_ns and its predicted duration ($predicted ns)" "$T/events" "kernel ns $want"
+want=$(awk -v a="$api" -v l="$lat" -v g="$pageable" 'BEGIN { printf "%.0f", 2 * a + l + 1048576 / g }')
+has "a copy into a cudaArray from pageable memory: as cudaMemcpy2D ($want ns)" "$T/events" "into an array ns $want"
+want=$(awk -v a="$api" -v l="$lat" -v g="$pinned" 'BEGIN { printf "%.0f", 2 * a + l + 1048576 / g }')
+has "a copy out of a cudaArray into pinned memory: the host waits for it ($want ns)" "$T/events" "out of an array ns $want"
+# one host clock (tests/cuda_programs/host_clock.cu, --devices 2): a launch on GPU 0 and one on GPU 1 (each waking
+# its idle GPU) overlap; synchronising GPU 1 then GPU 0 and the stop event: 2 launches + wake + K + 2 calls, where
+# a clock per GPU would give GPU 0 only 1 launch + wake + K + 1 call. Two threads' pageable copies, one each way on
+# their own streams, take the host's clock in turn: 3 calls + both copies (the one into pageable memory with
+# pageable_d2h_latency_ns), not the longer of the two.
+"$W" run "$D/host_clock.cu" --devices 2 --quiet > "$T/clock" 2> "$T/err"
+K=$(predicted_ns "$D/host_clock.cu")
+want=$(awk -v a="$api" -v l="$launch" -v w="$wake" -v k="$K" 'BEGIN { printf "%.0f", 2 * l + w + k + 2 * a }')
+has "one host clock: kernels on two GPUs overlap, their synchronisations follow one clock ($want ns)" "$T/clock" "two GPUs ns $want"
+d2hlat=$(param pageable_d2h_latency_ns); pageable_d2h=$(param pcie_pageable_d2h_gbps)
+want=$(awk -v a="$api" -v l="$lat" -v g="$pageable" -v x="$d2hlat" -v g2="$pageable_d2h" \
+    'BEGIN { printf "%.0f", 3 * a + l + 1048576 / g + l + x + 1048576 / g2 }')
+has "one host clock: two threads' pageable copies take it in turn ($want ns)" "$T/clock" "two threads ns $want"
 # registers (--regs): the occupancy API counts them (65536 / (128 x 512) = 1 block of 512 threads per SM), and a
 # block needing more than an SM has (1024 x 128 = 128K) is refused with cudaErrorLaunchOutOfResources, as on a GPU
 "$W" run "$R/000_occupancy/occupancy.cu" --regs 128 --log-file /dev/null > "$T/regs" 2> "$T/err"

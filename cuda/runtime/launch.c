@@ -219,7 +219,7 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
     uint64_t sms = t && t->blocks_per_sm ? (blocks + t->blocks_per_sm - 1) / t->blocks_per_sm : 0;   /* 0: all */
     ws_tl_work w = {
         .kind = WS_TL_KERNEL, .duration_ns = t ? t->duration_ns : 0, .name = f->display_name,
-        .sms = sms > UINT32_MAX ? 0 : (uint32_t)sms,
+        .sms = sms > UINT32_MAX ? 0 : (uint32_t)sms, .dram_bytes = t ? t->dram_read_bytes + t->dram_write_bytes : 0,
         .grid = {grid.x, grid.y, grid.z}, .block = {block.x, block.y, block.z},
     };
     int index;

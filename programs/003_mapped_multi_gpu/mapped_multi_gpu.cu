@@ -164,7 +164,7 @@ int main()
     CHECK(cudaEventRecord(stop1));
     CHECK(cudaEventRecord(done1));
     CHECK(cudaSetDevice(0));
-    CHECK(cudaStreamWaitEvent(0, done1, 0));   // GPU 0's stream waits for GPU 1's kernel (README: not timed)
+    CHECK(cudaStreamWaitEvent(0, done1, 0));   // GPU 0's stream waits for GPU 1's kernel (one host clock: README)
     float us_gpu0 = us_between(start, stop), us_gpu1 = us_between(start1, stop1);
     CHECK(cudaMemcpy(h, d0, half * sizeof(float), cudaMemcpyDeviceToHost));
     CHECK(cudaSetDevice(1));
