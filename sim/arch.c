@@ -41,7 +41,12 @@
  *    latency_barrier 40 (the 4096 transposes). h200: the same SM and
  *    caches; measured the same way on an H200 (results/nvidia-h200/timing):
  *    dram_gbps 3300 of the 4800 sold (the 16M vector add: 191 MB in 59 us),
- *    launch_overhead_ns 1700 (its smallest launches take 2.0-2.4 us). The older
+ *    launch_overhead_ns 1700 (its smallest launches take 2.0-2.4 us).
+ *    block_launch_cycles 54: an SM starts a new block at most every 54 cycles
+ *    (programs/000_occupancy on the H100, validate/programs/: 12.6M-element
+ *    saxpy in blocks of 32, 64 and 128 threads takes 82, 42 and 23 us under
+ *    ncu, 54-60 cycles per block per SM, where its DRAM traffic alone takes
+ *    16); the older presets leave it 0 (no limit, unmeasured). The older
  *    presets take the same model with their whitepapers' lane counts and
  *    the papers' latencies; they are marked not validated (timing_validated).
  *    pcie_gbps: a PCIe x16 link's sustained rate per direction from pinned
@@ -76,7 +81,13 @@
  *    H100 and A100 have more, but one PCIe link per direction is the
  *    limit, so 2 models them), 1 on the GTX 750 Ti, 0 on G80 (cc 1.0 has
  *    no deviceOverlap: copies and kernels never overlap), 1 on GT200;
- *    (host_api_ns and launch_api_ns above).
+ *    (host_api_ns and launch_api_ns above);
+ *  - device_launch_ns: a grid launched from the device (dynamic parallelism) starts this long after it may
+ *    (its parent's end; a tail launch's, the end of all the work before it). hopper and h200: fitted on the
+ *    H100 (2026-11-25, validate/cdp/: programs/004_dynamic_parallelism's reduction_pingpong, three grids
+ *    in 46.8-50.3 us between events, 48.0 on average, where the launch call, the idle GPU's wake-up
+ *    (wake_ns) and their predicted durations make 22 us: two tail launches of 13 us each). The older
+ *    presets: the same, assumed, not measured.
  */
 #include "sim/arch.h"
 
@@ -109,8 +120,8 @@
         .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 3, \
         .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, \
         .pcie_gbps = 55, .pcie_pageable_gbps = 7, .pcie_pageable_d2h_gbps = 14, .copy_latency_ns = 3500, \
-        .copy_engines = 2, .host_api_ns = 1500, .launch_api_ns = 4000, .pageable_d2h_latency_ns = 10400, \
-        .wake_ns = 8000, .idle_after_ns = 4000
+        .copy_engines = 2, .host_api_ns = 1500, .launch_api_ns = 4000, .block_launch_cycles = 165, .pageable_d2h_latency_ns = 10400, \
+        .wake_ns = 8000, .idle_after_ns = 4000, .device_launch_ns = 13000
 
 static const ws_arch presets[] = {
     {
@@ -147,7 +158,7 @@ static const ws_arch presets[] = {
         .l1_kib = 192, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2500, .partial_write_cycles = 4,
         .dram_gbps = 1400, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 2500,
         .pcie_gbps = 25, .pcie_pageable_gbps = 12, .pcie_pageable_d2h_gbps = 12, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000, .launch_api_ns = 4000,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         .name = "volta", .display_name = "NVIDIA V100 SXM2 (Volta GV100)",
@@ -170,7 +181,7 @@ static const ws_arch presets[] = {
         .l1_kib = 128, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 1400, .partial_write_cycles = 4,
         .dram_gbps = 800, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 3000,
         .pcie_gbps = 12, .pcie_pageable_gbps = 6, .pcie_pageable_d2h_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000, .launch_api_ns = 4000,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         /* GP100 SMs have two processing blocks, hence warps allocated in pairs. */
@@ -194,7 +205,7 @@ static const ws_arch presets[] = {
         .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 800, .partial_write_cycles = 4,
         .dram_gbps = 650, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 3500,
         .pcie_gbps = 12, .pcie_pageable_gbps = 6, .pcie_pageable_d2h_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000, .launch_api_ns = 4000,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         /* GM107 (GTX 750 Ti) is compute capability 5.0, the sm_50 the course names;
@@ -221,7 +232,7 @@ static const ws_arch presets[] = {
         .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 150, .partial_write_cycles = 4,
         .dram_gbps = 80, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 4000,
         .pcie_gbps = 12, .pcie_pageable_gbps = 6, .pcie_pageable_d2h_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 1,
-        .host_api_ns = 2000, .launch_api_ns = 4000,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         /* On cc 3.5, L1 serves local memory only; global loads are cached
@@ -246,7 +257,7 @@ static const ws_arch presets[] = {
         .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 512, .partial_write_cycles = 4,
         .dram_gbps = 250, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 5000,
         .pcie_gbps = 10, .pcie_pageable_gbps = 5, .pcie_pageable_d2h_gbps = 5, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000, .launch_api_ns = 4000,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         .name = "fermi", .display_name = "NVIDIA GF100 (Fermi, full die; GTX 480 enables 15 SMs)",
@@ -269,7 +280,7 @@ static const ws_arch presets[] = {
         .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 384, .partial_write_cycles = 4,
         .dram_gbps = 150, .l2_atomic_cycles = 6, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 6000,
         .pcie_gbps = 6, .pcie_pageable_gbps = 3, .pcie_pageable_d2h_gbps = 3, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000, .launch_api_ns = 4000,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         /* cc 1.x: registers are allocated per block; 124 registers per
@@ -294,7 +305,7 @@ static const ws_arch presets[] = {
         .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .partial_write_cycles = 1,
         .dram_gbps = 120, .l2_atomic_cycles = 20, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
         .pcie_gbps = 5, .pcie_pageable_gbps = 2, .pcie_pageable_d2h_gbps = 2, .copy_latency_ns = 2000, .copy_engines = 1,
-        .host_api_ns = 2000, .launch_api_ns = 4000,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         /* No published shared-memory latency for G80; GT200's SM is the same design. */
@@ -318,7 +329,7 @@ static const ws_arch presets[] = {
         .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .partial_write_cycles = 1,
         .dram_gbps = 75, .l2_atomic_cycles = 20, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
         .pcie_gbps = 3, .pcie_pageable_gbps = 1, .pcie_pageable_d2h_gbps = 1, .copy_latency_ns = 2000, .copy_engines = 0,
-        .host_api_ns = 2000, .launch_api_ns = 4000,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
 };
 
@@ -483,6 +494,8 @@ static const arch_key arch_keys[] = {
     KEY("l2_atomic_int_percent", KEY_UINT, l2_atomic_int_percent, 1, 1000, NULL, "% of a float update's time; fitted"),
     KEY("shared_atomic_cycles", KEY_UINT, shared_atomic_cycles, 0, 1000000, NULL, "cycles per lane, float CAS loop; fitted"),
     KEY("launch_overhead_ns", KEY_UINT, launch_overhead_ns, 0, 100000000, NULL, "ns added to every launch; fitted"),
+    KEY("block_launch_cycles", KEY_UINT, block_launch_cycles, 0, 1000000, NULL,
+        "an SM starts at most one block per this many cycles; hopper: measured (programs/000_occupancy)"),
     KEY("pcie_gbps", KEY_UINT, pcie_gbps, 1, 1u << 20, "host link and streams (sim/timeline.c)",
         "GB/s per direction, pinned memory (PCIe x16)"),
     KEY("pcie_pageable_gbps", KEY_UINT, pcie_pageable_gbps, 1, 1u << 20, NULL, "GB/s, host to device from pageable memory"),
@@ -496,6 +509,8 @@ static const arch_key arch_keys[] = {
         "ns added to a copy into pageable memory"),
     KEY("wake_ns", KEY_UINT, wake_ns, 0, 100000000, NULL, "ns before a kernel starts on an idle GPU; fitted"),
     KEY("idle_after_ns", KEY_UINT, idle_after_ns, 0, 100000000, NULL, "GPU idle: no work for this long"),
+    KEY("device_launch_ns", KEY_UINT, device_launch_ns, 0, 100000000, NULL,
+        "ns from when a grid may launch a child grid (dynamic parallelism) to its start"),
 };
 
 #define KEY_COUNT (sizeof arch_keys / sizeof arch_keys[0])

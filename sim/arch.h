@@ -108,6 +108,7 @@ typedef struct ws_arch {
     uint32_t l2_atomic_int_percent;    /* an integer update's time, in % of a float one's */
     uint32_t shared_atomic_cycles;     /* one lane's turn in a shared-memory float atomic (a CAS loop) */
     uint32_t launch_overhead_ns;       /* what gpu__time_duration adds to the kernel's own time */
+    uint32_t block_launch_cycles;      /* an SM starts at most one block per this many cycles */
     /* The host link and the streams' timeline (cuda/runtime/streams.c, sim/timeline.c) */
     uint32_t pcie_gbps;                /* host <-> device copies from pinned memory, GB/s sustained per direction */
     uint32_t pcie_pageable_gbps;       /* host -> device from pageable memory (staged through a pinned buffer) */
@@ -120,6 +121,7 @@ typedef struct ws_arch {
     uint32_t pageable_d2h_latency_ns;  /* added to a copy into pageable memory (the driver's staging round trip) */
     uint32_t wake_ns;                  /* a kernel reaching an idle GPU starts this much later */
     uint32_t idle_after_ns;            /* ... idle: no work for this long */
+    uint32_t device_launch_ns;         /* a device-side launch's latency: from when the grid may start to its start */
 } ws_arch;
 
 const ws_arch *ws_arch_default(void);              /* hopper */

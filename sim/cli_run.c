@@ -45,12 +45,8 @@ static void program_flags(int argc, char **argv, char *out, size_t n)
             break;
         if (a[0] != '-' || a[1] == 0)
             continue;   /* the .cu file */
-        int id = a[1] == '-' && !strchr(a, '=') ? ws_flag_lookup(a + 2, strlen(a + 2)) : -1;
-        if (id == WS_FLAG_PTX) {   /* the device code, built in already */
-            i++;
-            continue;
-        }
         append_quoted(out, n, a);
+        int id = a[1] == '-' && !strchr(a, '=') ? ws_flag_lookup(a + 2, strlen(a + 2)) : -1;
         if (id >= 0 && ws_flags[id].scope != WS_SCOPE_SWITCH && ws_flags[id].scope != WS_SCOPE_CLI && i + 1 < argc)
             append_quoted(out, n, argv[++i]);
     }
@@ -62,7 +58,8 @@ static int run_program(const ws_run_options *o, int argc, char **argv)
     ws_cu_build b;
     char err[2048];
     int status = ws_cu_build_open(&b, o->cu_path, err, sizeof err);
-    const char *ptx = o->ptx_path ? o->ptx_path : b.ptx;   /* --ptx: the device code as given */
+    /* --ptx: the device code as given (nvcc -rdc=true's, say), not compiled here */
+    const char *ptx = o->ptx_path ? o->ptx_path : b.ptx;
     if (!status && !o->ptx_path)
         status = ws_cu_compile_ptx(o->cu_path, o->cc, NULL, o->cflags, b.ptx, err, sizeof err);
     if (!status)
@@ -97,13 +94,16 @@ static int write_session_timeline(const ws_session *s, const char *path)
     ws_timeline t;
     ws_tl_host host = {0};
     ws_timeline_init(&t, &s->arch, 0, 1, &host);
+    double end = 0;
     for (int i = 0; i < s->launch_count; i++) {
         const ws_launch *l = &s->launches[i];
         const ws_timing_result *r = ws_timing_result_of(l);
-        ws_tl_work w = {.kind = WS_TL_KERNEL, .duration_ns = r ? r->duration_ns : 0, .name = ws_launch_name(l)};
+        /* a grid launched from the device: after the one before it in the list (an order CUDA allows) */
+        ws_tl_work w = {.kind = WS_TL_KERNEL, .duration_ns = r ? r->duration_ns : 0, .name = ws_launch_name(l),
+                        .device_side = l->device_launched, .after_ns = end};
         memcpy(w.grid, l->grid, sizeof w.grid);
         memcpy(w.block, l->block_dim, sizeof w.block);
-        ws_timeline_issue(&t, WS_TL_LEGACY_STREAM, &w);
+        end = ws_timeline_issue(&t, WS_TL_LEGACY_STREAM, &w).end_ns;
     }
     ws_timeline *ts[1] = {&t};
     char err[4400];
@@ -162,7 +162,7 @@ int cli_run(int argc, char **argv)
     }
     /* A .cu file's kernels run as a .ptx's: compile them first. */
     ws_cu_build build = {0};
-    if (o.cu_path && !o.ptx_path) {
+    if (o.cu_path && !o.ptx_path) {   /* --ptx: its device code as given */
         int st = ws_cu_build_open(&build, o.cu_path, err, sizeof err);
         if (!st)
             st = ws_cu_compile_ptx(o.cu_path, o.cc, NULL, o.cflags, build.ptx, err, sizeof err);

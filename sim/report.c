@@ -457,6 +457,10 @@ void ws_report_json(const ws_session *s, const int *selected, FILE *f)
             fputs(", \"mangled_name\": ", f);
             ws_json_string(f, l->kernel->name);
         }
+        if (l->device_launched && l->parent >= 0)
+            fprintf(f, ", \"parent\": %d", l->parent);
+        else if (l->device_launched)
+            fputs(", \"parent\": null", f);
         fprintf(f, ",\n      \"grid\": [%u, %u, %u],\n      \"block\": [%u, %u, %u],\n",
                 l->grid[0], l->grid[1], l->grid[2], l->block_dim[0], l->block_dim[1], l->block_dim[2]);
         if (s->options->stats)   /* wall-clock time only when asked: the rest is the same run after run */
@@ -652,6 +656,11 @@ void ws_report_text(const ws_session *s, FILE *f, int color)
             fprintf(f, "\n  PTX name %s", l->kernel->name);
         if (s->launch_count > 1)
             fprintf(f, "  [launch %d of %d]", li + 1, s->launch_count);
+        if (l->device_launched && l->parent >= 0 && l->parent < s->launch_count)
+            fprintf(f, "\n  launched from the device by launch %d (%s)", l->parent + 1,
+                    ws_launch_name(&s->launches[l->parent]));
+        else if (l->device_launched)
+            fputs("\n  launched from the device by a grid the report leaves out", f);
         fputc('\n', f);
         ws_report_time_text(l, f, color);
         fprintf(f, "  Launch\n");

@@ -47,6 +47,7 @@ void ws_timeline_init(ws_timeline *t, const ws_arch *a, int device, int record, 
     t->pageable_d2h_latency_ns = a->pageable_d2h_latency_ns;
     t->wake_ns = a->wake_ns;
     t->idle_after_ns = a->idle_after_ns;
+    t->device_launch_ns = a->device_launch_ns;
     t->copy_engines = a->copy_engines;
     t->sm_count = a->sm_count ? a->sm_count : 1;
     snprintf(t->gpu_name, sizeof t->gpu_name, "%s", a->display_name);
@@ -317,7 +318,7 @@ static ws_tl_span place_compute(ws_timeline *t, const ws_tl_work *w, double read
     int kernel = w->kind == WS_TL_KERNEL;
     uint32_t sms = kernel && w->sms && w->sms < t->sm_count ? w->sms : t->sm_count;
     uint64_t dram = kernel ? w->dram_bytes : 0;
-    if (kernel)
+    if (kernel && !w->device_side)   /* a child grid follows its running parent: the GPU is awake */
         ready = woken(t, ready);
     ws_tl_span span;
     double alone = d;
@@ -335,12 +336,13 @@ static ws_tl_span place_compute(ws_timeline *t, const ws_tl_work *w, double read
 ws_tl_span ws_timeline_issue(ws_timeline *t, int stream, const ws_tl_work *w)
 {
     ws_tl_host *h = t->host;
-    h->ns += w->kind == WS_TL_KERNEL ? t->launch_api_ns : t->host_api_ns;
+    if (!w->device_side)   /* a grid launched from the device costs the host nothing */
+        h->ns += w->kind == WS_TL_KERNEL ? t->launch_api_ns : t->host_api_ns;
     forget_finished(t);
     double d = w->kind == WS_TL_KERNEL ? w->duration_ns : ws_timeline_duration(t, w->kind, w->bytes, w->pageable);
     if (d < 0)
         d = 0;
-    double ready = max2(h->ns, stream_ready(t, stream));
+    double ready = w->device_side ? w->after_ns + t->device_launch_ns : max2(h->ns, stream_ready(t, stream));
     int engine = engine_of(t, w->kind);
     ws_tl_span span;
     int row;
@@ -352,7 +354,7 @@ ws_tl_span ws_timeline_issue(ws_timeline *t, int stream, const ws_tl_work *w)
         t->copy_free_ns[engine] = span.end_ns;
         row = engine;
     }
-    t->streams[stream].tail_ns = span.end_ns;
+    t->streams[stream].tail_ns = w->device_side ? max2(t->streams[stream].tail_ns, span.end_ns) : span.end_ns;
     t->streams[stream].used = 1;
     t->work_end_ns = max2(t->work_end_ns, span.end_ns);
     /* pageable memory is staged by the driver on the host's thread, so the host waits, even for cudaMemcpyAsync */

@@ -69,6 +69,10 @@ typedef struct {
     uint64_t dram_bytes;    /* a kernel: the bytes it moves to and from DRAM (0: none to share) */
     const char *name;       /* a kernel's C++ name (copied); NULL for the others */
     uint32_t grid[3], block[3];
+    int device_side;        /* a kernel a grid launched (dynamic parallelism): the host pays nothing, and it starts
+                               device_launch_ns after after_ns (its parent's end; a tail launch's, the end of the
+                               work before it), not after its stream's tail, which it only extends */
+    double after_ns;
 } ws_tl_work;
 
 typedef struct {
@@ -115,6 +119,7 @@ typedef struct ws_timeline {
     /* the preset's parameters */
     double pinned_gbps, pageable_gbps, pageable_d2h_gbps, dram_gbps, copy_latency_ns, pageable_d2h_latency_ns;
     double host_api_ns, launch_api_ns, wake_ns, idle_after_ns;
+    double device_launch_ns;
     uint32_t copy_engines, sm_count;
     char gpu_name[WS_ARCH_DISPLAY_NAME_MAX];
     int device;

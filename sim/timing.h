@@ -54,7 +54,9 @@ extern const char *const ws_stall_descriptions[WS_STALL_COUNT];
 /* What the model predicts for one launch, in ncu's terms where ncu has them. */
 typedef enum {
     WS_BOUND_LAUNCH, WS_BOUND_LATENCY, WS_BOUND_ISSUE, WS_BOUND_PIPE, WS_BOUND_SHARED, WS_BOUND_L1,
-    WS_BOUND_L2, WS_BOUND_DRAM, WS_BOUND_ATOMIC, WS_BOUND_COUNT
+    WS_BOUND_L2, WS_BOUND_DRAM, WS_BOUND_ATOMIC,
+    WS_BOUND_BLOCKS,   /* the SMs starting blocks one by one (block_launch_cycles) */
+    WS_BOUND_COUNT
 } ws_bound;
 
 typedef struct {

@@ -204,7 +204,44 @@ expect "a compile error" 1 "" -- "$W" run "$D/syntax_error.cu"
 has "the compiler's FILE:LINE:COL" "$T/err" "syntax_error.cu:4:"
 expect "a device-side launch" 1 "" -- "$W" run "$D/device_launch.cu"
 has "the compiler names the line" "$T/err" "device_launch.cu:4:"
-has "warpsim says why" "$T/err" "warpsim: a kernel launching a kernel (dynamic parallelism) needs nvcc -rdc=true"
+has "warpsim names the launch's FILE:LINE:COL and says why" "$T/err" "device_launch.cu:4:34: a kernel launching a kernel (dynamic parallelism) needs nvcc -rdc=true"
+# Dynamic parallelism from nvcc -rdc=true's PTX, committed (tests/cu/regen_rdc.sh), the host code by clang++:
+# CDP2's order (the program checks it: tail launches after the grid and its other children, in launch order,
+# each after the one before and its children), parameters of every size through the parameter buffer
+# (each value worked out by hand in cdp.expected), CUDA's nesting limit (grids 0..24, the 25th refused with
+# cudaErrorLaunchMaxDepthExceeded), a bad configuration (cudaErrorInvalidConfiguration, read once by
+# cudaGetLastError) and the pending-launch limit (4 x 514 launches: 2048 run, 8 refused).
+expect "device-side launches" 0 "$D/cdp.expected" -- "$W" run "$D/cdp.cu" --ptx "$D/cdp.ptx" --quiet
+has "a refused launch names the .cu line and CUDA's error" "$T/err" "cdp.cu:85:9: device-side launch of 'count(int *)' refused with cudaErrorInvalidConfiguration: block (2048,1,1) has 2048 threads"
+has "the depth limit" "$T/err" "cdp.cu:72:5: device-side launch of 'nest(int *, int *, int)' refused with cudaErrorLaunchMaxDepthExceeded"
+has "the pending-launch limit" "$T/err" "cdp.cu:89:5: device-side launch of 'count(int *)' refused with cudaErrorLaunchPendingCountExceeded"
+# the events around order_root cover its whole tree (the report's first 8 launches, in this order: order_root,
+# its three other children leaf 3, 5, 6, the tail launch 2, its child 20, the tail launch 4, its child 40): the
+# launch call, the idle GPU's wake-up (wake_ns: order_root is the program's first kernel), order_root, then
+# device_launch_ns before each generation (children follow a running parent: no wake-up): the three children
+# side by side (1 or 2 blocks each), the tail launch 2 after the longest, its child, the tail launch 4 after
+# that child, its child
+dev=$(param device_launch_ns)
+wake=$(param wake_ns)
+"$W" run "$D/cdp.cu" --ptx "$D/cdp.ptx" --quiet --csv --metrics gpu__time_duration.sum -- time > "$T/cdp_csv" 2> "$T/err"
+want=$(awk -F'","' -v a="$launch" -v L="$dev" -v w="$wake" '/^"[0-7]","/ { gsub(/[",]/, "", $NF); d[n++] = $NF }
+    END { if (n != 8) exit; m = d[1]; if (d[2] > m) m = d[2]; if (d[3] > m) m = d[3];
+          printf "%.0f", a + w + d[0] + 5 * L + m + d[4] + d[5] + d[6] + d[7] }' "$T/cdp_csv")
+got=$(sed -n 's/^tree ns //p' "$T/cdp_csv")
+[ -n "$want" ] && awk -v g="$got" -v w="$want" 'BEGIN { exit !(g - w <= 1 && w - g <= 1) }' &&
+    pass "an event pair around a grid that launches grids covers them all ($got ns, by hand $want)" ||
+    fail "the tree's events: got '$got' ns, want '$want'"
+grep -q '"launched from' "$T/cdp_csv" && fail "--csv keeps ncu's columns" || pass "--csv keeps ncu's columns"
+"$W" run "$D/cdp.cu" --ptx "$D/cdp.ptx" --quiet --json --metrics gpu__time_duration.sum -- time > "$T/cdp_json" 2> "$T/err"
+python3 - "$T/cdp_json" > "$T/cdp_parents" 2>&1 <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()   # the program's own line, then the report
+ls = json.loads(text[text.index("{"):])["launches"][:8]
+print(" ".join("%s<-%s" % (l["kernel"].split("(")[0], l.get("parent", "host")) for l in ls))
+PY
+has "--json names each grid's parent" "$T/cdp_parents" "order_root<-host leaf<-0 leaf<-0 leaf<-0 tail_with_child<-0 leaf<-4 tail_with_child<-0 leaf<-6"
+expect "cudaDeviceSynchronize in device code (CUDA 11's PTX)" 1 "" -- "$W" run "$D/cdp1_sync.ptx" --grid 1 --block 1 --buf p=s32:1 --arg p --quiet
+has "stops the kernel at its line, saying CDP2 removed it" "$T/err" "cdp1_sync.ptx:21: error: kernel 'parent': cudaDeviceSynchronize() in device code was removed in CUDA 12"
 expect "--leak-check full" 0 "" -- "$W" run "$D/leak.cu" --leak-check full
 has "lists the leaked allocation as compute-sanitizer does" "$T/err" "========= Leaked 4,096 bytes at 0x"
 has "with compute-sanitizer's backtrace heading" "$T/err" "=========     Saved host backtrace up to driver entry point at allocation time"
@@ -346,6 +383,8 @@ sm1x_launch() { grep -q '^\.target  *sm_1[0-3]' "$(dirname "$1")/$(sed -n 's/^pt
 for L in "$R"/*/*.launch; do
     dir=$(dirname "$L"); name=$(basename "$dir")/$(basename "$L")
     sm1x_launch "$L" && { echo "skip: $name (its PTX targets sm_1x; clang's cannot run there)"; continue; }
+    grep -qs 'LaunchDeviceV2' "$dir"/*.ptx &&
+        { echo "skip: $name (device-side launches: clang compiles none; its PTX is nvcc -rdc=true's)"; continue; }
     cu=$(ls "$dir"/*.cu | head -1)
     if ! "$W" cc -ptx "$cu" -o "$T/clang.ptx" 2> "$T/err"; then fail "$cu: clang"; sed 's/^/    /' "$T/err"; continue; fi
     bufs=$(sed -n 's/^buf  *\([A-Za-z0-9_]*\)=.*/\1/p' "$L")
@@ -363,8 +402,10 @@ done
 if command -v nvcc >/dev/null 2>&1; then
     expect "device code by nvcc" 0 "$D/vector_add.expected" -- "$W" run "$D/vector_add.cu" --cc nvcc --quiet
     expect "texture modes, device code by this nvcc" 0 "$D/texture_modes.expected" -- "$W" run "$D/texture_modes.cu" --cc nvcc --quiet
+    # nvcc asks for -rdc=true (relocatable device code) for a device-side launch; warpsim asks again with it
+    expect "device-side launches by nvcc" 0 "$D/cdp.expected" -- "$W" run "$D/cdp.cu" --cc nvcc --quiet
 else
-    echo "skip: device code by nvcc (nvcc is not installed)"
+    echo "skip: device code by nvcc (nvcc is not installed); device-side launches by nvcc likewise"
 fi
 
 echo "$failures failure(s)"

@@ -86,6 +86,10 @@ enum cudaMemcpyKind {
 #define cudaStreamNonBlocking 0x01
 #define cudaStreamLegacy ((cudaStream_t)0x1)
 #define cudaStreamPerThread ((cudaStream_t)0x2)
+/* the streams of a device-side launch (dynamic parallelism, cuda_device_runtime_api.h's values): the host code
+   of a program built with nvcc -rdc=true names them in its kernels' bodies */
+#define cudaStreamTailLaunch ((cudaStream_t)0x3)
+#define cudaStreamFireAndForget ((cudaStream_t)0x4)
 #define cudaEventDefault 0x00
 #define cudaEventBlockingSync 0x01
 #define cudaEventDisableTiming 0x02
