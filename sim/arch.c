@@ -46,7 +46,11 @@
  *    (programs/000_occupancy on the H100, validate/programs/: 12.6M-element
  *    saxpy in blocks of 32, 64 and 128 threads takes 82, 42 and 23 us under
  *    ncu, 54-60 cycles per block per SM, where its DRAM traffic alone takes
- *    16); the older presets leave it 0 (no limit, unmeasured). The older
+ *    16); const_replay_cycles 10: a warp's ld.const of k different words is
+ *    replayed k - 1 times, 10 cycles each on its sub-partition
+ *    (programs/002_constant_texture on the H100: 16 words per load, 87.4 us
+ *    against 6.75 for the broadcast); the older presets leave both 0 (no
+ *    limit, no replays: unmeasured). The older
  *    presets take the same model with their whitepapers' lane counts and
  *    the papers' latencies; they are marked not validated (timing_validated).
  *    pcie_gbps: a PCIe x16 link's sustained rate per direction from pinned
@@ -120,7 +124,7 @@
         .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 3, \
         .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, \
         .pcie_gbps = 55, .pcie_pageable_gbps = 7, .pcie_pageable_d2h_gbps = 14, .copy_latency_ns = 3500, \
-        .copy_engines = 2, .host_api_ns = 1500, .launch_api_ns = 4000, .block_launch_cycles = 165, .pageable_d2h_latency_ns = 10400, \
+        .copy_engines = 2, .host_api_ns = 1500, .launch_api_ns = 4000, .block_launch_cycles = 165, .const_replay_cycles = 10, .pageable_d2h_latency_ns = 10400, \
         .wake_ns = 8000, .idle_after_ns = 4000, .device_launch_ns = 13000
 
 static const ws_arch presets[] = {
@@ -494,6 +498,8 @@ static const arch_key arch_keys[] = {
     KEY("l2_atomic_int_percent", KEY_UINT, l2_atomic_int_percent, 1, 1000, NULL, "% of a float update's time; fitted"),
     KEY("shared_atomic_cycles", KEY_UINT, shared_atomic_cycles, 0, 1000000, NULL, "cycles per lane, float CAS loop; fitted"),
     KEY("launch_overhead_ns", KEY_UINT, launch_overhead_ns, 0, 100000000, NULL, "ns added to every launch; fitted"),
+    KEY("const_replay_cycles", KEY_UINT, const_replay_cycles, 0, 1000000, NULL,
+        "cycles each further word of a warp's constant load costs its sub-partition; hopper: measured (programs/002_constant_texture)"),
     KEY("block_launch_cycles", KEY_UINT, block_launch_cycles, 0, 1000000, NULL,
         "an SM starts at most one block per this many cycles; hopper: measured (programs/000_occupancy)"),
     KEY("pcie_gbps", KEY_UINT, pcie_gbps, 1, 1u << 20, "host link and streams (sim/timeline.c)",

@@ -109,6 +109,7 @@ typedef struct ws_arch {
     uint32_t shared_atomic_cycles;     /* one lane's turn in a shared-memory float atomic (a CAS loop) */
     uint32_t launch_overhead_ns;       /* what gpu__time_duration adds to the kernel's own time */
     uint32_t block_launch_cycles;      /* an SM starts at most one block per this many cycles */
+    uint32_t const_replay_cycles;      /* each further constant word a warp's ld.const reads (0: no model) */
     /* The host link and the streams' timeline (cuda/runtime/streams.c, sim/timeline.c) */
     uint32_t pcie_gbps;                /* host <-> device copies from pinned memory, GB/s sustained per direction */
     uint32_t pcie_pageable_gbps;       /* host -> device from pageable memory (staged through a pinned buffer) */

@@ -403,6 +403,22 @@ static int merges_into_vector(ws_warp *w, uint64_t a)
 
 static void add(uint64_t *total, uint64_t v) { __atomic_fetch_add(total, v, __ATOMIC_RELAXED); }
 
+/* The distinct 4-byte words the lanes of mask read. */
+static unsigned distinct_words(const uint64_t addr[WS_WARP_SIZE], uint32_t mask)
+{
+    uint64_t seen[WS_WARP_SIZE];
+    unsigned n = 0;
+    WS_FOR_LANES(mask, lane) {
+        uint64_t word = addr[lane] >> 2;
+        unsigned k = 0;
+        while (k < n && seen[k] != word)
+            k++;
+        if (k == n)
+            seen[n++] = word;
+    }
+    return n;
+}
+
 void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
                       unsigned bytes_per_lane, int is_store, uint32_t wavefronts, const ws_lane_span *span)
 {
@@ -411,6 +427,16 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     ws_warp *w = x->warp;
     ws_block_timing *bt = &x->block->tm;
     ws_launch_timing *t = l->timing;
+    if (x->fn->instrs[x->pc].space == PTX_SPACE_CONST && a->const_replay_cycles && !is_store) {
+        /* the constant cache serves one word per pass: each further word a warp reads replays the
+         * load, holding the warp and its sub-partition */
+        unsigned words = distinct_words(addr, mask);
+        if (words > 1) {
+            uint64_t replay = (uint64_t)(words - 1) * a->const_replay_cycles;
+            bt->issued[(uint32_t)w->index % t->subpartitions] += replay;
+            w->tm.cycle += replay;
+        }
+    }
     if (space == PTX_SPACE_SHARED) {
         bt->waits[is_store ? WS_WAIT_SHARED_STORE : load_wait(w, 1)]++;
         if (span && span->lo == span->hi && !is_store && bytes_per_lane == 4 && !l->timing->in_order &&

@@ -43,7 +43,7 @@ EXCEPT='
 # Run flags a folder's program needs (folder flags... -- why).
 # %PTX% stands for the program's own FILE.ptx beside it.
 FLAGS='
-003_mapped_multi_gpu --devices 2 -- two simulated GPUs: the program uses cudaSetDevice(1) and peer access, and fails on one GPU
+003_mapped_multi_gpu --devices 2 -- two simulated GPUs: the program uses cudaSetDevice(1) and peer access in its parts 3 and 4, which it leaves out on one GPU
 004_dynamic_parallelism --ptx %PTX% -- device-side launches: clang compiles none, so the device code is nvcc -rdc=true'"'"'s PTX, committed beside each .cu
 '
 flags_of() { printf '%s\n' "$FLAGS" | awk -v f="$1" -v p="$2" '$1 == f { sub(/ -- .*/, ""); $1 = ""; gsub(/%PTX%/, p); print }'; }
