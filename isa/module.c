@@ -316,6 +316,8 @@ ptx_type ptx_slot_type(const ptx_instr *in, char letter)
         return PTX_U32;
     case OP_mad:
         return (letter == 'c' && in->mode == PTX_MUL_WIDE) ? double_width(t) : t;
+    case OP_tex:   /* [a, {b}]: the texture object, then the coordinates of the second type */
+        return letter == 'T' ? PTX_U64 : letter == 'b' ? (ptx_type)in->type2 : t;
     default:
         return t;
     }
@@ -336,6 +338,15 @@ char ptx_operand_letter(const ptx_instr *in, int k)
         if (!*s)
             break;
         optional[n] = pipe[n] = 0;
+        if (!strncmp(s, "[a, {b}]", 8) && n + 1 < PTX_MAX_OPERANDS) {   /* tex: two operands */
+            letters[n] = 'T';
+            letters[n + 1] = 'b';
+            optional[n + 1] = pipe[n + 1] = 0;
+            n += 2;
+            required += 2;
+            s += 8;
+            continue;
+        }
         if (*s == '{') {
             letters[n] = s[1];
             s += 3;

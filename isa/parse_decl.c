@@ -400,6 +400,11 @@ int ptxp_parse_decl_qualifiers(parser *P, declspec *ds, int allow_ptr)
         } else if (allow_ptr && ds->ptr &&
                    (is_dir(t, ".global") || is_dir(t, ".shared") || is_dir(t, ".const") || is_dir(t, ".local"))) {
             advance(P);
+        } else if (is_dir(t, ".texref") || is_dir(t, ".samplerref") || is_dir(t, ".surfref")) {
+            ptxp_perr(P, t->line, t->column, "'%.*s': texture, sampler and surface references were removed in CUDA 12 "
+                      "and are not supported; tex takes a texture object (cudaTextureObject_t) in a .u64 register",
+                      (int)t->len, t->text);
+            return 0;
         } else if (is_dir(t, ".v2") || is_dir(t, ".v4") || is_dir(t, ".v8")) {
             ptxp_perr(P, t->line, t->column, "unsupported: vector variables ('%.*s')", (int)t->len, t->text);
             return 0;

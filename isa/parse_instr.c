@@ -20,8 +20,9 @@ typedef struct {
     int64_t off;
     numlit num;             /* RO_NUM; RO_ADDR immediate base */
     int addr_num;           /* RO_ADDR: the base is a number */
-    ptx_token *elems[PTX_MAX_VEC]; /* RO_VEC (NULL = '_') */
+    ptx_token *elems[PTX_MAX_VEC]; /* RO_VEC (NULL = '_'); RO_ADDR: tex's coordinates */
     int nelem;
+    int has_coords;         /* RO_ADDR: [a, {b}] (tex) */
 } rawop;
 
 static int is_sink(const ptx_token *t) { return t->kind == TOK_IDENT && t->len == 1 && t->text[0] == '_'; }
@@ -61,6 +62,34 @@ static int parse_offset(parser *P, int64_t *off)
     return ptxp_int_value(P, &nl, off);
 }
 
+/* '{' reg [',' reg]... '}' into r->elems (the '{' is current) */
+static int parse_vec_elems(parser *P, rawop *r)
+{
+    advance(P);
+    for (;;) {
+        ptx_token *e = cur(P);
+        if (e->kind != TOK_IDENT) {
+            if (ptxp_is_number_tok(e) || e->kind == TOK_MINUS)
+                ptxp_perr(P, e->line, e->column, "vector elements must be registers");
+            else
+                ptxp_err_expected(P, "a register in the vector");
+            return 0;
+        }
+        if (r->nelem >= PTX_MAX_VEC) {
+            ptxp_perr(P, e->line, e->column, "a vector has at most %d elements", PTX_MAX_VEC);
+            return 0;
+        }
+        advance(P);
+        r->elems[r->nelem++] = is_sink(e) ? NULL : e;
+        if (accept(P, TOK_COMMA))
+            continue;
+        if (accept(P, TOK_RBRACE))
+            return 1;
+        ptxp_err_expected(P, "',' or '}'");
+        return 0;
+    }
+}
+
 static int parse_rawop(parser *P, rawop *r)
 {
     memset(r, 0, sizeof *r);
@@ -68,31 +97,8 @@ static int parse_rawop(parser *P, rawop *r)
     r->line = t->line;
     r->column = t->column;
     if (t->kind == TOK_LBRACE) {
-        advance(P);
         r->kind = RO_VEC;
-        for (;;) {
-            ptx_token *e = cur(P);
-            if (e->kind != TOK_IDENT) {
-                if (ptxp_is_number_tok(e) || e->kind == TOK_MINUS)
-                    ptxp_perr(P, e->line, e->column, "vector elements must be registers");
-                else
-                    ptxp_err_expected(P, "a register in the vector");
-                return 0;
-            }
-            if (r->nelem >= PTX_MAX_VEC) {
-                ptxp_perr(P, e->line, e->column, "a vector has at most %d elements", PTX_MAX_VEC);
-                return 0;
-            }
-            advance(P);
-            r->elems[r->nelem++] = is_sink(e) ? NULL : e;
-            if (accept(P, TOK_COMMA))
-                continue;
-            if (accept(P, TOK_RBRACE))
-                break;
-            ptxp_err_expected(P, "',' or '}'");
-            return 0;
-        }
-        return 1;
+        return parse_vec_elems(P, r);
     }
     if (t->kind == TOK_LBRACKET) {
         advance(P);
@@ -117,6 +123,15 @@ static int parse_rawop(parser *P, rawop *r)
             if (!parse_offset(P, &r->off))
                 return 0;
             r->has_off = 1;
+        }
+        if (accept(P, TOK_COMMA)) {   /* tex: [texture, {coordinates}] */
+            if (!at(P, TOK_LBRACE)) {
+                ptxp_err_expected(P, "'{' and the coordinates");
+                return 0;
+            }
+            r->has_coords = 1;
+            if (!parse_vec_elems(P, r))
+                return 0;
         }
         if (!ptxp_expect(P, TOK_RBRACKET, "']'"))
             return 0;
@@ -183,7 +198,10 @@ static int parse_shape(const char *shape, slot *slots)
             break;
         slot sl;
         memset(&sl, 0, sizeof sl);
-        if (*s == '{') {
+        if (!strncmp(s, "[a, {b}]", 8)) {   /* tex: one written operand, two decoded (T and b) */
+            sl.letter = 'T';
+            s += 8;
+        } else if (*s == '{') {
             sl.braces = 1;
             sl.letter = s[1];
             s += 3;
@@ -546,6 +564,55 @@ static int dest_operand(ictx *C, const rawop *r, ptx_type type, const slot *sl, 
     return reg_operand(C, r->name, type, allow_wider_regs(in), o, 0);
 }
 
+/* tex's [texture, {coordinates}]: the texture object's register into o, the coordinates into c. */
+static int tex_operand(ictx *C, const rawop *r, ptx_operand *o, ptx_operand *c)
+{
+    parser *P = C->P;
+    ptx_instr *in = C->in;
+    char nb[80];
+    if (r->kind != RO_ADDR || !r->has_coords) {
+        ptxp_perr(P, r->line, r->column, "'%s' expects [texture, {coordinates}] here", C->spelling);
+        return 0;
+    }
+    if (r->has_off) {
+        ptxp_perr(P, r->line, r->column + 1, "the texture of '%s' takes no offset: it is a texture object's handle",
+                  C->spelling);
+        return 0;
+    }
+    if (r->addr_num || !find_reg(P, r->name)) {
+        if (r->addr_num)
+            snprintf(nb, sizeof nb, "a number");
+        else
+            ptxp_print_name(nb, sizeof nb, r->name);
+        ptxp_perr(P, r->line, r->column + 1, "the texture of '%s' must be a .u64 register holding a texture object "
+                  "(cudaTextureObject_t), not %s%s%s: texture references (.texref) were removed in CUDA 12",
+                  C->spelling, r->addr_num ? "" : "'", nb, r->addr_num ? "" : "'");
+        return 0;
+    }
+    if (!reg_operand(C, r->name, PTX_U64, 0, o, 0))
+        return 0;
+    int want = in->mode == PTX_TEX_2D ? 2 : 1;
+    if (r->nelem != want) {
+        ptxp_perr(P, r->line, r->column, "'%s' takes %d coordinate%s, got %d", C->spelling, want, want == 1 ? "" : "s",
+                  r->nelem);
+        return 0;
+    }
+    c->kind = PTX_OPD_VEC;
+    c->count = (uint8_t)want;
+    for (int i = 0; i < want; i++) {
+        ptx_operand e;
+        memset(&e, 0, sizeof e);
+        if (!r->elems[i]) {
+            ptxp_perr(P, r->line, r->column, "'_' can only discard a result, not be a source");
+            return 0;
+        }
+        if (!reg_operand(C, r->elems[i], (ptx_type)in->type2, 0, &e, 0))
+            return 0;
+        c->regs[i] = e.reg;
+    }
+    return 1;
+}
+
 static int addr_operand(ictx *C, const rawop *r, ptx_operand *o)
 {
     parser *P = C->P;
@@ -553,6 +620,10 @@ static int addr_operand(ictx *C, const rawop *r, ptx_operand *o)
     char nb[80];
     if (r->kind != RO_ADDR) {
         ptxp_perr(P, r->line, r->column, "'%s' expects an address [...] here", C->spelling);
+        return 0;
+    }
+    if (r->has_coords) {
+        ptxp_perr(P, r->line, r->column, "'%s' takes no coordinates in its address (only tex does)", C->spelling);
         return 0;
     }
     o->kind = PTX_OPD_ADDR;
@@ -882,6 +953,10 @@ void ptxp_parse_instruction(parser *P)
                 break;
             case 'A':
                 ok = addr_operand(&C, r, o);
+                break;
+            case 'T':
+                ok = no + 1 < PTX_MAX_OPERANDS && tex_operand(&C, r, o, &in.operand[no + 1]);
+                no++;
                 break;
             case 'l':
                 ok = label_operand(&C, r, o);

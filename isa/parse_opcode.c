@@ -14,6 +14,7 @@ static const struct { uint32_t group; const char *what; } required_modes[] = {
     {MG_ATOM, "an operation such as .add"},
     {MG_BARRED, "an operation (.popc .and .or)"},
     {MG_SHF, "a direction (.l or .r)"},
+    {MG_GEOM, "a geometry (.1d or .2d)"},
 };
 
 static int is_float(const ptx_instr *in) { return ptx_types[in->type].kind == PTX_KIND_FLOAT; }
@@ -25,6 +26,8 @@ static int wide_64(const ptx_instr *in) { return in->mode == PTX_MUL_WIDE && ptx
 static int popc_pred(const ptx_instr *in) { return in->type == PTX_PRED && in->mode == PTX_BARRED_POPC; }
 static int andor_u32(const ptx_instr *in) { return in->type == PTX_U32 && in->mode != PTX_BARRED_POPC; }
 static int ballot_type(const ptx_instr *in) { return (in->mode == PTX_VOTE_BALLOT) != (in->type == PTX_B32); }
+static int tex_not_v4(const ptx_instr *in) { return in->vec != 4; }
+static int tex_coords(const ptx_instr *in) { return in->type2 != PTX_S32 && in->type2 != PTX_F32; }
 static int redux_op(const ptx_instr *in)
 {
     int arith = in->mode == PTX_ATOM_ADD || in->mode == PTX_ATOM_MIN || in->mode == PTX_ATOM_MAX;
@@ -50,6 +53,8 @@ static const struct {
     {R_VOTE_TYPE, ballot_type, NULL, "'%s': vote.ballot takes .b32, the others .pred"},
     {R_REDUX_OP, lacks_mode, "an operation (.add .min .max .and .or .xor)", NULL},
     {R_REDUX_OP, redux_op, NULL, "'%s': redux.sync takes .add/.min/.max with .u32/.s32, .and/.or/.xor with .b32"},
+    {R_TEX, tex_not_v4, NULL, "'%s': tex returns a .v4 vector"},
+    {R_TEX, tex_coords, NULL, "'%s': tex coordinates are .s32 or .f32"},
 };
 
 /* Decode the dotted opcode spelling into in->opcode, type, modifiers. */
@@ -212,7 +217,7 @@ int ptxp_decode_opcode(parser *P, const ptx_token *t, ptx_instr *in)
                     in->flags |= PTX_FLAG_CLAMP;
             }
             break;
-        default: /* MULMODE BARRED VOTE SHFL ATOM PRMT */
+        default: /* MULMODE BARRED VOTE SHFL ATOM PRMT GEOM */
             dup = seen_mode++;
             in->mode = md->value;
             break;

@@ -119,6 +119,9 @@ static void print_opcode(const ptx_instr *in, FILE *f)
     case OP_bar_red:
         put_mod(f, mod_name(MG_BARRED, in->mode));
         break;
+    case OP_tex:
+        put_mod(f, mod_name(MG_GEOM, in->mode));
+        break;
     case OP_shf:
         put_mod(f, mod_name(MG_SHF, in->mode));
         put_mod(f, (in->flags & PTX_FLAG_CLAMP) ? "clamp" : "wrap");   /* both value 0 in the table: told apart by name */
@@ -243,10 +246,19 @@ static void print_instr_names(const ptx_module *m, const ptx_function *fn, const
         return;
     }
     for (int k = 0; k < in->operand_count && k < PTX_MAX_OPERANDS; k++) {
-        if (ptx_operand_letter(in, k) == 'q')
+        char letter = ptx_operand_letter(in, k);
+        if (letter == 'q')
             fputc('|', f);
         else
             fputs(k ? ", " : "\t", f);
+        if (letter == 'T' && k + 1 < in->operand_count) {   /* tex: [texture, {coordinates}] */
+            fputc('[', f);
+            print_operand(m, fn, rn, in, k, f);
+            fputs(", ", f);
+            print_operand(m, fn, rn, in, ++k, f);
+            fputc(']', f);
+            continue;
+        }
         print_operand(m, fn, rn, in, k, f);
     }
     fputc(';', f);

@@ -95,6 +95,7 @@ enum {
     MG_PRMT    = 1u << 22, /* prmt's .f4e .b4e .rc8 .ecl .ecr .rc16 */
     MG_SHF     = 1u << 23, /* shf's .l .r .wrap .clamp */
     MG_SHIFTAMT = 1u << 24, /* bfind.shiftamt */
+    MG_GEOM    = 1u << 25, /* tex's geometry .1d .2d */
 };
 
 /* The values of the MG_CACHE and MG_ORDER modifiers: below 0x10 a flag
@@ -135,6 +136,7 @@ typedef enum { PTX_BARRED_POPC = 1, PTX_BARRED_AND, PTX_BARRED_OR } ptx_barred_o
 typedef enum { PTX_PRMT_DEFAULT = 0, PTX_PRMT_F4E, PTX_PRMT_B4E, PTX_PRMT_RC8, PTX_PRMT_ECL, PTX_PRMT_ECR, PTX_PRMT_RC16 } ptx_prmt_mode;
 /* shf: mode = PTX_SHF_L or PTX_SHF_R, plus PTX_FLAG_CLAMP (absent: .wrap) */
 typedef enum { PTX_SHF_L = 1, PTX_SHF_R } ptx_shf_mode;
+typedef enum { PTX_TEX_1D = 1, PTX_TEX_2D } ptx_tex_geometry;
 
 /* ptx_instr.flags */
 enum {
@@ -173,13 +175,13 @@ extern const char *const ptx_sreg_names[PTX_SREG_COUNT]; /* "%tid.x", ... */
 /* An opcode's class is the file of its handler (ptx_class_files). */
 typedef enum {
     PTX_CLASS_ALU, PTX_CLASS_ALU_INT, PTX_CLASS_ALU_FLOAT, PTX_CLASS_ALU_BITS, PTX_CLASS_ALU_CVT,
-    PTX_CLASS_MEM, PTX_CLASS_CTRL, PTX_CLASS_SYNC, PTX_CLASS_COUNT
+    PTX_CLASS_MEM, PTX_CLASS_TEX, PTX_CLASS_CTRL, PTX_CLASS_SYNC, PTX_CLASS_COUNT
 } ptx_class;
 
 /* Parser rules beyond types and modifier groups (isa/opcodes.def explains each). */
 enum {
     R_INT_MULMODE = 1 << 0, R_HALF_MODE = 1 << 1, R_LEVEL = 1 << 2,
-    R_IMPLIED_SYNC = 1 << 3, R_BARRED_TYPE = 1 << 4, R_VOTE_TYPE = 1 << 5, R_REDUX_OP = 1 << 6,
+    R_IMPLIED_SYNC = 1 << 3, R_BARRED_TYPE = 1 << 4, R_VOTE_TYPE = 1 << 5, R_REDUX_OP = 1 << 6, R_TEX = 1 << 7,
 };
 
 typedef enum {

@@ -39,7 +39,7 @@ const char *const ptx_sreg_names[PTX_SREG_COUNT] = {
 
 const char *const ptx_class_files[PTX_CLASS_COUNT] = {
     "sim/exec_alu.c", "sim/exec_alu_int.c", "sim/exec_alu_float.c", "sim/exec_alu_bits.c", "sim/exec_alu_cvt.c",
-    "sim/exec_mem.c", "sim/exec_ctrl.c", "sim/exec_sync.c",
+    "sim/exec_mem.c", "sim/exec_tex.c", "sim/exec_ctrl.c", "sim/exec_sync.c",
 };
 
 const ptx_opcode_info ptx_opcodes[OP_COUNT] = {
@@ -107,6 +107,7 @@ const ptx_modifier ptx_modifiers[] = {
     {"f4e", MG_PRMT, PTX_PRMT_F4E}, {"b4e", MG_PRMT, PTX_PRMT_B4E}, {"rc8", MG_PRMT, PTX_PRMT_RC8},
     {"ecl", MG_PRMT, PTX_PRMT_ECL}, {"ecr", MG_PRMT, PTX_PRMT_ECR}, {"rc16", MG_PRMT, PTX_PRMT_RC16},
     {"shiftamt", MG_SHIFTAMT, 1},
+    {"1d", MG_GEOM, PTX_TEX_1D}, {"2d", MG_GEOM, PTX_TEX_2D},
     {"l", MG_SHF, PTX_SHF_L}, {"r", MG_SHF, PTX_SHF_R}, {"wrap", MG_SHF, 0}, {"clamp", MG_SHF, 0},
 };
 const size_t ptx_modifier_count = sizeof ptx_modifiers / sizeof ptx_modifiers[0];

@@ -6,6 +6,8 @@
  */
 #include <string.h>
 
+#include "sim/exec_mem.h"
+
 #include "sim/capture.h"
 #include "sim/fault.h"
 #include "sim/its.h"
@@ -104,6 +106,11 @@ static void count_access(ws_exec *x, ptx_space space, const uint64_t addr[WS_WAR
     ic[WS_CTR_transactions_128b] += cost.transactions_by_size[WS_TRANSACTION_128B];
     if (cost.transactions > cost.requests)
         ic[WS_CTR_extra_transaction_cycles] += cost.transactions - cost.requests;
+}
+
+void ws_count_global_load(ws_exec *x, const uint64_t addr[WS_WARP_SIZE], uint32_t mask, unsigned bytes)
+{
+    count_access(x, PTX_SPACE_GLOBAL, addr, mask, bytes, 0, NULL);
 }
 
 /* The global allocation holding [lo, hi + bytes), or NULL. Most accesses hit

@@ -35,6 +35,7 @@ ws_o0_class ws_o0_class_of(const ptx_instr *in)
         return shared ? WS_O0_ld_shared : local ? WS_O0_ld_local : param ? WS_O0_ld_param : WS_O0_ld_global;
     case OP_st: return shared ? WS_O0_st_shared : local ? WS_O0_st_local : WS_O0_st_global;
     case OP_atom: case OP_red: return shared ? WS_O0_atom_shared : WS_O0_atom_global;
+    case OP_tex: return WS_O0_ld_global;   /* no -O0 listing of tex measured: a global load's expansion */
     case OP_cvta: return WS_O0_cvta;
     case OP_cvt: return WS_O0_cvt;
     case OP_setp: return WS_O0_setp;

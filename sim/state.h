@@ -39,6 +39,7 @@ typedef struct {
     const char *name;      /* buffer or variable name, for messages */
     uint8_t read_only;     /* .const */
     uint8_t host_owned;    /* bytes belong to the host program (managed and mapped memory: base == bytes) */
+    uint8_t texture;       /* a ws_texture_desc cudaCreateTextureObject made: what tex takes as a texture object */
     int16_t device;        /* the simulated GPU it lives on (--devices); -1: reachable from every one */
     uint8_t host_link;     /* pinned host memory (cudaHostAlloc, cudaMallocHost): a kernel reaches it over the
                               host link, uncached in L2 (sim/timing.c); managed memory is not */

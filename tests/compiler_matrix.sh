@@ -10,7 +10,13 @@
 # every difference is listed (tests/README.md explains them).
 # Every difference must be one tests/compiler_matrix.expected lists and explains.
 # Also every test kernel (tests/cu/*.cu) with them, and the 86 course cases of
-# test_course from each variant's PTX against their C references.
+# test_course from each variant's PTX against their C references. The whole
+# programs, whose folders have no .launch file (000_*, 002_constant_texture,
+# 003_device_functions, 003_mapped_multi_gpu, 004_streams), run with each sm_90
+# nvcc variant's PTX as their device code (`warpsim run FILE.cu --ptx`, host code by
+# clang): exit 0, "Check: OK", and the output of `warpsim run FILE.cu` (clang)
+# with every number that has a fraction masked (times, ratios, printed floats:
+# the programs check their results themselves).
 #   tests/compiler_matrix.sh WARPSIM_BINARY FLOATDIFF_BINARY TEST_COURSE_BINARY [--table]
 # Exit 77 (ctest: skipped) without clang; nvcc's variants are skipped, saying
 # so, without nvcc or for the targets the installed nvcc no longer compiles.
@@ -78,6 +84,8 @@ for v in $variants; do
             "$W" cc -ptx --cc clang -arch="$arch" -O "${opt#-O}" "$cu" -o "$d/$name.ptx" 2> "$T/err" ||
                 { fail "$v $cu: clang"; cat "$T/err"; continue; }
         fi
+        # a program's own copy: tests/cu/003_device_functions.cu (a course case) takes the folder's name too
+        case $cu in "$R"/*) cp "$d/$name.ptx" "$d/program_$name.ptx" ;; esac
         if ! "$W" check "$d/$name.ptx" > /dev/null 2> "$T/err"; then
             if listed check "$v" "$name" > /dev/null; then echo "known: $v $name: warpsim check fails (compiler_matrix.expected)"
             else fail "$v $name: warpsim check"; head -5 "$T/err"; fi
@@ -93,6 +101,39 @@ for v in $variants; do
         else fail "$v: test_course"; grep -v ':P:' "$T/course" | head -5; fi
     fi
 done
+
+# the whole programs with each sm_90 nvcc variant's PTX as their device code, against clang's own build
+# (clang's variants other than its default are left out: course_programs.sh runs that one; the sm_75 and sm_80
+# builds too, whose PTX warpsim check reads above: each program takes a few seconds)
+FLAGS_003_mapped_multi_gpu="--devices 2"   # two GPUs, as course_programs.sh runs it
+whole=0
+mask() { sed -E 's/ *-?[0-9]+\.[0-9]+(e[-+]?[0-9]+)?/ #/g'; }   # and the blanks that align them
+for cu in "$R"/*/*.cu; do
+    dir=$(dirname "$cu"); name=$(basename "$dir")
+    [ "$name" = 005_find_the_bug ] && continue
+    grep -q '^int main' "$cu" || continue
+    ls "$dir"/*.launch > /dev/null 2>&1 && continue   # its kernels run above, launch by launch
+    eval "flags=\${FLAGS_$name:-}"
+    # shellcheck disable=SC2086  # the flags are words
+    "$W" run "$cu" $flags --quiet 2>&1 | mask > "$T/$name.clang"
+    for v in $variants; do
+        case $v in nvcc:sm_90:*) ;; *) continue ;; esac
+        d="$T/$(echo "$v" | tr ':' '_')"
+        [ -f "$d/program_$name.ptx" ] || continue
+        # shellcheck disable=SC2086
+        if ! "$W" run "$cu" $flags --ptx "$d/program_$name.ptx" --quiet > "$T/prog" 2> "$T/err"; then
+            fail "$v $name: the program failed"; head -5 "$T/err"; continue
+        fi
+        grep -qx 'Check: OK' "$T/prog" || { fail "$v $name: no 'Check: OK'"; continue; }
+        mask < "$T/prog" > "$T/prog.masked"
+        whole=$((whole + 1))
+        if cmp -s "$T/$name.clang" "$T/prog.masked"; then echo "ok: $v $name: Check: OK, clang's output"; continue; fi
+        if listed output "$v" "$name" > /dev/null; then echo "known: $v $name: output differs (compiler_matrix.expected)"
+        else fail "$v $name: its output differs from clang's build (not in compiler_matrix.expected)"; diff "$T/$name.clang" "$T/prog.masked" | head -10; fi
+    done
+done
+
+case $variants in *nvcc:sm_90*) [ "$whole" -gt 0 ] || fail "no whole program ran from nvcc's PTX" ;; esac
 
 # run every launch with every variant; compare with the reference
 ref="$T/$(echo "$reference" | tr ':' '_')"

@@ -8,6 +8,7 @@
 W=$1
 D=$(cd "$(dirname "$0")/cuda_programs" && pwd)
 R=$(cd "$D/../../programs" && pwd)
+NV=$(cd "$D/../nvcc/programs" && pwd)   # nvcc's PTX of whole programs (tests/cu/regen_programs.sh)
 T=$(mktemp -d "${TMPDIR:-/tmp}/warpsim-test-XXXXXX")
 trap 'rm -rf "$T"' EXIT
 failures=0
@@ -139,6 +140,17 @@ has "with --no-timing, elapsed time says it is host time" "$T/err" "--no-timing:
 expect "device API" 0 "$D/device_api.expected" -- "$W" run "$D/device_api.cu" --quiet
 expect "std::async, <future> and <thread> beside the CUDA headers (libstdc++'s __attribute__((__noinline__)))" 0 "$D/std_async.expected" -- "$W" run "$D/std_async.cu" --quiet
 expect "textures" 0 "$D/textures.expected" -- "$W" run "$D/textures.cu" --quiet
+# every fetch mode against the program's own C reference, bit for bit, then the same from nvcc's PTX (committed:
+# the PTX tex instruction, run by sim/exec_tex.c) with the same output, hashes of the fetched bits included
+expect "texture modes against a C reference (clang's device code)" 0 "$D/texture_modes.expected" -- "$W" run "$D/texture_modes.cu" --quiet
+expect "texture modes from nvcc's PTX (tex instructions): the same bits" 0 "$D/texture_modes.expected" -- "$W" run "$D/texture_modes.cu" --ptx "$NV/texture_modes.ptx" --quiet
+expect "textures from nvcc's PTX" 0 "$D/textures.expected" -- "$W" run "$D/textures.cu" --ptx "$NV/textures.ptx" --quiet
+# programs/002_constant_texture from nvcc's PTX: the same output as clang's but the events' times (other code)
+"$W" run "$R/002_constant_texture/constant_texture.cu" --quiet 2>&1 | sed 's/[0-9.]* us/TIME us/' > "$T/ct_clang"
+expect "002_constant_texture from nvcc's PTX exits 0" 0 "" -- "$W" run "$R/002_constant_texture/constant_texture.cu" --ptx "$NV/constant_texture.ptx" --quiet
+sed 's/[0-9.]* us/TIME us/' "$T/out" > "$T/ct_nvcc"
+if grep -qx 'Check: OK' "$T/ct_nvcc" && diff -u "$T/ct_clang" "$T/ct_nvcc" > "$T/diff"; then pass "002_constant_texture: nvcc's PTX prints what clang's does, Check: OK"
+else fail "002_constant_texture from nvcc's PTX"; sed 's/^/    /' "$T/diff" "$T/ct_nvcc" | head -30; fi
 expect "two GPUs and peer access" 0 "$D/peer.expected" -- "$W" run "$D/peer.cu" --devices 2 --quiet
 has "a kernel on another GPU's memory without peer access" "$T/err" "memory of device 1, from a kernel on device 0 without peer access"
 expect "each GPU its own __device__ and __constant__ variables" 0 "$D/device_vars.expected" -- "$W" run "$D/device_vars.cu" --devices 2 --quiet
@@ -389,6 +401,7 @@ done
 
 if command -v nvcc >/dev/null 2>&1; then
     expect "device code by nvcc" 0 "$D/vector_add.expected" -- "$W" run "$D/vector_add.cu" --cc nvcc --quiet
+    expect "texture modes, device code by this nvcc" 0 "$D/texture_modes.expected" -- "$W" run "$D/texture_modes.cu" --cc nvcc --quiet
     # nvcc asks for -rdc=true (relocatable device code) for a device-side launch; warpsim asks again with it
     expect "device-side launches by nvcc" 0 "$D/cdp.expected" -- "$W" run "$D/cdp.cu" --cc nvcc --quiet
 else

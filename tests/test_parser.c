@@ -1127,6 +1127,68 @@ START_TEST(line_information)
 }
 END_TEST
 
+/* tex: nvcc's texture-object fetches (what tex1Dfetch, tex1D and tex2D compile to); texture references are gone */
+START_TEST(tex_instructions)
+{
+    ptx_module *m = parse_ok(KERNEL("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];\n"
+                                    "tex.1d.v4.s32.s32 {%r1, _, %r3, %r4}, [%rd2, {%r5}];"));
+    const ptx_function *k = fn(m, "k");
+    const ptx_instr *a = ins(m, 0), *b = ins(m, 1);
+    ck_assert_int_eq(a->opcode, OP_tex);
+    ck_assert_int_eq(a->mode, PTX_TEX_2D);
+    ck_assert_int_eq(a->vec, 4);
+    ck_assert_int_eq(a->type, PTX_F32);
+    ck_assert_int_eq(a->type2, PTX_F32);
+    ck_assert_int_eq(a->operand_count, 3);   /* the results, the texture object, the coordinates */
+    ck_assert_int_eq(a->operand[0].kind, PTX_OPD_VEC);
+    ck_assert_int_eq(a->operand[0].regs[3], vreg(k, "%f4"));
+    ck_assert_int_eq(a->operand[1].kind, PTX_OPD_REG);
+    ck_assert_int_eq(a->operand[1].reg, vreg(k, "%rd1"));
+    ck_assert_int_eq(a->operand[2].kind, PTX_OPD_VEC);
+    ck_assert_int_eq(a->operand[2].count, 2);
+    ck_assert_int_eq(a->operand[2].regs[1], vreg(k, "%f6"));
+    ck_assert_int_eq(ptx_slot_type(a, ptx_operand_letter(a, 2)), PTX_F32);
+    ck_assert_int_eq(b->mode, PTX_TEX_1D);
+    ck_assert_int_eq(b->type2, PTX_S32);
+    ck_assert_int_eq(b->operand[0].regs[1], -1);
+    ck_assert_int_eq(b->operand[2].count, 1);
+    ck_assert_int_eq(ptx_slot_type(b, ptx_operand_letter(b, 1)), PTX_U64);
+    char *p = print_instr_str(m, k, a);
+    ck_assert_str_eq(p, "tex.2d.v4.f32.f32\t{%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];");
+    free(p);
+    p = print_instr_str(m, k, b);
+    ck_assert_str_eq(p, "tex.1d.v4.s32.s32\t{%r1, _, %r3, %r4}, [%rd2, {%r5}];");
+    free(p);
+    ptx_module_free(m);
+
+    ck_assert_str_eq(parse_err(KERNEL("tex.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}];")),
+                     "x.ptx:7:1: error: 'tex.v4.f32.s32' needs a geometry (.1d or .2d)");
+    ck_assert_str_eq(parse_err(KERNEL("tex.1d.v2.f32.s32 {%f1, %f2}, [%rd1, {%r1}];")),
+                     "x.ptx:7:1: error: 'tex.1d.v2.f32.s32': tex returns a .v4 vector");
+    ck_assert_str_eq(parse_err(KERNEL("tex.1d.v4.f32.u32 {%f1, %f2, %f3, %f4}, [%rd1, {%r1}];")),
+                     "x.ptx:7:1: error: 'tex.1d.v4.f32.u32': tex coordinates are .s32 or .f32");
+    ck_assert_str_eq(parse_err(KERNEL("tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5}];")),
+                     "x.ptx:7:41: error: 'tex.2d.v4.f32.f32' takes 2 coordinates, got 1");
+    ck_assert_str_eq(parse_err(KERNEL("tex.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%rd5}];")),
+                     "x.ptx:7:49: error: register '%rd5' is .b64: it does not fit a .f32 operand of 'tex.1d.v4.f32.f32'");
+    ck_assert_str_eq(parse_err(KERNEL("tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%r1, {%r5}];")),
+                     "x.ptx:7:42: error: register '%r1' is .b32: it does not fit a .u64 operand of 'tex.1d.v4.f32.s32'");
+    ck_assert_str_eq(parse_err(KERNEL("tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1];")),
+                     "x.ptx:7:41: error: 'tex.1d.v4.f32.s32' expects [texture, {coordinates}] here");
+    ck_assert_str_eq(parse_err(KERNEL("tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1+8, {%r1}];")),
+                     "x.ptx:7:42: error: the texture of 'tex.1d.v4.f32.s32' takes no offset: it is a texture object's handle");
+    ck_assert_str_eq(parse_err(KERNEL("ld.global.f32 %f1, [%rd1, {%r5}];")),
+                     "x.ptx:7:20: error: 'ld.global.f32' takes no coordinates in its address (only tex does)");
+    /* a texture reference: the declaration, and a tex naming it */
+    ck_assert_str_eq(parse_err(HDR ".global .texref t;\n"),
+                     "x.ptx:4:9: error: '.texref': texture, sampler and surface references were removed in CUDA 12 and "
+                     "are not supported; tex takes a texture object (cudaTextureObject_t) in a .u64 register");
+    ck_assert_str_eq(parse_err(KERNEL("tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [t, {%r1}];")),
+                     "x.ptx:7:42: error: the texture of 'tex.1d.v4.f32.s32' must be a .u64 register holding a texture "
+                     "object (cudaTextureObject_t), not 't': texture references (.texref) were removed in CUDA 12");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("parser");
@@ -1162,6 +1224,7 @@ int main(void)
     tcase_add_test(tc, error_directory_and_missing_file);
     tcase_add_test(tc, error_recovery_and_cap);
     tcase_add_test(tc, robust_on_truncations_and_noise);
+    tcase_add_test(tc, tex_instructions);
     suite_add_tcase(s, tc);
     SRunner *r = srunner_create(s);
     srunner_run_all(r, CK_NORMAL);

@@ -104,6 +104,22 @@ START_TEST(g80_instructions_run_on_g80)
 }
 END_TEST
 
+/* tex of a texture object (sm_20): never executed here (its guard is false; a .launch has no texture object),
+ * but the preset check reads the whole kernel before its first block */
+START_TEST(tex_needs_fermi)
+{
+    const char *instr = "@!%p1 tex.1d.v4.f32.s32 {%f0, %f1, %f2, %f3}, [%rd1, {%r1}];";
+    sim_run *r = run_on(instr, "gt200");
+    ck_assert_int_ne(r->status, 0);
+    ck_assert_msg(strstr(r->err, "test.ptx:10:9: error: tex of a texture object needs sm_20 or later (Fermi); the gt200 "
+                                 "preset is sm_13") != NULL, "%s", r->err);
+    done(r);
+    r = run_on(instr, "fermi");
+    ck_assert_msg(r->status == 0, "%s", r->err);
+    done(r);
+}
+END_TEST
+
 /* Only what the launch reaches is checked: another kernel's shuffle does not stop this one. */
 START_TEST(only_the_kernels_reach_is_checked)
 {
@@ -123,6 +139,7 @@ int main(void)
     tcase_add_loop_test(tc, refused_before_its_first_gpu, 0, (int)(sizeof refusals / sizeof refusals[0]));
     tcase_add_loop_test(tc, g80_instructions_run_on_g80, 0, (int)(sizeof g80_has / sizeof g80_has[0]));
     tcase_add_test(tc, only_the_kernels_reach_is_checked);
+    tcase_add_test(tc, tex_needs_fermi);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -200,17 +200,8 @@ struct cudaTextureDesc {
 };
 struct cudaResourceViewDesc;
 
-/* What a texture object points to in device memory (warpsim's layout: the
- * device functions of warpsim_device.h read it). */
-typedef struct {
-    unsigned long long data;     /* device address of texel (0, 0) */
-    unsigned long long pitch;    /* bytes from one row to the next */
-    unsigned int width, height;  /* in texels (height 1 for 1D) */
-    unsigned int texel_bytes;    /* channels x channel bytes */
-    unsigned int address_mode[2], filter, normalized, read_mode;
-    float border[4];
-    unsigned int channels, channel_bytes, channel_signed;   /* for cudaReadModeNormalizedFloat */
-} ws_texture_desc;
+/* What a texture object points to in device memory, ws_texture_desc, and the fetch arithmetic */
+#include "warpsim_texture.h"
 
 /* ---- The API --------------------------------------------------------------------- */
 

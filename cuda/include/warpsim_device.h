@@ -378,35 +378,19 @@ __WS_DEV float round(float x) { return roundf(x); }
 __WS_DEV float trunc(float x) { return truncf(x); }
 
 /* ---- Textures: the texture object is the device address of a ws_texture_desc
- * (cuda_runtime_api.h); fetches and filtering as the CUDA guide's "Texture
- * Fetching" appendix describes them. They run as ordinary global loads here,
+ * (warpsim_texture.h, which also holds the addressing and filtering arithmetic
+ * these share with the simulator's PTX tex instruction, so that clang's and
+ * nvcc's builds fetch the same bits). They run as ordinary global loads here,
  * so the counters show global sectors where a GPU would count texture requests. */
 __WS_DEV const ws_texture_desc *__ws_tex(cudaTextureObject_t t) { return (const ws_texture_desc *)t; }
-/* the texel index an address mode makes of i (n texels); -1: outside (border) */
-__WS_DEV int __ws_tex_address(int i, int n, unsigned mode)
-{
-    if (i >= 0 && i < n)
-        return i;
-    switch (mode) {
-    case cudaAddressModeWrap: { int r = i % n; return r < 0 ? r + n : r; }
-    case cudaAddressModeMirror: { int p = i % (2 * n); if (p < 0) p += 2 * n; return p < n ? p : 2 * n - 1 - p; }
-    case cudaAddressModeBorder: return -1;
-    default: return i < 0 ? 0 : n - 1;
-    }
-}
-/* cudaReadModeNormalizedFloat: 8- and 16-bit integer channels read as floats,
- * unsigned ones in [0, 1] (v / (2^n - 1)), signed ones in [-1, 1]. */
+/* cudaReadModeNormalizedFloat: the texel's 8- or 16-bit channels as floats */
 __WS_DEV float4 __ws_normalized(const ws_texture_desc *d, unsigned long long at)
 {
     float c[4] = {0, 0, 0, 0};
     for (unsigned k = 0; k < d->channels && k < 4; k++) {
         unsigned long long p = at + k * d->channel_bytes;
-        if (d->channel_bytes == 1)
-            c[k] = d->channel_signed ? __builtin_fmaxf(*(const signed char *)p / 127.0f, -1.0f)
-                                     : *(const unsigned char *)p / 255.0f;
-        else
-            c[k] = d->channel_signed ? __builtin_fmaxf(*(const short *)p / 32767.0f, -1.0f)
-                                     : *(const unsigned short *)p / 65535.0f;
+        c[k] = ws_tex_unorm(d->channel_bytes == 1 ? *(const unsigned char *)p : *(const unsigned short *)p,
+                            d->channel_bytes, d->channel_signed);
     }
     return make_float4(c[0], c[1], c[2], c[3]);
 }
@@ -418,64 +402,58 @@ template <> __WS_DEV_SPEC float2 __ws_from_float4<float2>(float4 v) { return mak
 template <> __WS_DEV_SPEC float4 __ws_from_float4<float4>(float4 v) { return v; }
 #undef __WS_DEV_SPEC
 
+/* texel (x, y), indices already addressed; -1: outside, reads zero */
 template <class T> __WS_DEV T __ws_texel(const ws_texture_desc *d, int x, int y)
 {
-    int ix = __ws_tex_address(x, (int)d->width, d->address_mode[0]);
-    int iy = __ws_tex_address(y, (int)d->height, d->address_mode[1]);
-    if (ix < 0 || iy < 0) {
+    if (x < 0 || y < 0) {
         T zero;
         __builtin_memset(&zero, 0, sizeof zero);
         return zero;
     }
+    unsigned long long at = d->data + (unsigned long long)y * d->pitch + (unsigned long long)x * d->texel_bytes;
     if (d->read_mode == cudaReadModeNormalizedFloat)
-        return __ws_from_float4<T>(__ws_normalized(d, d->data + (unsigned long long)iy * d->pitch +
-                                                         (unsigned long long)ix * d->texel_bytes));
-    return *(const T *)(d->data + (unsigned long long)iy * d->pitch + (unsigned long long)ix * sizeof(T));
+        return __ws_from_float4<T>(__ws_normalized(d, at));
+    return *(const T *)at;
 }
 template <class T> __WS_DEV T tex1Dfetch(cudaTextureObject_t t, int i)
 {
     const ws_texture_desc *d = __ws_tex(t);
-    if (i < 0 || (unsigned)i >= d->width) {   /* linear memory: outside reads zero */
-        T zero;
-        __builtin_memset(&zero, 0, sizeof zero);
-        return zero;
-    }
-    if (d->read_mode == cudaReadModeNormalizedFloat)
-        return __ws_from_float4<T>(__ws_normalized(d, d->data + (unsigned long long)i * d->texel_bytes));
-    return *(const T *)(d->data + (unsigned long long)i * sizeof(T));
+    return __ws_texel<T>(d, i >= 0 && (unsigned)i < d->width ? i : -1, 0);   /* linear memory: outside reads zero */
 }
-/* linear filtering weights keep 8 fractional bits, as the hardware's 9-bit fixed point does */
-__WS_DEV float __ws_tex_frac(float f) { return __builtin_rintf(f * 256.0f) / 256.0f; }
-template <class T> __WS_DEV T __ws_lerp(T a, T, float) { return a; }   /* integer texels: never filtered */
-__WS_DEV float __ws_lerp(float a, float b, float w) { return (1.0f - w) * a + w * b; }
-__WS_DEV float2 __ws_lerp(float2 a, float2 b, float w) { return make_float2(__ws_lerp(a.x, b.x, w), __ws_lerp(a.y, b.y, w)); }
-__WS_DEV float4 __ws_lerp(float4 a, float4 b, float w)
+/* the filter of ws_tex_filter, channel by channel; integer texels are never filtered (the runtime refuses it) */
+template <class T> __WS_DEV T __ws_filter(const ws_tex_footprint *, const T *t) { return t[0]; }
+__WS_DEV float __ws_filter(const ws_tex_footprint *f, const float *t) { return ws_tex_filter(f, t); }
+__WS_DEV float2 __ws_filter(const ws_tex_footprint *f, const float2 *t)
 {
-    return make_float4(__ws_lerp(a.x, b.x, w), __ws_lerp(a.y, b.y, w), __ws_lerp(a.z, b.z, w), __ws_lerp(a.w, b.w, w));
+    float x[4] = {t[0].x, t[1].x, t[2].x, t[3].x}, y[4] = {t[0].y, t[1].y, t[2].y, t[3].y};
+    return make_float2(ws_tex_filter(f, x), ws_tex_filter(f, y));
 }
-template <class T> __WS_DEV T __ws_tex_point(const ws_texture_desc *d, float x, float y)
+__WS_DEV float4 __ws_filter(const ws_tex_footprint *f, const float4 *t)
 {
-    if (d->normalized) {
-        x *= (float)d->width;
-        y *= (float)d->height;
+    float c[4][4];
+    for (int k = 0; k < 4; k++) {
+        c[0][k] = t[k].x;
+        c[1][k] = t[k].y;
+        c[2][k] = t[k].z;
+        c[3][k] = t[k].w;
     }
-    return __ws_texel<T>(d, (int)__builtin_floorf(x), (int)__builtin_floorf(y));
+    return make_float4(ws_tex_filter(f, c[0]), ws_tex_filter(f, c[1]), ws_tex_filter(f, c[2]), ws_tex_filter(f, c[3]));
 }
 template <class T> __WS_DEV T __ws_tex_sample(const ws_texture_desc *d, float x, float y)
 {
-    if (d->filter != cudaFilterModeLinear)
-        return __ws_tex_point<T>(d, x, y);
-    if (d->normalized) {
-        x *= (float)d->width;
-        y *= (float)d->height;
+    ws_tex_footprint f;
+    ws_tex_footprint_of(d, x, y, &f);
+    if (f.taps == 1)
+        return __ws_texel<T>(d, f.x[0], f.y[0]);
+    T t[4];
+    t[0] = __ws_texel<T>(d, f.x[0], f.y[0]);
+    t[1] = __ws_texel<T>(d, f.x[1], f.y[0]);
+    t[2] = t[3] = t[0];
+    if (f.taps == 4) {
+        t[2] = __ws_texel<T>(d, f.x[0], f.y[1]);
+        t[3] = __ws_texel<T>(d, f.x[1], f.y[1]);
     }
-    float xb = x - 0.5f, yb = y - 0.5f;
-    int i = (int)__builtin_floorf(xb), j = (int)__builtin_floorf(yb);
-    float a = __ws_tex_frac(xb - (float)i), b = __ws_tex_frac(yb - (float)j);
-    if (d->height == 1)
-        return __ws_lerp(__ws_texel<T>(d, i, 0), __ws_texel<T>(d, i + 1, 0), a);
-    return __ws_lerp(__ws_lerp(__ws_texel<T>(d, i, j), __ws_texel<T>(d, i + 1, j), a),
-                     __ws_lerp(__ws_texel<T>(d, i, j + 1), __ws_texel<T>(d, i + 1, j + 1), a), b);
+    return __ws_filter(&f, t);
 }
 template <class T> __WS_DEV T tex1D(cudaTextureObject_t t, float x) { return __ws_tex_sample<T>(__ws_tex(t), x, 0.5f); }
 template <class T> __WS_DEV T tex2D(cudaTextureObject_t t, float x, float y)

@@ -8,6 +8,12 @@
 
 #include "sim/memory.h"
 
+/* warpsim_texture.h's names for the modes the runtime stores in a ws_texture_desc */
+_Static_assert((int)cudaAddressModeWrap == WS_TEX_WRAP && (int)cudaAddressModeClamp == WS_TEX_CLAMP &&
+               (int)cudaAddressModeMirror == WS_TEX_MIRROR && (int)cudaAddressModeBorder == WS_TEX_BORDER &&
+               (int)cudaFilterModeLinear == WS_TEX_LINEAR && (int)cudaReadModeNormalizedFloat == WS_TEX_NORMALIZED_FLOAT,
+               "warpsim_texture.h's modes are CUDA's");
+
 struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f)
 {
     struct cudaChannelFormatDesc d = {x, y, z, w, f};
@@ -229,6 +235,7 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *tex, const struct cudaR
     memcpy(a->bytes, &t, sizeof t);
     ws_global_mark_written(a, 0, sizeof t);
     a->read_only = 1;
+    a->texture = 1;
     a->device = -1;   /* the descriptor: readable from every GPU */
     *tex = a->base;
     return ws_api_end(c, cudaSuccess);
@@ -238,7 +245,7 @@ cudaError_t cudaDestroyTextureObject(cudaTextureObject_t tex)
 {
     WS_API_BEGIN(c);
     ws_allocation *a = ws_global_find(&c->global, tex, sizeof(ws_texture_desc));
-    if (!a || a->base != tex || strcmp(a->name, "texture object"))
+    if (!a || a->base != tex || !a->texture)
         return ws_api_end(c, cudaErrorInvalidValue);
     ws_global_release(&c->global, a);
     return ws_api_end(c, cudaSuccess);
