@@ -1,0 +1,363 @@
+#!/usr/bin/env python3
+# Checks the figures the course's READMEs (programs/README.md, programs/*/README.md) quote against the runs and
+# the committed GPU measurements they come from; tests/program_readmes.sh runs it (ctest `program_readmes`).
+#
+#   program_readmes.py WARPSIM README...      check, print one line per block, exit 1 on any failure
+#   program_readmes.py --self-test            the checker's own cases (a mask that hides a whole line, ...)
+#
+# Three kinds of HTML comment, invisible in the rendered page:
+#
+# <!-- checked: ARGS -->  before a fenced block: its lines are lines that `warpsim run ARGS` prints, verbatim and
+#   in order (lines of the run may be left out between them, never changed); the run must exit 0.
+#   `<!-- checked: ARGS ; host-timed: REGEX -->` masks a figure measured on the machine that runs it (a CPU
+#   baseline timed with std::chrono): every match of REGEX, in the run's lines and in the quoted ones, has its one
+#   group replaced by `#` before comparing. The group must be a number, and a masked line must keep a letter, so
+#   a mask never hides a line or a word.
+#
+# <!-- source NAME: ARGS -->  names a source of figures for the rest of the README: `warpsim run ARGS --csv` (one
+#   row per launch), `csv:PATH` (an ncu CSV committed under validate/results/, one row per launch) or
+#   `meanN:PATH` (an ncu CSV of run-on-gpu --repeat N: each launch's N rows averaged).
+#
+# <!-- figures: EXPR ... -->  before a paragraph, a table or a fenced block (up to the next blank line, or the
+#   closing fence): EVERY number in it, read in order (inline code, link targets, dates and words such as `v1`,
+#   `sm_90` or `2a` are not numbers), must equal the next EXPR. EXPR is `=TEXT` (the number is TEXT: an input,
+#   a label, a seed's own figure) or `PYTHON:FORMAT` (a Python expression over the sources, formatted with
+#   Python's format spec): NAMEk.alias is the k-th launch of source NAME (aliases in METRIC_ALIASES below, or
+#   NAMEk['ncu__metric.name']), e.g. `w1.inst:,` or `w2.sld_wf/w2.sld_req:.2f`. A line `for $ in A B C: EXPR...`
+#   repeats its EXPRs with $ replaced by A, then B, then C (a table's rows). So a figure in a checked block that
+#   drifts from the run or the measurement, or a number added without its expression, fails.
+import csv, io, re, subprocess, sys
+
+# warpsim's report lines under their ncu names: the short names the figures use.
+METRIC_ALIASES = {
+    "inst": "smsp__inst_executed.sum",
+    "tinst": "smsp__thread_inst_executed.sum",
+    "simt": "warpsim__simt_efficiency.pct",
+    "gld_req": "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "gst_req": "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "gld_sec": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "gst_sec": "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "lld_sec": "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+    "lst_sec": "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+    "lld_req": "smsp__sass_inst_executed_op_local_ld.sum",
+    "lst_req": "smsp__sass_inst_executed_op_local_st.sum",
+    "sld_req": "smsp__sass_inst_executed_op_shared_ld.sum",
+    "sst_req": "smsp__sass_inst_executed_op_shared_st.sum",
+    "sld_wf": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "sst_wf": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "sld_bc": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "sst_bc": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "satom": "smsp__sass_inst_executed_op_shared_atom.sum",
+    "gatom": "smsp__sass_inst_executed_op_global_atom.sum",
+    "gred": "smsp__sass_inst_executed_op_global_red.sum",
+    "br": "smsp__sass_branch_targets.sum",
+    "div": "smsp__sass_branch_targets_threads_divergent.sum",
+    "uni": "smsp__sass_branch_targets_threads_uniform.sum",
+    "bar": "warpsim__barrier_inst.sum",
+    "ns": "gpu__time_duration.sum",
+    "l1hit": "l1tex__t_sector_hit_rate.pct",
+    "l2hit": "lts__t_sector_hit_rate.pct",
+    "occ": "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "t128": "warpsim__global_transactions_128b.sum",
+    "t64": "warpsim__global_transactions_64b.sum",
+    "t32": "warpsim__global_transactions_32b.sum",
+}
+
+
+class Launch:
+    """One row of an ncu-layout CSV: metrics by ncu name (row['x.sum']) or alias (row.inst); row.us is the
+    duration in microseconds."""
+
+    def __init__(self, values):
+        self.values = values
+
+    def __getitem__(self, metric):
+        if metric not in self.values:
+            raise KeyError("no metric %s in this source" % metric)
+        return self.values[metric]
+
+    def __getattr__(self, alias):
+        if alias == "us":
+            return self["gpu__time_duration.sum"] / 1000.0
+        if alias not in METRIC_ALIASES:
+            raise AttributeError("unknown alias %s (METRIC_ALIASES in tests/program_readmes.py)" % alias)
+        return self[METRIC_ALIASES[alias]]
+
+
+def number(text):
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def csv_launches(text, repeat=1):
+    """The launches of an ncu --csv --page raw text (header, units row, one row per launch), each group of
+    `repeat` consecutive rows averaged."""
+    rows = [r for r in csv.reader(io.StringIO(text)) if r]
+    if not rows or "ID" not in rows[0]:
+        raise ValueError("not an ncu CSV (no header with ID)")
+    header, data = rows[0], [r for r in rows[1:] if r[0] != ""]
+    if len(data) % repeat:
+        raise ValueError("%d rows is not a multiple of the repeat count %d" % (len(data), repeat))
+    launches = []
+    for g in range(0, len(data), repeat):
+        values = {}
+        for col, name in enumerate(header):
+            nums = [number(r[col]) for r in data[g:g + repeat] if col < len(r)]
+            if nums and all(n is not None for n in nums):
+                mean = sum(nums) / len(nums)
+                values[name] = int(mean) if mean == int(mean) else mean  # counts format as integers
+        launches.append(Launch(values))
+    return launches
+
+
+# A number as the figures read them: digits with thousands commas and a decimal part, not glued to a word
+# (v1, sm_90, 2a, 0x1f) -- a trailing x (3x, 1.5x) is a factor and stays a number.
+NUMBER_RE = re.compile(r"(?<![A-Za-z_\d.,/#-])\d+(?:,\d{3})*(?:\.\d+)?(?![A-Za-wyz_\d]|\.\d)")
+NOT_FIGURES_RE = re.compile(r"`[^`]*`|\]\([^)]*\)|<!--.*?-->|\d{4}-\d{2}-\d{2}|https?://\S+")
+
+
+def numbers_in(text):
+    return NUMBER_RE.findall(NOT_FIGURES_RE.sub(" ", text))
+
+
+def expand_for_lines(spec):
+    out = []
+    for line in spec.split("\n"):
+        m = re.match(r"\s*for \$ in ([^:]+):(.*)$", line)
+        if not m:
+            out += line.split()
+            continue
+        for value in m.group(1).split():
+            out += m.group(2).replace("$", value).split()
+    return out
+
+
+def evaluate(expr, sources):
+    """The text the README must hold for one EXPR."""
+    if expr.startswith("="):
+        return expr[1:]
+    if ":" not in expr:
+        raise ValueError("%s: no :FORMAT (use :, or :.2f ...; =TEXT for a number that is not a figure)" % expr)
+    code, fmt = expr.rsplit(":", 1)
+
+    def launch(m):
+        name, k = m.group(1), int(m.group(2))
+        if name not in sources:
+            raise ValueError("unknown source %s (a <!-- source %s: ... --> line must come first)" % (name, name))
+        if not 1 <= k <= len(sources[name]):
+            raise ValueError("source %s has %d launches, not %d" % (name, len(sources[name]), k))
+        return "_S[%r][%d]" % (name, k - 1)
+
+    code = re.sub(r"\b([a-z]+)(\d+)(?=[.\[])", launch, code)
+    value = eval(code, {"__builtins__": {"abs": abs, "min": min, "max": max, "round": round}, "_S": sources})
+    return format(value, fmt)
+
+
+def block_after(lines, i):
+    """The lines of the block starting at line i: a fenced block up to its closing fence, else up to a blank line."""
+    if i < len(lines) and lines[i].startswith("```"):
+        j = i + 1
+        while j < len(lines) and not lines[j].startswith("```"):
+            j += 1
+        return lines[i:j + 1], j + 1
+    j = i
+    while j < len(lines) and lines[j].strip():
+        j += 1
+    return lines[i:j], j
+
+
+def comment_at(lines, i):
+    """(kind, body, next line) for an HTML comment opening line i, which may run over several lines."""
+    m = re.match(r"<!-- (checked|source|figures)(?::| (\w+):)\s*(.*)$", lines[i])
+    if not m:
+        return None
+    kind, name, rest, j = m.group(1), m.group(2), m.group(3), i
+    body = []
+    while "-->" not in rest:
+        body.append(rest)
+        j += 1
+        if j == len(lines):
+            raise ValueError("an unclosed <!-- %s comment" % kind)
+        rest = lines[j]
+    body.append(rest[:rest.index("-->")])
+    return kind, name, "\n".join(body).strip(), j + 1
+
+
+def masked(line, mask):
+    """The line with each match of mask's group replaced by #; None when the mask would hide a non-number or
+    leave the line without a letter."""
+    if mask is None:
+        return line
+    out, last = [], 0
+    for m in mask.finditer(line):
+        if not re.fullmatch(r"[0-9][0-9.,]*", m.group(1)):
+            return None
+        out += [line[last:m.start(1)], "#"]
+        last = m.end(1)
+    out.append(line[last:])
+    result = "".join(out)
+    return result if re.search(r"[A-Za-z]", result) else None
+
+
+def check_quoted(quoted, out, mask):
+    """None when quoted lines appear in out in order (after masking), else the first line missing or refused."""
+    if not quoted:
+        return "(the block is empty)"
+    outm = [masked(l, mask) for l in out]
+    k = 0
+    for q in quoted:
+        qm = masked(q, mask)
+        if qm is None:
+            return "%s   <- the host-timed mask would hide all of this line or a non-number" % q
+        while k < len(outm) and outm[k] != qm:
+            k += 1
+        if k == len(outm):
+            return q
+        k += 1
+    return None
+
+
+class Checker:
+    def __init__(self, warpsim, run=None):
+        self.warpsim, self.runs, self.failures, self.blocks = warpsim, {}, 0, 0
+        self.run = run or self.run_warpsim
+
+    def run_warpsim(self, args):
+        key = tuple(args)
+        if key not in self.runs:
+            p = subprocess.run([self.warpsim, "run"] + args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)
+            self.runs[key] = (p.returncode, [l.rstrip() for l in p.stdout.split("\n")])
+        return self.runs[key]
+
+    def fail(self, msg):
+        print("FAIL: " + msg)
+        self.failures += 1
+
+    def source(self, spec):
+        m = re.match(r"(csv|mean(\d+)):(\S+)$", spec)
+        if m:
+            return csv_launches(open(m.group(3)).read(), int(m.group(2) or 1))
+        status, out = self.run(spec.split() + ["--csv"])
+        if status != 0:
+            raise ValueError("warpsim run %s --csv: exit status %d" % (spec, status))
+        text = "\n".join(out)
+        return csv_launches(text[text.index('"ID"'):])
+
+    def check_text(self, path, text):
+        lines, sources, i = text.split("\n"), {}, 0
+        while i < len(lines):
+            try:
+                c = comment_at(lines, i)
+            except ValueError as e:
+                self.fail("%s:%d: %s" % (path, i + 1, e)); return
+            if c is None:
+                i += 1
+                continue
+            kind, name, body, i = c
+            where = "%s:%d" % (path, i)
+            try:
+                if kind == "source":
+                    sources[name] = self.source(body)
+                    continue
+                block, nxt = block_after(lines, i)
+                self.blocks += 1
+                if kind == "checked":
+                    self.check_checked(where, body, block)
+                else:
+                    self.check_figures(where, body, block, sources)
+                i = nxt
+            except Exception as e:
+                self.fail("%s: %s" % (where, e))
+
+    def check_checked(self, where, body, block):
+        args, _, mask_spec = body.partition(" ; host-timed: ")
+        mask = re.compile(mask_spec) if mask_spec else None
+        if mask is not None and mask.groups != 1:
+            raise ValueError("the host-timed REGEX must have exactly one group")
+        if not block or not block[0].startswith("```"):
+            raise ValueError("no fenced block after the checked comment")
+        status, out = self.run(args.split())
+        if status != 0:
+            raise ValueError("warpsim run %s: exit status %d" % (args, status))
+        missing = check_quoted([l.rstrip() for l in block[1:-1]], out, mask)
+        if missing is not None:
+            self.fail("%s, warpsim run %s: the README quotes a line the run does not print (in that order):\n    %s"
+                      % (where, args, missing))
+            print("  the run printed:\n" + "\n".join("    " + l for l in out[:60]))
+        else:
+            print("ok: %s, warpsim run %s: %d quoted lines" % (where, args, len(block) - 2))
+
+    def check_figures(self, where, body, block, sources):
+        exprs, found = expand_for_lines(body), numbers_in("\n".join(block))
+        if not found:
+            raise ValueError("a figures comment before a block with no number")
+        for n, (expr, text) in enumerate(zip(exprs, found)):
+            want = evaluate(expr, sources)
+            if want != text:
+                self.fail("%s: number %d of the block reads %s, but %s gives %s" % (where, n + 1, text, expr, want))
+                return
+        if len(exprs) != len(found):
+            self.fail("%s: the block has %d numbers, the figures comment %d expressions (the first unmatched: %s)"
+                      % (where, len(found), len(exprs),
+                         found[len(exprs)] if len(found) > len(exprs) else exprs[len(found)]))
+            return
+        print("ok: %s: %d figures" % (where, len(found)))
+
+
+def self_test():
+    """The checker on hand-made READMEs: each case's expected failure count."""
+    out = ["CPU sum (host, std::chrono): 12.5 ms", "GPU kernel: 3.31 us", "Check: OK"]
+    fake_csv = ('"ID","Kernel Name","smsp__inst_executed.sum","gpu__time_duration.sum"\n"","","inst","ns"\n'
+                '"0","k","1,024","3,310.00"\n"1","k","2,048","3,290.00"\n')
+    csv_out = out + fake_csv.strip().split("\n")
+
+    def run(args):
+        return 0, (csv_out if "--csv" in args else out)
+
+    mask = " ; host-timed: ([0-9.]+) ms"
+    cases = [
+        ("verbatim", "<!-- checked: p.cu -->\n```\nGPU kernel: 3.31 us\nCheck: OK\n```\n", 0),
+        ("changed figure", "<!-- checked: p.cu -->\n```\nGPU kernel: 3.30 us\n```\n", 1),
+        ("unmasked host time", "<!-- checked: p.cu -->\n```\nCPU sum (host, std::chrono): 9.9 ms\n```\n", 1),
+        ("masked host time", "<!-- checked: p.cu%s -->\n```\nCPU sum (host, std::chrono): 9.9 ms\n```\n" % mask, 0),
+        ("mask hides a whole line", "<!-- checked: p.cu ; host-timed: ^(.*)$ -->\n```\nanything\n```\n", 1),
+        ("mask hides a word", "<!-- checked: p.cu ; host-timed: (GPU) -->\n```\nCPU kernel: 3.31 us\n```\n", 1),
+        ("figures right", "<!-- source w: p.cu -->\n<!-- figures: w1.inst:, w2.inst/w1.inst:.1f w1.us:.2f =8 -->\n"
+         "v1 does 1,024 warp-instructions, v2 2.0 times more, in 3.31 us on 8 `sm_90` SMs (2026-11-22).\n", 0),
+        ("figures wrong", "<!-- source w: p.cu -->\n<!-- figures: w1.inst:, -->\n| 1,025 |\n", 1),
+        ("a number left unexplained", "<!-- source w: p.cu -->\n<!-- figures: w1.inst:, -->\n1,024 and 7\n", 1),
+        ("an expression too many", "<!-- source w: p.cu -->\n<!-- figures: w1.inst:, =3 -->\n1,024\n", 1),
+        ("for lines", "<!-- source w: p.cu -->\n<!-- figures:\nfor $ in 1 2: =$ w$.inst:,\n-->\n"
+         "| 1 | 1,024 |\n| 2 | 2,048 |\n", 0),
+        ("unknown source", "<!-- figures: x1.inst:, -->\n1,024\n", 1),
+    ]
+    bad, stdout = 0, sys.stdout
+    for name, text, want in cases:
+        sys.stdout = io.StringIO()  # the checker's own lines, shown only when a case goes wrong
+        c = Checker(None, run)
+        c.check_text("<%s>" % name, text)
+        said, sys.stdout = sys.stdout.getvalue(), stdout
+        if c.failures != want:
+            print(said + "SELF-TEST FAIL: %s: %d failure(s), expected %d" % (name, c.failures, want))
+            bad += 1
+    print("self-test: %d of %d cases right" % (len(cases) - bad, len(cases)))
+    return bad
+
+
+def main(argv):
+    if argv[1:] == ["--self-test"]:
+        return 1 if self_test() else 0
+    checker = Checker(argv[1])
+    for path in argv[2:]:
+        checker.check_text(path, open(path).read())
+    if checker.blocks == 0:
+        checker.fail("no checked or figures block in any README")
+    print("%d block(s), %d failure(s)" % (checker.blocks, checker.failures))
+    return 1 if checker.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
