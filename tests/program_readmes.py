@@ -24,9 +24,10 @@
 #   a label, a seed's own figure) or `PYTHON:FORMAT` (a Python expression over the sources, formatted with
 #   Python's format spec): NAMEk.alias is the k-th launch of source NAME (aliases in METRIC_ALIASES below, or
 #   NAMEk['ncu__metric.name']), e.g. `w1.inst:,` or `w2.sld_wf/w2.sld_req:.2f`. A line `for $ in A B C: EXPR...`
-#   repeats its EXPRs with $ replaced by A, then B, then C (a table's rows). So a figure in a checked block that
+#   repeats its EXPRs with $ replaced by A, then B, then C (a table's rows). same(a, b, ...) is the value its
+#   arguments share, and fails when they differ (a column "warpsim = O0" is one number for both). So a figure in a checked block that
 #   drifts from the run or the measurement, or a number added without its expression, fails.
-import csv, io, re, subprocess, sys
+import csv, io, re, shlex, subprocess, sys
 
 # warpsim's report lines under their ncu names: the short names the figures use.
 METRIC_ALIASES = {
@@ -134,6 +135,13 @@ def expand_for_lines(spec):
     return out
 
 
+def same(*values):
+    """The value all arguments share (a README's "warpsim = O0" column); an error when they differ."""
+    if any(v != values[0] for v in values):
+        raise ValueError("same(%s): the values differ" % ", ".join(str(v) for v in values))
+    return values[0]
+
+
 def evaluate(expr, sources):
     """The text the README must hold for one EXPR."""
     if expr.startswith("="):
@@ -151,7 +159,8 @@ def evaluate(expr, sources):
         return "_S[%r][%d]" % (name, k - 1)
 
     code = re.sub(r"\b([a-z]+)(\d+)(?=[.\[])", launch, code)
-    value = eval(code, {"__builtins__": {"abs": abs, "min": min, "max": max, "round": round}, "_S": sources})
+    value = eval(code, {"__builtins__": {"abs": abs, "min": min, "max": max, "round": round}, "same": same,
+                        "_S": sources})
     return format(value, fmt)
 
 
@@ -240,7 +249,7 @@ class Checker:
         m = re.match(r"(csv|mean(\d+)):(\S+)$", spec)
         if m:
             return csv_launches(open(m.group(3)).read(), int(m.group(2) or 1))
-        status, out = self.run(spec.split() + ["--csv"])
+        status, out = self.run(shlex.split(spec) + ["--csv"])
         if status != 0:
             raise ValueError("warpsim run %s --csv: exit status %d" % (spec, status))
         text = "\n".join(out)
@@ -279,7 +288,7 @@ class Checker:
             raise ValueError("the host-timed REGEX must have exactly one group")
         if not block or not block[0].startswith("```"):
             raise ValueError("no fenced block after the checked comment")
-        status, out = self.run(args.split())
+        status, out = self.run(shlex.split(args))
         if status != 0:
             raise ValueError("warpsim run %s: exit status %d" % (args, status))
         missing = check_quoted([l.rstrip() for l in block[1:-1]], out, mask)
