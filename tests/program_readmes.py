@@ -16,7 +16,8 @@
 #
 # <!-- source NAME: ARGS -->  names a source of figures for the rest of the README: `warpsim run ARGS --csv` (one
 #   row per launch), `csv:PATH` (an ncu CSV committed under validate/results/, one row per launch) or
-#   `meanN:PATH` (an ncu CSV of run-on-gpu --repeat N: each launch's N rows averaged).
+#   `meanN:PATH` (an ncu CSV of run-on-gpu --repeat N: each launch's N rows averaged) or `arch:PRESET` (one
+#   "launch" holding `warpsim arch show PRESET`'s numeric parameters, e.g. a1['launch_overhead_ns']).
 #
 # <!-- figures: EXPR ... -->  before a paragraph, a table or a fenced block (up to the next blank line, or the
 #   closing fence): EVERY number in it, read in order (inline code, link targets, dates and words such as `v1`,
@@ -33,7 +34,6 @@ import csv, io, re, shlex, subprocess, sys
 METRIC_ALIASES = {
     "inst": "smsp__inst_executed.sum",
     "tinst": "smsp__thread_inst_executed.sum",
-    "simt": "warpsim__simt_efficiency.pct",
     "gld_req": "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
     "gst_req": "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
     "gld_sec": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
@@ -80,7 +80,9 @@ class Launch:
     def __getattr__(self, alias):
         if alias == "us":
             return self["gpu__time_duration.sum"] / 1000.0
-        if alias not in METRIC_ALIASES:
+        if alias == "simt":  # from the exact counts: the CSV's two decimals would round 99.0502 down to 99.0
+            return 100.0 * self["smsp__thread_inst_executed.sum"] / (32 * self["smsp__inst_executed.sum"])
+        if alias not in METRIC_ALIASES:  # (us and simt are computed above)
             raise AttributeError("unknown alias %s (METRIC_ALIASES in tests/program_readmes.py)" % alias)
         return self[METRIC_ALIASES[alias]]
 
@@ -113,6 +115,15 @@ def csv_launches(text, repeat=1):
     return launches
 
 
+def arch_parameters(text):
+    values = {}
+    for line in text.split("\n"):
+        m = re.match(r"\s*(\w+)\s*=\s*([-0-9.]+)\s*(#.*)?$", line)
+        if m and number(m.group(2)) is not None:
+            values[m.group(1)] = number(m.group(2))
+    return values
+
+
 # A number as the figures read them: digits with thousands commas and a decimal part, not glued to a word
 # (v1, sm_90, 2a, 0x1f) -- a trailing x (3x, 1.5x) is a factor and stays a number.
 NUMBER_RE = re.compile(r"(?<![A-Za-z_\d.,/#-])\d+(?:,\d{3})*(?:\.\d+)?(?![A-Za-wyz_\d]|\.\d)")
@@ -120,6 +131,7 @@ NOT_FIGURES_RE = re.compile(r"`[^`]*`|\]\([^)]*\)|<!--.*?-->|\d{4}-\d{2}-\d{2}|h
 
 
 def numbers_in(text):
+    text = "\n".join(l for l in text.split("\n") if not l.startswith("```"))  # a fence is not inline code
     return NUMBER_RE.findall(NOT_FIGURES_RE.sub(" ", text))
 
 
@@ -241,6 +253,12 @@ class Checker:
             self.runs[key] = (p.returncode, [l.rstrip() for l in p.stdout.split("\n")])
         return self.runs[key]
 
+    def arch_show(self, name):
+        p = subprocess.run([self.warpsim, "arch", "show", name], stdout=subprocess.PIPE, text=True)
+        if p.returncode != 0:
+            raise ValueError("warpsim arch show %s: exit status %d" % (name, p.returncode))
+        return p.stdout
+
     def fail(self, msg):
         print("FAIL: " + msg)
         self.failures += 1
@@ -249,6 +267,9 @@ class Checker:
         m = re.match(r"(csv|mean(\d+)):(\S+)$", spec)
         if m:
             return csv_launches(open(m.group(3)).read(), int(m.group(2) or 1))
+        m = re.match(r"arch:(\S+)$", spec)
+        if m:  # a preset's parameters, as one launch: `warpsim arch show NAME`'s `key = value` lines
+            return [Launch(arch_parameters(self.arch_show(m.group(1))))]
         status, out = self.run(shlex.split(spec) + ["--csv"])
         if status != 0:
             raise ValueError("warpsim run %s --csv: exit status %d" % (spec, status))
