@@ -26,8 +26,9 @@
 #   Python's format spec): NAMEk.alias is the k-th launch of source NAME (aliases in METRIC_ALIASES below, or
 #   NAMEk['ncu__metric.name']), e.g. `w1.inst:,` or `w2.sld_wf/w2.sld_req:.2f`. A line `for $ in A B C: EXPR...`
 #   repeats its EXPRs with $ replaced by A, then B, then C (a table's rows). same(a, b, ...) is the value its
-#   arguments share, and fails when they differ (a column "warpsim = O0" is one number for both). So a figure in a checked block that
-#   drifts from the run or the measurement, or a number added without its expression, fails.
+#   arguments share, and fails when they differ (a column "warpsim = O0" is one number for both);
+#   launches('NAME') is the list of a source's launches (min(l.us for l in launches('t')) ...). So a figure in a
+#   figures block that drifts from the run or the measurement, or a number added without its expression, fails.
 import csv, io, re, shlex, subprocess, sys
 
 # warpsim's report lines under their ncu names: the short names the figures use.
@@ -135,15 +136,29 @@ def numbers_in(text):
     return NUMBER_RE.findall(NOT_FIGURES_RE.sub(" ", text))
 
 
+def split_exprs(text):
+    """EXPRs split at blanks outside brackets, so that min(l.us for l in launches('t')) stays one."""
+    out, depth, word = [], 0, ""
+    for ch in text + " ":
+        depth += (ch in "([") - (ch in ")]")
+        if ch.isspace() and depth == 0:
+            if word:
+                out.append(word)
+            word = ""
+        else:
+            word += ch
+    return out
+
+
 def expand_for_lines(spec):
     out = []
     for line in spec.split("\n"):
         m = re.match(r"\s*for \$ in ([^:]+):(.*)$", line)
         if not m:
-            out += line.split()
+            out += split_exprs(line)
             continue
         for value in m.group(1).split():
-            out += m.group(2).replace("$", value).split()
+            out += split_exprs(m.group(2).replace("$", value))
     return out
 
 
@@ -171,8 +186,8 @@ def evaluate(expr, sources):
         return "_S[%r][%d]" % (name, k - 1)
 
     code = re.sub(r"\b([a-z]+)(\d+)(?=[.\[])", launch, code)
-    value = eval(code, {"__builtins__": {"abs": abs, "min": min, "max": max, "round": round}, "same": same,
-                        "_S": sources})
+    value = eval(code, {"__builtins__": {"abs": abs, "min": min, "max": max, "round": round, "len": len, "sum": sum}, "same": same,
+                        "launches": lambda name: sources[name], "_S": sources})
     return format(value, fmt)
 
 
