@@ -9,10 +9,11 @@
 #
 # <!-- checked: ARGS -->  before a fenced block: its lines are lines that `warpsim run ARGS` prints, verbatim and
 #   in order (lines of the run may be left out between them, never changed); the run must exit 0.
-#   `<!-- checked: ARGS ; host-timed: REGEX -->` masks a figure measured on the machine that runs it (a CPU
-#   baseline timed with std::chrono): every match of REGEX, in the run's lines and in the quoted ones, has its one
-#   group replaced by `#` before comparing. The group must be a number, and a masked line must keep a letter, so
-#   a mask never hides a line or a word.
+#   `<!-- checked: ARGS ; varies: REGEX -->` masks a figure that is not the same from run to run: one measured
+#   on the machine that runs it (a CPU baseline timed with std::chrono) or one that depends on the order of
+#   --jobs threads. Every match of REGEX, in the run's lines and in the quoted ones, has its one group replaced
+#   by `#` before comparing. The group must be a number, and a masked line must keep a letter, so a mask never
+#   hides a line or a word.
 #
 # <!-- source NAME: ARGS -->  names a source of figures for the rest of the README: `warpsim run ARGS --csv` (one
 #   row per launch), `csv:PATH` (an ncu CSV committed under validate/results/, one row per launch) or
@@ -125,9 +126,9 @@ def arch_parameters(text):
     return values
 
 
-# A number as the figures read them: digits with thousands commas and a decimal part, not glued to a word
-# (v1, sm_90, 2a, 0x1f) -- a trailing x (3x, 1.5x) is a factor and stays a number.
-NUMBER_RE = re.compile(r"(?<![A-Za-z_\d.,/#-])\d+(?:,\d{3})*(?:\.\d+)?(?![A-Za-wyz_\d]|\.\d)")
+# A number as the figures read them: an optional minus, digits with thousands commas and a decimal part, not
+# glued to a word (v1, sm_90, 2a, 0x1f, k-1) -- a trailing x (3x, 1.5x) is a factor and stays a number.
+NUMBER_RE = re.compile(r"(?<![A-Za-z_\d.,/#-])-?\d+(?:,\d{3})*(?:\.\d+)?(?![A-Za-wyz_\d]|\.\d)")
 NOT_FIGURES_RE = re.compile(r"`[^`]*`|\]\([^)]*\)|<!--.*?-->|\d{4}-\d{2}-\d{2}|https?://\S+")
 
 
@@ -228,7 +229,7 @@ def masked(line, mask):
         return line
     out, last = [], 0
     for m in mask.finditer(line):
-        if not re.fullmatch(r"[0-9][0-9.,]*", m.group(1)):
+        if not re.fullmatch(r"-?[0-9][0-9.,]*", m.group(1)):
             return None
         out += [line[last:m.start(1)], "#"]
         last = m.end(1)
@@ -246,7 +247,7 @@ def check_quoted(quoted, out, mask):
     for q in quoted:
         qm = masked(q, mask)
         if qm is None:
-            return "%s   <- the host-timed mask would hide all of this line or a non-number" % q
+            return "%s   <- the varies mask would hide all of this line or a non-number" % q
         while k < len(outm) and outm[k] != qm:
             k += 1
         if k == len(outm):
@@ -318,10 +319,10 @@ class Checker:
                 self.fail("%s: %s" % (where, e))
 
     def check_checked(self, where, body, block):
-        args, _, mask_spec = body.partition(" ; host-timed: ")
+        args, _, mask_spec = body.partition(" ; varies: ")
         mask = re.compile(mask_spec) if mask_spec else None
         if mask is not None and mask.groups != 1:
-            raise ValueError("the host-timed REGEX must have exactly one group")
+            raise ValueError("the varies REGEX must have exactly one group")
         if not block or not block[0].startswith("```"):
             raise ValueError("no fenced block after the checked comment")
         status, out = self.run(shlex.split(args))
@@ -362,16 +363,17 @@ def self_test():
     def run(args):
         return 0, (csv_out if "--csv" in args else out)
 
-    mask = " ; host-timed: ([0-9.]+) ms"
+    mask = " ; varies: ([0-9.]+) ms"
     cases = [
         ("verbatim", "<!-- checked: p.cu -->\n```\nGPU kernel: 3.31 us\nCheck: OK\n```\n", 0),
         ("changed figure", "<!-- checked: p.cu -->\n```\nGPU kernel: 3.30 us\n```\n", 1),
         ("unmasked host time", "<!-- checked: p.cu -->\n```\nCPU sum (host, std::chrono): 9.9 ms\n```\n", 1),
         ("masked host time", "<!-- checked: p.cu%s -->\n```\nCPU sum (host, std::chrono): 9.9 ms\n```\n" % mask, 0),
-        ("mask hides a whole line", "<!-- checked: p.cu ; host-timed: ^(.*)$ -->\n```\nanything\n```\n", 1),
-        ("mask hides a word", "<!-- checked: p.cu ; host-timed: (GPU) -->\n```\nCPU kernel: 3.31 us\n```\n", 1),
-        ("figures right", "<!-- source w: p.cu -->\n<!-- figures: w1.inst:, w2.inst/w1.inst:.1f w1.us:.2f =8 -->\n"
-         "v1 does 1,024 warp-instructions, v2 2.0 times more, in 3.31 us on 8 `sm_90` SMs (2026-11-22).\n", 0),
+        ("mask hides a whole line", "<!-- checked: p.cu ; varies: ^(.*)$ -->\n```\nanything\n```\n", 1),
+        ("mask hides a word", "<!-- checked: p.cu ; varies: (GPU) -->\n```\nCPU kernel: 3.31 us\n```\n", 1),
+        ("figures right", "<!-- source w: p.cu -->\n<!-- figures: w1.inst:, w2.inst/w1.inst:.1f w1.us:.2f =8 "
+         "w1.inst-w2.inst:, -->\nv1 does 1,024 warp-instructions, v2 2.0 times more, in 3.31 us on 8 `sm_90` SMs "
+         "(2026-11-22; k-1; -1,024).\n", 0),
         ("figures wrong", "<!-- source w: p.cu -->\n<!-- figures: w1.inst:, -->\n| 1,025 |\n", 1),
         ("a number left unexplained", "<!-- source w: p.cu -->\n<!-- figures: w1.inst:, -->\n1,024 and 7\n", 1),
         ("an expression too many", "<!-- source w: p.cu -->\n<!-- figures: w1.inst:, =3 -->\n1,024\n", 1),
