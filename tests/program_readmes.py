@@ -13,7 +13,9 @@
 #   on the machine that runs it (a CPU baseline timed with std::chrono) or one that depends on the order of
 #   --jobs threads. Every match of REGEX, in the run's lines and in the quoted ones, has its one group replaced
 #   by `#` before comparing. The group must be a number, and a masked line must keep a letter, so a mask never
-#   hides a line or a word.
+#   hides a line or a word. `; status: N` expects the run to exit with status N instead (a program that fails on
+#   purpose: a deadlock, a race found). The temporary directory a .cu is built in (.../warpsim-XXXXXX/, six
+#   random characters) reads as /tmp/warpsim-XXXXXX/ in the run's lines.
 #
 # <!-- source NAME: ARGS -->  names a source of figures for the rest of the README: `warpsim run ARGS --csv` (one
 #   row per launch), `csv:PATH` (an ncu CSV committed under validate/results/, one row per launch) or
@@ -87,6 +89,10 @@ class Launch:
         if alias not in METRIC_ALIASES:  # (us and simt are computed above)
             raise AttributeError("unknown alias %s (METRIC_ALIASES in tests/program_readmes.py)" % alias)
         return self[METRIC_ALIASES[alias]]
+
+
+# The temporary directory warpsim builds a .cu in (mkdtemp: six random characters), named in its messages.
+TMPDIR_RE = re.compile(r"\S*/warpsim-[A-Za-z0-9]{6}/")
 
 
 def number(text):
@@ -266,7 +272,8 @@ class Checker:
         if key not in self.runs:
             p = subprocess.run([self.warpsim, "run"] + args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True)
-            self.runs[key] = (p.returncode, [l.rstrip() for l in p.stdout.split("\n")])
+            self.runs[key] = (p.returncode, [TMPDIR_RE.sub("/tmp/warpsim-XXXXXX/", l.rstrip())
+                                             for l in p.stdout.split("\n")])
         return self.runs[key]
 
     def arch_show(self, name):
@@ -319,15 +326,18 @@ class Checker:
                 self.fail("%s: %s" % (where, e))
 
     def check_checked(self, where, body, block):
-        args, _, mask_spec = body.partition(" ; varies: ")
-        mask = re.compile(mask_spec) if mask_spec else None
+        args, *options = body.split(" ; ")
+        opts = dict(o.split(": ", 1) for o in options)
+        if set(opts) - {"varies", "status"}:
+            raise ValueError("unknown option(s) %s (varies:, status:)" % ", ".join(set(opts) - {"varies", "status"}))
+        mask = re.compile(opts["varies"]) if "varies" in opts else None
         if mask is not None and mask.groups != 1:
             raise ValueError("the varies REGEX must have exactly one group")
         if not block or not block[0].startswith("```"):
             raise ValueError("no fenced block after the checked comment")
         status, out = self.run(shlex.split(args))
-        if status != 0:
-            raise ValueError("warpsim run %s: exit status %d" % (args, status))
+        if status != int(opts.get("status", 0)):
+            raise ValueError("warpsim run %s: exit status %d, not %s" % (args, status, opts.get("status", 0)))
         missing = check_quoted([l.rstrip() for l in block[1:-1]], out, mask)
         if missing is not None:
             self.fail("%s, warpsim run %s: the README quotes a line the run does not print (in that order):\n    %s"
@@ -371,6 +381,7 @@ def self_test():
         ("masked host time", "<!-- checked: p.cu%s -->\n```\nCPU sum (host, std::chrono): 9.9 ms\n```\n" % mask, 0),
         ("mask hides a whole line", "<!-- checked: p.cu ; varies: ^(.*)$ -->\n```\nanything\n```\n", 1),
         ("mask hides a word", "<!-- checked: p.cu ; varies: (GPU) -->\n```\nCPU kernel: 3.31 us\n```\n", 1),
+        ("status expected", "<!-- checked: p.cu ; status: 1 -->\n```\nCheck: OK\n```\n", 1),
         ("figures right", "<!-- source w: p.cu -->\n<!-- figures: w1.inst:, w2.inst/w1.inst:.1f w1.us:.2f =8 "
          "w1.inst-w2.inst:, -->\nv1 does 1,024 warp-instructions, v2 2.0 times more, in 3.31 us on 8 `sm_90` SMs "
          "(2026-11-22; k-1; -1,024).\n", 0),
