@@ -32,7 +32,10 @@
 #   arguments share, and fails when they differ (a column "warpsim = O0" is one number for both);
 #   launches('NAME') is the list of a source's launches (min(l.us for l in launches('t')) ...). So a figure in a
 #   figures block that drifts from the run or the measurement, or a number added without its expression, fails.
-import csv, io, re, shlex, subprocess, sys
+#
+# In a programs/NNN_topic/README.md, every paragraph, table or fenced block holding a number under a heading of
+# FIGURE_SECTIONS must follow a checked or figures comment: a figure added there without its check fails.
+import concurrent.futures, csv, io, os, re, shlex, subprocess, sys
 
 # warpsim's report lines under their ncu names: the short names the figures use.
 METRIC_ALIASES = {
@@ -90,6 +93,9 @@ class Launch:
             raise AttributeError("unknown alias %s (METRIC_ALIASES in tests/program_readmes.py)" % alias)
         return self[METRIC_ALIASES[alias]]
 
+
+# The headings of an exercise README whose every number is a figure to check.
+FIGURE_SECTIONS = re.compile(r"#+ (What to expect|Figures|Time|What the real GPU showed)")
 
 # The temporary directory warpsim builds a .cu in (mkdtemp: six random characters), named in its messages.
 TMPDIR_RE = re.compile(r"\S*/warpsim-[A-Za-z0-9]{6}/")
@@ -206,14 +212,17 @@ def block_after(lines, i):
             j += 1
         return lines[i:j + 1], j + 1
     j = i
-    while j < len(lines) and lines[j].strip():
+    while j < len(lines) and lines[j].strip() and (j == i or not COMMENT_RE.match(lines[j])):
         j += 1
     return lines[i:j], j
 
 
+COMMENT_RE = re.compile(r"<!-- (checked|source|figures)(?::| (\w+):)\s*(.*)$")
+
+
 def comment_at(lines, i):
     """(kind, body, next line) for an HTML comment opening line i, which may run over several lines."""
-    m = re.match(r"<!-- (checked|source|figures)(?::| (\w+):)\s*(.*)$", lines[i])
+    m = COMMENT_RE.match(lines[i])
     if not m:
         return None
     kind, name, rest, j = m.group(1), m.group(2), m.group(3), i
@@ -276,6 +285,20 @@ class Checker:
                                              for l in p.stdout.split("\n")])
         return self.runs[key]
 
+    def prefetch(self, texts):
+        """Every run the READMEs ask for, on as many threads as the machine has CPUs (they are independent)."""
+        wanted = []
+        for text in texts:
+            for kind, spec in re.findall(r"<!-- (checked|source \w+): ((?:(?!-->).)*)", text, re.S):
+                spec = spec.strip()
+                if kind == "checked":
+                    wanted.append(shlex.split(spec.split(" ; ")[0]))
+                elif not re.match(r"(csv|mean\d+|arch):", spec):
+                    wanted.append(shlex.split(spec) + ["--csv"])
+        unique = list({tuple(a): a for a in wanted}.values())
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            list(pool.map(self.run, unique))
+
     def arch_show(self, name):
         p = subprocess.run([self.warpsim, "arch", "show", name], stdout=subprocess.PIPE, text=True)
         if p.returncode != 0:
@@ -299,14 +322,23 @@ class Checker:
         text = "\n".join(out)
         return csv_launches(text[text.index('"ID"'):])
 
-    def check_text(self, path, text):
-        lines, sources, i = text.split("\n"), {}, 0
+    def check_text(self, path, text, require_sections=False):
+        lines, sources, i, heading = text.split("\n"), {}, 0, ""
         while i < len(lines):
             try:
                 c = comment_at(lines, i)
             except ValueError as e:
                 self.fail("%s:%d: %s" % (path, i + 1, e)); return
             if c is None:
+                if lines[i].startswith("#"):
+                    heading = lines[i]
+                elif lines[i].strip():
+                    block, nxt = block_after(lines, i)
+                    if require_sections and FIGURE_SECTIONS.match(heading) and numbers_in("\n".join(block)):
+                        self.fail("%s:%d: a block of figures under '%s' with no checked or figures comment before it"
+                                  % (path, i + 1, heading))
+                    i = max(nxt, i + 1)
+                    continue
                 i += 1
                 continue
             kind, name, body, i = c
@@ -391,12 +423,14 @@ def self_test():
         ("for lines", "<!-- source w: p.cu -->\n<!-- figures:\nfor $ in 1 2: =$ w$.inst:,\n-->\n"
          "| 1 | 1,024 |\n| 2 | 2,048 |\n", 0),
         ("unknown source", "<!-- figures: x1.inst:, -->\n1,024\n", 1),
+        ("figures with no comment", "## Figures\n\nwarp-instructions: 1,024\n", 1),
+        ("words with no comment", "## Figures\n\nno number here\n", 0),
     ]
     bad, stdout = 0, sys.stdout
     for name, text, want in cases:
         sys.stdout = io.StringIO()  # the checker's own lines, shown only when a case goes wrong
         c = Checker(None, run)
-        c.check_text("<%s>" % name, text)
+        c.check_text("<%s>" % name, text, True)
         said, sys.stdout = sys.stdout.getvalue(), stdout
         if c.failures != want:
             print(said + "SELF-TEST FAIL: %s: %d failure(s), expected %d" % (name, c.failures, want))
@@ -409,8 +443,9 @@ def main(argv):
     if argv[1:] == ["--self-test"]:
         return 1 if self_test() else 0
     checker = Checker(argv[1])
+    checker.prefetch([open(path).read() for path in argv[2:]])
     for path in argv[2:]:
-        checker.check_text(path, open(path).read())
+        checker.check_text(path, open(path).read(), re.match(r"(.*/)?programs/\d{3}_\w+/README\.md$", path) is not None)
     if checker.blocks == 0:
         checker.fail("no checked or figures block in any README")
     print("%d block(s), %d failure(s)" % (checker.blocks, checker.failures))
