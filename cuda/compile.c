@@ -147,29 +147,35 @@ static const struct {
 } compiler_hints[] = {
     {"reference to __global__ function",
      "a kernel launching a kernel (dynamic parallelism) needs nvcc -rdc=true: clang's CUDA does not compile "
-     "device-side launches, so warpsim cannot run them"},
+     "device-side launches; with the CUDA Toolkit installed, `warpsim run FILE.cu --cc nvcc` runs them"},
     {"texture<", "texture references (texture<T, N>) were removed in CUDA 12: use texture objects "
                  "(cudaCreateTextureObject, tex1Dfetch<T>), which warpsim supports"},
     {"no matching function for call to 'tex", "warpsim's tex1Dfetch/tex1D/tex2D take a cudaTextureObject_t and the "
                                                "texel type as a template argument: tex2D<float>(tex, x, y)"},
 };
 
-/* Run argv with its stderr captured, then pass the messages on and add the
- * hints that fit them. Exit status as run(). */
-static int run_with_hints(char *const argv[])
+#define ARRAY_HINTS (sizeof compiler_hints / sizeof compiler_hints[0])
+/* nvcc's message for a device-side launch compiled without -rdc=true */
+#define NVCC_NEEDS_RDC "requires separate compilation mode"
+
+/* Run argv with its stderr captured in a temporary file, named in path (empty when none could be made:
+ * the messages then went straight to stderr). Exit status as run(). */
+static int run_captured(char *const argv[], char *path, size_t n)
 {
     const char *tmp = getenv("TMPDIR");
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/warpsim-messages-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    snprintf(path, n, "%s/warpsim-messages-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     int fd = mkstemp(path);
-    if (fd < 0)
+    if (fd < 0) {
+        path[0] = 0;
         return run(argv, 0);
+    }
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     if (pid < 0) {
         close(fd);
         unlink(path);
+        path[0] = 0;
         return -1;
     }
     if (pid == 0) {
@@ -177,32 +183,63 @@ static int run_with_hints(char *const argv[])
         execvp(argv[0], argv);
         _exit(127);
     }
+    close(fd);
     int status;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    /* the messages as the compiler wrote them, then what they mean here */
-    FILE *f = fdopen(fd, "r");
-    char line[4096];
-    unsigned hinted = 0;
-    if (f) {
-        rewind(f);
-        while (fgets(line, sizeof line, f)) {
-            fputs(line, stderr);
-            for (size_t h = 0; h < sizeof compiler_hints / sizeof compiler_hints[0]; h++)
-                if (strstr(line, compiler_hints[h].pattern))
-                    hinted |= 1u << h;
-        }
-        fclose(f);
-    } else {
-        close(fd);
-    }
-    unlink(path);
-    for (size_t h = 0; h < sizeof compiler_hints / sizeof compiler_hints[0]; h++)
-        if (hinted & (1u << h))
-            fprintf(stderr, "warpsim: %s\n", compiler_hints[h].hint);
     if (WIFEXITED(status))
         return WEXITSTATUS(status) == 127 ? -1 : WEXITSTATUS(status);
     return 128 + WTERMSIG(status);
+}
+
+/* Whether the captured messages hold `pattern`. */
+static int captured_has(const char *path, const char *pattern)
+{
+    FILE *f = path[0] ? fopen(path, "r") : NULL;
+    char line[4096];
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f))
+        found = strstr(line, pattern) != NULL;
+    if (f)
+        fclose(f);
+    return found;
+}
+
+/* Pass the captured messages on as the compiler wrote them, then what they mean here (each hint once,
+ * after the position of the first message that called for it), and remove the file. */
+static void pass_on(const char *path)
+{
+    FILE *f = path[0] ? fopen(path, "r") : NULL;
+    char line[4096], where[ARRAY_HINTS][256];
+    unsigned hinted = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        fputs(line, stderr);
+        for (size_t h = 0; h < ARRAY_HINTS; h++)
+            if (!(hinted & (1u << h)) && strstr(line, compiler_hints[h].pattern)) {
+                hinted |= 1u << h;
+                /* "FILE:LINE:COL: error: ..." (clang) leads with the position the hint is about */
+                const char *e = strstr(line, ": error:");
+                snprintf(where[h], sizeof where[h], "%.*s: ", e && e - line < 200 ? (int)(e - line) : 0, line);
+                if (!e || e - line >= 200)
+                    where[h][0] = 0;
+            }
+    }
+    if (f)
+        fclose(f);
+    if (path[0])
+        unlink(path);
+    for (size_t h = 0; h < ARRAY_HINTS; h++)
+        if (hinted & (1u << h))
+            fprintf(stderr, "warpsim: %s%s\n", where[h], compiler_hints[h].hint);
+}
+
+/* Run argv, then pass its messages on with the hints that fit them. Exit status as run(). */
+static int run_with_hints(char *const argv[])
+{
+    char path[PATH_MAX];
+    int status = run_captured(argv, path, sizeof path);
+    pass_on(path);
+    return status;
 }
 
 /* Run a compiler whose arguments were built (bad: building them failed).
@@ -403,6 +440,27 @@ int ws_cu_compile_ptx(const char *cu_path, const char *cc, const char *gpu_arch,
     }
     char what[PATH_MAX + 64];
     snprintf(what, sizeof what, "%s could not compile %s", use_nvcc ? "nvcc" : "clang", cu_path);
+    if (use_nvcc && !bad) {
+        /* A kernel that launches kernels (dynamic parallelism) needs relocatable device code, which nvcc says;
+         * then it is asked again with -rdc=true (only then: it keeps every __device__ function's body apart). */
+        char messages[PATH_MAX];
+        int status = run_captured(a.v, messages, sizeof messages);
+        if (status > 0 && captured_has(messages, NVCC_NEEDS_RDC)) {
+            unlink(messages);
+            free_args(&a);
+            bad = add(&a, "nvcc") || add(&a, "-ptx") || add(&a, "-rdc=true") || add(&a, nvcc_arch) ||
+                  add(&a, "-lineinfo") || add_words(&a, cflags) || add(&a, "-o") || add(&a, ptx_out) ||
+                  add(&a, cu_path);
+            return run_compiler(&a, bad, what, err, errlen);
+        }
+        pass_on(messages);
+        free_args(&a);
+        if (status < 0)
+            snprintf(err, errlen, "could not run nvcc");
+        else if (status)
+            snprintf(err, errlen, "%s (its messages are above)", what);
+        return status < 0 ? 2 : status ? 1 : 0;
+    }
     return run_compiler(&a, bad, what, err, errlen);
 }
 

@@ -283,7 +283,7 @@ static void undefined_name(parser *P, const ptx_token *t)
         else
             ptxp_perr(P, t->line, t->column, "undefined register '%s'", nb);
     } else if (ptxp_map_get(&P->modfuncs, t->text, t->len) >= 0) {
-        ptxp_perr(P, t->line, t->column, "'%s' is a function: function addresses are not supported", nb);
+        ptxp_perr(P, t->line, t->column, "'%s' is a function: only mov.u64 or mov.b64 takes its address", nb);
     } else {
         ptxp_perr(P, t->line, t->column, "undefined identifier '%s'", nb);
     }
@@ -504,6 +504,14 @@ static int src_operand(ictx *C, const rawop *r, ptx_type type, const slot *sl, p
         o->kind = PTX_OPD_SYMBOL;
         o->symbol = sym;
         o->imm = r->has_off ? r->off : 0;
+        return 1;
+    }
+    int fn = ptxp_map_get(&P->modfuncs, t->text, t->len);
+    if (fn >= 0 && in->opcode == OP_mov && ptx_types[type].size == 8 && ptx_types[type].kind != PTX_KIND_FLOAT &&
+        !r->has_off) {
+        o->kind = PTX_OPD_FUNCTION;   /* a kernel's address, for a device-side launch (dynamic parallelism) */
+        o->reg = fn;
+        o->imm = (int64_t)PTX_FUNCTION_ADDRESS(fn);
         return 1;
     }
     undefined_name(P, t);
@@ -910,6 +918,11 @@ void ptxp_parse_instruction(parser *P)
         return;
     ptx_function *f = &P->m->functions[P->F.fn];
     GROW(f->instrs, f->instr_count, P->F.instr_cap);
+    if (P->F.inl_line > 0) {
+        GROW(P->inlined, P->ninlined, P->inlined_cap);
+        P->inlined[P->ninlined++] = (inlined_site){P->F.fn, f->instr_count, P->F.inl_file, P->F.inl_line,
+                                                   P->F.inl_column};
+    }
     f->instrs[f->instr_count++] = in;
 }
 

@@ -193,9 +193,9 @@ static int line_int(parser *P, int line)
     return (int)t->u;
 }
 
-/* `.loc FILE LINE COLUMN` (and nvcc -G's `, function_name ..., inlined_at ...`, not kept): the
- * source position of the instructions that follow. A form warpsim does not read is skipped, as
- * before line information was kept. */
+/* `.loc FILE LINE COLUMN` (and nvcc's `, function_name ..., inlined_at FILE LINE COLUMN`): the
+ * source position of the instructions that follow; the call site is kept aside (apply_inlined_sites).
+ * A form warpsim does not read is skipped, as before line information was kept. */
 static void parse_loc(parser *P)
 {
     int line = advance(P)->line;
@@ -205,8 +205,44 @@ static void parse_loc(parser *P)
         P->F.loc_file = file;
         P->F.loc_line = src_line;
         P->F.loc_column = column > 0 ? column : 0;
+        P->F.inl_line = 0;
+    }
+    while (src_line >= 0 && !at(P, TOK_EOF) && cur(P)->line == line && !tok_is(cur(P), "inlined_at"))
+        advance(P);
+    if (src_line >= 0 && !at(P, TOK_EOF) && cur(P)->line == line) {
+        advance(P);
+        int f = line_int(P, line), l = f >= 0 ? line_int(P, line) : -1, c = l >= 0 ? line_int(P, line) : -1;
+        if (l > 0) {
+            P->F.inl_file = f;
+            P->F.inl_line = l;
+            P->F.inl_column = c > 0 ? c : 0;
+        }
     }
     skip_rest_of(P, line);
+}
+
+/* Code nvcc inlines from the CUDA Toolkit's device-runtime header (a device-side launch's calls of
+ * cudaGetParameterBufferV2 and cudaLaunchDeviceV2) is placed at the program's line that called it
+ * (its inlined_at site), the line a message about the launch must name; code inlined from the
+ * program's own functions keeps its own lines, as ncu's source view shows them. */
+#define DEVICE_RUNTIME_HEADER "cuda_device_runtime_api.h"
+
+static void apply_inlined_sites(parser *P)
+{
+    ptx_module *m = P->m;
+    for (int i = 0; i < P->ninlined; i++) {
+        const inlined_site *s = &P->inlined[i];
+        if (s->fn < 0 || s->fn >= m->function_count || s->instr >= m->functions[s->fn].instr_count)
+            continue;
+        ptx_instr *in = &m->functions[s->fn].instrs[s->instr];
+        const char *path = ptx_source_path(m, in->src_file);
+        size_t n = path ? strlen(path) : 0, k = strlen(DEVICE_RUNTIME_HEADER);
+        if (n >= k && !strcmp(path + n - k, DEVICE_RUNTIME_HEADER) && ptx_source_path(m, s->file)) {
+            in->src_file = s->file;
+            in->src_line = s->line;
+            in->src_column = s->column;
+        }
+    }
 }
 
 /* `.file N "path"[, timestamp, size]`: the path behind .loc's file number N. */
@@ -960,6 +996,9 @@ ptx_module *ptx_parse(const char *text, size_t length, const char *path, ptx_dia
         ptxp_check_header(P, cur(P));
     if (!P->stop)
         resolve_calls(P);
+    if (!P->stop)
+        apply_inlined_sites(P);
+    free(P->inlined);
 
     ptx_module *m = P->m;
     for (int i = 0; i < P->npcalls; i++)

@@ -66,6 +66,7 @@ typedef struct {
     int scope_stack[MAX_SCOPE_DEPTH + 1];
     int depth, next_scope;
     int loc_file, loc_line, loc_column;   /* the last .loc: what the next instructions came from */
+    int inl_file, inl_line, inl_column;   /* and its `inlined_at` call site (inl_line 0: none) */
     int reg_cap, instr_cap, label_cap, call_cap, csym_cap, item_cap, luse_cap;
 } fstate;
 
@@ -74,6 +75,12 @@ typedef struct {
     int line, column;
     char *name;
 } pending_call;
+
+/* An instruction whose .loc names an inlined_at call site (resolved once the .file table is known). */
+typedef struct {
+    int fn, instr;
+    int file, line, column;
+} inlined_site;
 
 typedef struct {
     const char *path;
@@ -87,6 +94,8 @@ typedef struct {
     strmap modsyms, modfuncs;
     pending_call *pcalls;
     int npcalls, pcalls_cap;
+    inlined_site *inlined;
+    int ninlined, inlined_cap;
     int have_version, have_target, have_address_size;
     int header_checked;
     fstate F;

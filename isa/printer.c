@@ -180,6 +180,9 @@ static void print_operand(const ptx_module *m, const ptx_function *fn, const reg
         if (o->imm)
             fprintf(f, "+%" PRId64, o->imm);
         break;
+    case PTX_OPD_FUNCTION:
+        fputs(o->reg >= 0 && o->reg < m->function_count ? m->functions[o->reg].name : "?", f);
+        break;
     case PTX_OPD_ADDR:
         fputc('[', f);
         if (o->reg >= 0)

@@ -220,7 +220,14 @@ typedef enum {
     PTX_OPD_VEC,      /* {regs[0..count-1]}; -1 in regs is the sink `_` */
     PTX_OPD_LABEL,    /* reg = label index; imm = target instruction index */
     PTX_OPD_SINK,     /* `_` */
+    PTX_OPD_FUNCTION, /* the address of function `reg` (mov.u64 %rd, kernel: what a device-side launch
+                         passes); imm holds it, PTX_FUNCTION_ADDRESS(reg) */
 } ptx_operand_kind;
+
+/* The address `mov` gives a function: in a window no memory is mapped at (sim/state.h's windows sit
+ * above it), so a load through it faults, and the device runtime's launch calls map it back. */
+#define PTX_FUNCTION_WINDOW UINT64_C(0x00007c0000000000)
+#define PTX_FUNCTION_ADDRESS(index) (PTX_FUNCTION_WINDOW + (uint64_t)(index) * 16u)
 
 /* ptx_instr.operand[] holds the operands in the order written: a `d|q`
  * destination pair gives two operands (d, then q) when q is written, and an

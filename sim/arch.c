@@ -41,7 +41,16 @@
  *    latency_barrier 40 (the 4096 transposes). h200: the same SM and
  *    caches; measured the same way on an H200 (results/nvidia-h200/timing):
  *    dram_gbps 3300 of the 4800 sold (the 16M vector add: 191 MB in 59 us),
- *    launch_overhead_ns 1700 (its smallest launches take 2.0-2.4 us). The older
+ *    launch_overhead_ns 1700 (its smallest launches take 2.0-2.4 us).
+ *    block_launch_cycles 54: an SM starts a new block at most every 54 cycles
+ *    (programs/000_occupancy on the H100, validate/programs/: 12.6M-element
+ *    saxpy in blocks of 32, 64 and 128 threads takes 82, 42 and 23 us under
+ *    ncu, 54-60 cycles per block per SM, where its DRAM traffic alone takes
+ *    16); const_replay_cycles 10: a warp's ld.const of k different words is
+ *    replayed k - 1 times, 10 cycles each on its sub-partition
+ *    (programs/002_constant_texture on the H100: 16 words per load, 87.4 us
+ *    against 6.75 for the broadcast); the older presets leave both 0 (no
+ *    limit, no replays: unmeasured). The older
  *    presets take the same model with their whitepapers' lane counts and
  *    the papers' latencies; they are marked not validated (timing_validated).
  *    pcie_gbps: a PCIe x16 link's sustained rate per direction from pinned
@@ -57,17 +66,32 @@
  *    card), copy_latency_ns 3500 (a 4-byte pinned copy between events:
  *    3.5-7.8 us, less the call), launch_api_ns 4000 (back-to-back empty
  *    kernels 4.0 us apart: the host's launch call, not the GPU's 2.2 us, sets
- *    the pace), host_api_ns 1500 for the other calls. The older presets:
- *    pageable at half the pinned rate both ways (bandwidthTest's usual
- *    ratio), copy_latency_ns 2000, host_api_ns 2000, launch_api_ns 4000:
- *    assumed, not measured;
+ *    the pace), host_api_ns 1500 for the other calls,
+ *    pageable_d2h_latency_ns 10400 (a 4-byte copy into pageable memory took
+ *    16.9 us, 10.4 more than the pageable copy the other way: the driver
+ *    waits for the DMA into its staging buffer before its memcpy out),
+ *    wake_ns 8000 (one kernel between two events after
+ *    cudaDeviceSynchronize: 24.8 us, 8.1 more than its launch call and
+ *    duration) and idle_after_ns 4000 (the back-to-back empty kernels, each
+ *    after 1.8 us of idle GPU, paid nothing: idle starts between 1.8 and
+ *    the 7 us before that one kernel; the launch call's 4 us is taken).
+ *    The older presets: pageable at half the pinned rate both ways
+ *    (bandwidthTest's usual ratio), copy_latency_ns 2000, host_api_ns 2000,
+ *    launch_api_ns 4000: assumed, not measured; pageable_d2h_latency_ns and
+ *    wake_ns 0 (not measured: not modelled);
  *    copy_engines: cudaDeviceProp.asyncEngineCount as deviceQuery prints
  *    it ("Concurrent copy and kernel execution: Yes with N copy engine(s)"):
  *    2 on the Tesla/data-centre cards from Fermi on (one per direction;
  *    H100 and A100 have more, but one PCIe link per direction is the
  *    limit, so 2 models them), 1 on the GTX 750 Ti, 0 on G80 (cc 1.0 has
  *    no deviceOverlap: copies and kernels never overlap), 1 on GT200;
- *    (host_api_ns and launch_api_ns above).
+ *    (host_api_ns and launch_api_ns above);
+ *  - device_launch_ns: a grid launched from the device (dynamic parallelism) starts this long after it may
+ *    (its parent's end; a tail launch's, the end of all the work before it). hopper and h200: fitted on the
+ *    H100 (2026-11-25, validate/cdp/: programs/004_dynamic_parallelism's reduction_pingpong, three grids
+ *    in 46.8-50.3 us between events, 48.0 on average, where the launch call, the idle GPU's wake-up
+ *    (wake_ns) and their predicted durations make 22 us: two tail launches of 13 us each). The older
+ *    presets: the same, assumed, not measured.
  */
 #include "sim/arch.h"
 
@@ -92,7 +116,7 @@
         .shared_per_sm = 228 * 1024, .shared_per_block = 227 * 1024, .shared_alloc_unit = 128, \
         .shared_reserved_per_block = 1024, \
         .clock_mhz = 1980, .l2_kib = 51200, \
-        .latency_shared = 30, .latency_global = 1000, .latency_alu = 4, \
+        .latency_shared = 30, .latency_global = 1000, .latency_alu = 4, .o0_sass_cycles = 14, \
         .timing_clock_mhz = 1980, .subpartitions = 4, \
         .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6, \
         .latency_barrier = 40, .latency_l1 = 33, .latency_l2 = 262, \
@@ -100,7 +124,8 @@
         .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 3, \
         .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, \
         .pcie_gbps = 55, .pcie_pageable_gbps = 7, .pcie_pageable_d2h_gbps = 14, .copy_latency_ns = 3500, \
-        .copy_engines = 2, .host_api_ns = 1500, .launch_api_ns = 4000
+        .copy_engines = 2, .host_api_ns = 1500, .launch_api_ns = 4000, .block_launch_cycles = 165, .const_replay_cycles = 10, .pageable_d2h_latency_ns = 10400, \
+        .wake_ns = 8000, .idle_after_ns = 4000, .device_launch_ns = 13000
 
 static const ws_arch presets[] = {
     {
@@ -129,7 +154,7 @@ static const ws_arch presets[] = {
         .shared_per_sm = 164 * 1024, .shared_per_block = 163 * 1024, .shared_alloc_unit = 128,
         .shared_reserved_per_block = 1024,
         .clock_mhz = 1410, .memory_mib = 40960, .memory_clock_mhz = 1215, .memory_bus_bits = 5120, .l2_kib = 40960,
-        .latency_shared = 30, .latency_global = 470, .latency_alu = 4,
+        .latency_shared = 30, .latency_global = 470, .latency_alu = 4, .o0_sass_cycles = 4,
         .timing_validated = 0, .timing_clock_mhz = 1410, .subpartitions = 4,
         .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
         .latency_barrier = 20, .latency_l1 = 33, .latency_l2 = 200,
@@ -137,7 +162,7 @@ static const ws_arch presets[] = {
         .l1_kib = 192, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2500, .partial_write_cycles = 4,
         .dram_gbps = 1400, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 2500,
         .pcie_gbps = 25, .pcie_pageable_gbps = 12, .pcie_pageable_d2h_gbps = 12, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000, .launch_api_ns = 4000,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         .name = "volta", .display_name = "NVIDIA V100 SXM2 (Volta GV100)",
@@ -152,7 +177,7 @@ static const ws_arch presets[] = {
         .shared_per_sm = 96 * 1024, .shared_per_block = 96 * 1024, .shared_alloc_unit = 256,
         .shared_reserved_per_block = 0,
         .clock_mhz = 1530, .memory_mib = 16384, .memory_clock_mhz = 877, .memory_bus_bits = 4096, .l2_kib = 6144,
-        .latency_shared = 19, .latency_global = 400, .latency_alu = 4,
+        .latency_shared = 19, .latency_global = 400, .latency_alu = 4, .o0_sass_cycles = 4,
         .timing_validated = 0, .timing_clock_mhz = 1530, .subpartitions = 4,
         .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
         .latency_barrier = 20, .latency_l1 = 28, .latency_l2 = 193,
@@ -160,7 +185,7 @@ static const ws_arch presets[] = {
         .l1_kib = 128, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 1400, .partial_write_cycles = 4,
         .dram_gbps = 800, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 3000,
         .pcie_gbps = 12, .pcie_pageable_gbps = 6, .pcie_pageable_d2h_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000, .launch_api_ns = 4000,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         /* GP100 SMs have two processing blocks, hence warps allocated in pairs. */
@@ -176,7 +201,7 @@ static const ws_arch presets[] = {
         .shared_per_sm = 64 * 1024, .shared_per_block = 48 * 1024, .shared_alloc_unit = 256,
         .shared_reserved_per_block = 0,
         .clock_mhz = 1480, .memory_mib = 16384, .memory_clock_mhz = 715, .memory_bus_bits = 4096, .l2_kib = 4096,
-        .latency_shared = 24, .latency_global = 400, .latency_alu = 6,
+        .latency_shared = 24, .latency_global = 400, .latency_alu = 6, .o0_sass_cycles = 6,
         .timing_validated = 0, .timing_clock_mhz = 1480, .subpartitions = 2,
         .latency_fp64 = 8, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
         .latency_barrier = 20, .latency_l1 = 30, .latency_l2 = 230,
@@ -184,7 +209,7 @@ static const ws_arch presets[] = {
         .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 800, .partial_write_cycles = 4,
         .dram_gbps = 650, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 3500,
         .pcie_gbps = 12, .pcie_pageable_gbps = 6, .pcie_pageable_d2h_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000, .launch_api_ns = 4000,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         /* GM107 (GTX 750 Ti) is compute capability 5.0, the sm_50 the course names;
@@ -203,7 +228,7 @@ static const ws_arch presets[] = {
         .shared_per_sm = 64 * 1024, .shared_per_block = 48 * 1024, .shared_alloc_unit = 256,
         .shared_reserved_per_block = 0,
         .clock_mhz = 1085, .memory_mib = 2048, .memory_clock_mhz = 2700, .memory_bus_bits = 128, .l2_kib = 2048,
-        .latency_shared = 23, .latency_global = 350, .latency_alu = 6,
+        .latency_shared = 23, .latency_global = 350, .latency_alu = 6, .o0_sass_cycles = 6,
         .timing_validated = 0, .timing_clock_mhz = 1085, .subpartitions = 4,
         .latency_fp64 = 48, .latency_sfu = 18, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
         .latency_barrier = 20, .latency_l1 = 30, .latency_l2 = 230,
@@ -211,7 +236,7 @@ static const ws_arch presets[] = {
         .l1_kib = 88, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 150, .partial_write_cycles = 4,
         .dram_gbps = 80, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 4000,
         .pcie_gbps = 12, .pcie_pageable_gbps = 6, .pcie_pageable_d2h_gbps = 6, .copy_latency_ns = 2000, .copy_engines = 1,
-        .host_api_ns = 2000, .launch_api_ns = 4000,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         /* On cc 3.5, L1 serves local memory only; global loads are cached
@@ -228,7 +253,7 @@ static const ws_arch presets[] = {
         .shared_per_sm = 48 * 1024, .shared_per_block = 48 * 1024, .shared_alloc_unit = 256,
         .shared_reserved_per_block = 0,
         .clock_mhz = 745, .memory_mib = 12288, .memory_clock_mhz = 3004, .memory_bus_bits = 384, .l2_kib = 1536,
-        .latency_shared = 26, .latency_global = 300, .latency_alu = 11,
+        .latency_shared = 26, .latency_global = 300, .latency_alu = 11, .o0_sass_cycles = 11,
         .timing_validated = 0, .timing_clock_mhz = 745, .subpartitions = 4,
         .latency_fp64 = 10, .latency_sfu = 20, .latency_cvt = 14, .latency_mio = 24, .latency_branch = 6,
         .latency_barrier = 20, .latency_l1 = 30, .latency_l2 = 230,
@@ -236,7 +261,7 @@ static const ws_arch presets[] = {
         .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 512, .partial_write_cycles = 4,
         .dram_gbps = 250, .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, .launch_overhead_ns = 5000,
         .pcie_gbps = 10, .pcie_pageable_gbps = 5, .pcie_pageable_d2h_gbps = 5, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000, .launch_api_ns = 4000,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         .name = "fermi", .display_name = "NVIDIA GF100 (Fermi, full die; GTX 480 enables 15 SMs)",
@@ -251,7 +276,7 @@ static const ws_arch presets[] = {
         .shared_per_sm = 48 * 1024, .shared_per_block = 48 * 1024, .shared_alloc_unit = 128,
         .shared_reserved_per_block = 0,
         .clock_mhz = 1401, .memory_mib = 1536, .memory_clock_mhz = 1848, .memory_bus_bits = 384, .l2_kib = 768,
-        .latency_shared = 50, .latency_global = 600, .latency_alu = 22,
+        .latency_shared = 50, .latency_global = 600, .latency_alu = 22, .o0_sass_cycles = 22,
         .timing_validated = 0, .timing_clock_mhz = 1401, .subpartitions = 2,
         .latency_fp64 = 22, .latency_sfu = 40, .latency_cvt = 22, .latency_mio = 40, .latency_branch = 12,
         .latency_barrier = 40, .latency_l1 = 50, .latency_l2 = 310,
@@ -259,7 +284,7 @@ static const ws_arch presets[] = {
         .l1_kib = 64, .l1_bytes_per_cycle = 64, .l2_bytes_per_cycle = 384, .partial_write_cycles = 4,
         .dram_gbps = 150, .l2_atomic_cycles = 6, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 6000,
         .pcie_gbps = 6, .pcie_pageable_gbps = 3, .pcie_pageable_d2h_gbps = 3, .copy_latency_ns = 2000, .copy_engines = 2,
-        .host_api_ns = 2000, .launch_api_ns = 4000,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         /* cc 1.x: registers are allocated per block; 124 registers per
@@ -276,7 +301,7 @@ static const ws_arch presets[] = {
         .shared_per_sm = 16 * 1024, .shared_per_block = 16 * 1024, .shared_alloc_unit = 512,
         .shared_reserved_per_block = 0,
         .clock_mhz = 1296, .memory_mib = 1024, .memory_clock_mhz = 1107, .memory_bus_bits = 512, .l2_kib = 0,
-        .latency_shared = 38, .latency_global = 440, .latency_alu = 24,
+        .latency_shared = 38, .latency_global = 440, .latency_alu = 24, .o0_sass_cycles = 24,
         .timing_validated = 0, .timing_clock_mhz = 1296, .subpartitions = 1,
         .latency_fp64 = 48, .latency_sfu = 48, .latency_cvt = 24, .latency_mio = 48, .latency_branch = 24,
         .latency_barrier = 48, .latency_l1 = 440, .latency_l2 = 440,
@@ -284,7 +309,7 @@ static const ws_arch presets[] = {
         .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .partial_write_cycles = 1,
         .dram_gbps = 120, .l2_atomic_cycles = 20, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
         .pcie_gbps = 5, .pcie_pageable_gbps = 2, .pcie_pageable_d2h_gbps = 2, .copy_latency_ns = 2000, .copy_engines = 1,
-        .host_api_ns = 2000, .launch_api_ns = 4000,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
     {
         /* No published shared-memory latency for G80; GT200's SM is the same design. */
@@ -300,7 +325,7 @@ static const ws_arch presets[] = {
         .shared_per_sm = 16 * 1024, .shared_per_block = 16 * 1024, .shared_alloc_unit = 512,
         .shared_reserved_per_block = 0,
         .clock_mhz = 1350, .memory_mib = 768, .memory_clock_mhz = 900, .memory_bus_bits = 384, .l2_kib = 0,
-        .latency_shared = 38, .latency_global = 500, .latency_alu = 24,
+        .latency_shared = 38, .latency_global = 500, .latency_alu = 24, .o0_sass_cycles = 24,
         .timing_validated = 0, .timing_clock_mhz = 1350, .subpartitions = 1,
         .latency_fp64 = 48, .latency_sfu = 48, .latency_cvt = 24, .latency_mio = 48, .latency_branch = 24,
         .latency_barrier = 48, .latency_l1 = 500, .latency_l2 = 500,
@@ -308,7 +333,7 @@ static const ws_arch presets[] = {
         .l1_kib = 16, .l1_bytes_per_cycle = 32, .l2_bytes_per_cycle = 64, .partial_write_cycles = 1,
         .dram_gbps = 75, .l2_atomic_cycles = 20, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 150, .launch_overhead_ns = 8000,
         .pcie_gbps = 3, .pcie_pageable_gbps = 1, .pcie_pageable_d2h_gbps = 1, .copy_latency_ns = 2000, .copy_engines = 0,
-        .host_api_ns = 2000, .launch_api_ns = 4000,
+        .host_api_ns = 2000, .launch_api_ns = 4000, .device_launch_ns = 13000,
     },
 };
 
@@ -446,6 +471,8 @@ static const arch_key arch_keys[] = {
     KEY("latency_shared", KEY_UINT, latency_shared, 0, 1000000, "latencies", "cycles"),
     KEY("latency_global", KEY_UINT, latency_global, 0, 1000000, NULL, "cycles from DRAM; hopper: fitted (validate/)"),
     KEY("latency_alu", KEY_UINT, latency_alu, 0, 1000000, NULL, "cycles"),
+    KEY("o0_sass_cycles", KEY_UINT, o0_sass_cycles, 1, 1000000, NULL,
+        "cycles a SASS instruction of a -O0 build holds its warp; hopper: ncu's wait stall per SASS instruction at JIT -O0; others: latency_alu, unmeasured"),
     KEY("timing_validated", KEY_BOOL, timing_validated, 0, 0, "timing model (sim/timing.c)", "checked on the card in validate/"),
     KEY("timing_clock_mhz", KEY_UINT, timing_clock_mhz, 1, 100000, NULL, "SM clock while profiled"),
     KEY("subpartitions", KEY_UINT, subpartitions, 1, 64, NULL, "warp schedulers per SM"),
@@ -471,6 +498,10 @@ static const arch_key arch_keys[] = {
     KEY("l2_atomic_int_percent", KEY_UINT, l2_atomic_int_percent, 1, 1000, NULL, "% of a float update's time; fitted"),
     KEY("shared_atomic_cycles", KEY_UINT, shared_atomic_cycles, 0, 1000000, NULL, "cycles per lane, float CAS loop; fitted"),
     KEY("launch_overhead_ns", KEY_UINT, launch_overhead_ns, 0, 100000000, NULL, "ns added to every launch; fitted"),
+    KEY("const_replay_cycles", KEY_UINT, const_replay_cycles, 0, 1000000, NULL,
+        "cycles each further word of a warp's constant load costs its sub-partition; hopper: measured (programs/002_constant_texture)"),
+    KEY("block_launch_cycles", KEY_UINT, block_launch_cycles, 0, 1000000, NULL,
+        "an SM starts at most one block per this many cycles; hopper: measured (programs/000_occupancy)"),
     KEY("pcie_gbps", KEY_UINT, pcie_gbps, 1, 1u << 20, "host link and streams (sim/timeline.c)",
         "GB/s per direction, pinned memory (PCIe x16)"),
     KEY("pcie_pageable_gbps", KEY_UINT, pcie_pageable_gbps, 1, 1u << 20, NULL, "GB/s, host to device from pageable memory"),
@@ -480,6 +511,12 @@ static const arch_key arch_keys[] = {
     KEY("copy_engines", KEY_UINT, copy_engines, 0, 64, NULL, "0: copies wait for kernels; 2+: one per direction"),
     KEY("host_api_ns", KEY_UINT, host_api_ns, 0, 100000000, NULL, "host ns per call issuing or waiting for GPU work"),
     KEY("launch_api_ns", KEY_UINT, launch_api_ns, 0, 100000000, NULL, "host ns per kernel launch call"),
+    KEY("pageable_d2h_latency_ns", KEY_UINT, pageable_d2h_latency_ns, 0, 100000000, NULL,
+        "ns added to a copy into pageable memory"),
+    KEY("wake_ns", KEY_UINT, wake_ns, 0, 100000000, NULL, "ns before a kernel starts on an idle GPU; fitted"),
+    KEY("idle_after_ns", KEY_UINT, idle_after_ns, 0, 100000000, NULL, "GPU idle: no work for this long"),
+    KEY("device_launch_ns", KEY_UINT, device_launch_ns, 0, 100000000, NULL,
+        "ns from when a grid may launch a child grid (dynamic parallelism) to its start"),
 };
 
 #define KEY_COUNT (sizeof arch_keys / sizeof arch_keys[0])

@@ -79,6 +79,7 @@ typedef struct ws_arch {
     uint32_t latency_shared;
     uint32_t latency_global;
     uint32_t latency_alu;              /* dependent-issue latency of a simple FP32 add/FMA */
+    uint32_t o0_sass_cycles;           /* --build O0: cycles each SASS instruction holds its warp */
 
     /* The timing model (sim/timing.c): latencies in cycles, throughputs per
      * cycle of the SM clock; sources in sim/arch.c. */
@@ -107,6 +108,8 @@ typedef struct ws_arch {
     uint32_t l2_atomic_int_percent;    /* an integer update's time, in % of a float one's */
     uint32_t shared_atomic_cycles;     /* one lane's turn in a shared-memory float atomic (a CAS loop) */
     uint32_t launch_overhead_ns;       /* what gpu__time_duration adds to the kernel's own time */
+    uint32_t block_launch_cycles;      /* an SM starts at most one block per this many cycles */
+    uint32_t const_replay_cycles;      /* each further constant word a warp's ld.const reads (0: no model) */
     /* The host link and the streams' timeline (cuda/runtime/streams.c, sim/timeline.c) */
     uint32_t pcie_gbps;                /* host <-> device copies from pinned memory, GB/s sustained per direction */
     uint32_t pcie_pageable_gbps;       /* host -> device from pageable memory (staged through a pinned buffer) */
@@ -116,6 +119,10 @@ typedef struct ws_arch {
                                           2 or more one per direction (asyncEngineCount) */
     uint32_t host_api_ns;              /* the host's time per runtime call that issues or waits for GPU work */
     uint32_t launch_api_ns;            /* ... per kernel launch (cudaLaunchKernel, <<<>>>) */
+    uint32_t pageable_d2h_latency_ns;  /* added to a copy into pageable memory (the driver's staging round trip) */
+    uint32_t wake_ns;                  /* a kernel reaching an idle GPU starts this much later */
+    uint32_t idle_after_ns;            /* ... idle: no work for this long */
+    uint32_t device_launch_ns;         /* a device-side launch's latency: from when the grid may start to its start */
 } ws_arch;
 
 const ws_arch *ws_arch_default(void);              /* hopper */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/device_runtime.h"
 #include "sim/fault.h"
 #include "sim/memory.h"
 #include "sim/operand.h"
@@ -53,7 +54,9 @@ static double ws_cospi(double a)
 }
 
 typedef enum { SHAPE_F_F, SHAPE_F_FF, SHAPE_F_FFF, SHAPE_D_D, SHAPE_D_DD, SHAPE_D_DDD, SHAPE_I_F, SHAPE_I_D,
-               SHAPE_F_FI, SHAPE_D_DI, SHAPE_PRINTF, SHAPE_ASSERT } builtin_shape;
+               SHAPE_F_FI, SHAPE_D_DI, SHAPE_PRINTF, SHAPE_ASSERT,
+               /* the device runtime (sim/device_runtime.def) */
+               SHAPE_PARAM_BUFFER, SHAPE_LAUNCH, SHAPE_STREAM_CREATE, SHAPE_STREAM_DESTROY, SHAPE_ERROR } builtin_shape;
 
 /* Sizes of the result and arguments of each shape (0: none). */
 #define MAX_ARGS 5
@@ -64,6 +67,11 @@ static const struct { uint8_t ret, arg[MAX_ARGS]; } shape_sizes[] = {
     [SHAPE_F_FI] = {4, {4, 4}},   [SHAPE_D_DI] = {8, {8, 4}},
     [SHAPE_PRINTF] = {4, {8, 8}},
     [SHAPE_ASSERT] = {0, {8, 8, 4, 8, 8}},
+    [SHAPE_PARAM_BUFFER] = {8, {8, 12, 12, 4}},   /* two dim3 by value */
+    [SHAPE_LAUNCH] = {4, {8, 8}},
+    [SHAPE_STREAM_CREATE] = {4, {8, 4}},
+    [SHAPE_STREAM_DESTROY] = {4, {8}},
+    [SHAPE_ERROR] = {4, {0}},
 };
 
 typedef void (*builtin_fn)(ws_exec *x, const ptx_instr *in, int lane, uint8_t *const arg[MAX_ARGS], uint8_t *ret);
@@ -286,16 +294,21 @@ static const struct {
     const char *name;
     builtin_shape shape;
     builtin_fn run;
+    int device_runtime;        /* launches grids: the calling grid runs its blocks on one thread */
 } builtins[] = {
-#define BUILTIN(name, shape, expr) {#name, SHAPE_##shape, run_##name},
+#define BUILTIN(name, shape, expr) {#name, SHAPE_##shape, run_##name, 0},
 #include "sim/builtins.def"
 #undef BUILTIN
-    {"vprintf", SHAPE_PRINTF, run_vprintf},
-    {"__assertfail", SHAPE_ASSERT, run_assertfail},
+    {"vprintf", SHAPE_PRINTF, run_vprintf, 0},
+    {"__assertfail", SHAPE_ASSERT, run_assertfail, 0},
+#define DEVRT(name, shape, handler) {#name, SHAPE_##shape, ws_devrt_##handler, 1},
+#include "sim/device_runtime.def"
+#undef DEVRT
 };
 
 size_t ws_builtin_count(void) { return sizeof builtins / sizeof builtins[0]; }
 const char *ws_builtin_name(int b) { return builtins[b].name; }
+int ws_builtin_is_device_runtime(int b) { return builtins[b].device_runtime; }
 
 int ws_builtin_find(const char *name)
 {

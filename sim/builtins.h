@@ -11,6 +11,8 @@
 int ws_builtin_find(const char *name);
 size_t ws_builtin_count(void);
 const char *ws_builtin_name(int builtin);
+/* Whether it is one of the device runtime's (sim/device_runtime.def): a kernel calling it launches grids. */
+int ws_builtin_is_device_runtime(int builtin);
 /* Whether `fn`'s declared parameters and return match the builtin's; if not,
  * err says how. */
 int ws_builtin_matches(const ptx_module *m, const ptx_function *fn, int builtin, char *err, size_t errlen);

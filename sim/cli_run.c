@@ -58,10 +58,12 @@ static int run_program(const ws_run_options *o, int argc, char **argv)
     ws_cu_build b;
     char err[2048];
     int status = ws_cu_build_open(&b, o->cu_path, err, sizeof err);
-    if (!status)
+    /* --ptx: the device code as given (nvcc -rdc=true's, say), not compiled here */
+    const char *ptx = o->ptx_path ? o->ptx_path : b.ptx;
+    if (!status && !o->ptx_path)
         status = ws_cu_compile_ptx(o->cu_path, o->cc, NULL, o->cflags, b.ptx, err, sizeof err);
     if (!status)
-        status = ws_cu_link_program(o->cu_path, b.ptx, o->cflags, b.object, b.exe, err, sizeof err);
+        status = ws_cu_link_program(o->cu_path, ptx, o->cflags, b.object, b.exe, err, sizeof err);
     if (status) {
         fprintf(stderr, "warpsim run: %s\n", err);
         ws_cu_build_close(&b);
@@ -70,7 +72,7 @@ static int run_program(const ws_run_options *o, int argc, char **argv)
     static char flags[16384], flags_env[16400], ptx_env[4200], cu_env[4200];
     program_flags(argc, argv, flags, sizeof flags);
     snprintf(flags_env, sizeof flags_env, "WARPSIM_FLAGS=%s", flags);
-    snprintf(ptx_env, sizeof ptx_env, "WARPSIM_PTX_PATH=%s", b.ptx);
+    snprintf(ptx_env, sizeof ptx_env, "WARPSIM_PTX_PATH=%s", ptx);
     snprintf(cu_env, sizeof cu_env, "WARPSIM_CU_PATH=%s", o->cu_path);
     const char *env[] = {flags_env, ptx_env, cu_env, NULL};
     char **pargv = calloc((size_t)o->program_argc + 2, sizeof *pargv);
@@ -90,14 +92,18 @@ static int run_program(const ws_run_options *o, int argc, char **argv)
 static int write_session_timeline(const ws_session *s, const char *path)
 {
     ws_timeline t;
-    ws_timeline_init(&t, &s->arch, 0, 1);
+    ws_tl_host host = {0};
+    ws_timeline_init(&t, &s->arch, 0, 1, &host);
+    double end = 0;
     for (int i = 0; i < s->launch_count; i++) {
         const ws_launch *l = &s->launches[i];
         const ws_timing_result *r = ws_timing_result_of(l);
-        ws_tl_work w = {.kind = WS_TL_KERNEL, .duration_ns = r ? r->duration_ns : 0, .name = ws_launch_name(l)};
+        /* a grid launched from the device: after the one before it in the list (an order CUDA allows) */
+        ws_tl_work w = {.kind = WS_TL_KERNEL, .duration_ns = r ? r->duration_ns : 0, .name = ws_launch_name(l),
+                        .device_side = l->device_launched, .after_ns = end};
         memcpy(w.grid, l->grid, sizeof w.grid);
         memcpy(w.block, l->block_dim, sizeof w.block);
-        ws_timeline_issue(&t, WS_TL_LEGACY_STREAM, &w);
+        end = ws_timeline_issue(&t, WS_TL_LEGACY_STREAM, &w).end_ns;
     }
     ws_timeline *ts[1] = {&t};
     char err[4400];
@@ -156,7 +162,7 @@ int cli_run(int argc, char **argv)
     }
     /* A .cu file's kernels run as a .ptx's: compile them first. */
     ws_cu_build build = {0};
-    if (o.cu_path) {
+    if (o.cu_path && !o.ptx_path) {   /* --ptx: its device code as given */
         int st = ws_cu_build_open(&build, o.cu_path, err, sizeof err);
         if (!st)
             st = ws_cu_compile_ptx(o.cu_path, o.cc, NULL, o.cflags, build.ptx, err, sizeof err);

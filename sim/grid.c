@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/device_runtime.h"
 #include "sim/fault.h"
 #include "sim/machine.h"
 #include "sim/setup.h"
@@ -215,7 +216,6 @@ static int start_timing(ws_launch *l, const ws_launch_config *cfg)
     ws_launch_timing *t = l->timing;
     const ws_build_timing *build = &ws_build_timings[cfg->build_o0 ? WS_BUILD_O0 : WS_BUILD_REAL];
     t->in_order = build->in_order;
-    t->slots_per_sass = build->slots_per_sass;
     t->extra_overhead_ns = build->extra_overhead_ns;
     t->aggregates_atomics = build->aggregates_atomics;
     t->regs_estimated = cfg->regs == 0;
@@ -237,8 +237,8 @@ int ws_launch_run(ws_launch *l, const ws_launch_config *cfg, ws_global_memory *g
         return 1;
     uint64_t blocks = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
     int jobs = cfg->jobs < 1 ? 1 : cfg->jobs;
-    if (cfg->initcheck || cfg->racecheck || cfg->synccheck || cfg->capture)
-        jobs = 1;   /* the checks and --html keep their records on one thread */
+    if (cfg->initcheck || cfg->racecheck || cfg->synccheck || cfg->capture || l->launches_grids)
+        jobs = 1;   /* the checks, --html and the device-side launches keep their records on one thread */
     if ((uint64_t)jobs > blocks)
         jobs = (int)blocks;
     if (jobs > 1) {
@@ -282,6 +282,7 @@ void ws_launch_free(ws_launch *l)
     }
     ws_timing_free(l);
     ws_capture_free(l->capture);
+    ws_children_free(l->children, l->global);
     free(l->zeroed);
     free(l->builtin);
     ws_race_groups_free(l->races);

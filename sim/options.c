@@ -908,7 +908,7 @@ static ws_launch_status finish_program(pstate *s)
 {
     ws_run_options *o = s->o;
     static const int launch_only[] = {WS_FLAG_GRID, WS_FLAG_BLOCK, WS_FLAG_SHARED, WS_FLAG_ARG, WS_FLAG_BUF,
-                                      WS_FLAG_DUMP, WS_FLAG_PTX};
+                                      WS_FLAG_DUMP};
     for (size_t i = 0; i < sizeof launch_only / sizeof launch_only[0]; i++)
         if (s->given[launch_only[i]])
             return failc(s, WS_LAUNCH_USAGE, launch_only[i], "describes a launch from the command line, but %s "

@@ -3,6 +3,7 @@
 #include "sim/report.h"
 #include "sim/json.h"
 #include "sim/report_lines.h"
+#include "sim/sass.h"
 #include "sim/platform.h"
 #include "sim/report_time.h"
 #include "sim/timing_result.h"
@@ -456,6 +457,10 @@ void ws_report_json(const ws_session *s, const int *selected, FILE *f)
             fputs(", \"mangled_name\": ", f);
             ws_json_string(f, l->kernel->name);
         }
+        if (l->device_launched && l->parent >= 0)
+            fprintf(f, ", \"parent\": %d", l->parent);
+        else if (l->device_launched)
+            fputs(", \"parent\": null", f);
         fprintf(f, ",\n      \"grid\": [%u, %u, %u],\n      \"block\": [%u, %u, %u],\n",
                 l->grid[0], l->grid[1], l->grid[2], l->block_dim[0], l->block_dim[1], l->block_dim[2]);
         if (s->options->stats)   /* wall-clock time only when asked: the rest is the same run after run */
@@ -501,6 +506,16 @@ void ws_report_json(const ws_session *s, const int *selected, FILE *f)
             fputc('}', f);
         }
         free(lines);
+        fputs("\n      ],\n      \"instruction_mix\": [", f);
+        ws_mix_totals *mix = ws_gather_mix(l, &n);
+        for (int k = 0; k < n; k++) {
+            fprintf(f, "%s\n        {\"kind\": \"%s\", \"o0_class\": \"%s\", \"inst_executed\": %" PRIu64,
+                    k ? "," : "", mix[k].kind, ws_o0_class_names[mix[k].o0_class], mix[k].c[WS_CTR_inst_executed]);
+            if (ws_timing_result_of(l))
+                fprintf(f, ", \"issue_slots\": %" PRIu64, mix[k].c[WS_CTR_issue_slots]);
+            fputc('}', f);
+        }
+        free(mix);
         fputs("\n      ]\n    }", f);
     }
     fputs("\n  ]\n}\n", f);
@@ -641,6 +656,11 @@ void ws_report_text(const ws_session *s, FILE *f, int color)
             fprintf(f, "\n  PTX name %s", l->kernel->name);
         if (s->launch_count > 1)
             fprintf(f, "  [launch %d of %d]", li + 1, s->launch_count);
+        if (l->device_launched && l->parent >= 0 && l->parent < s->launch_count)
+            fprintf(f, "\n  launched from the device by launch %d (%s)", l->parent + 1,
+                    ws_launch_name(&s->launches[l->parent]));
+        else if (l->device_launched)
+            fputs("\n  launched from the device by a grid the report leaves out", f);
         fputc('\n', f);
         ws_report_time_text(l, f, color);
         fprintf(f, "  Launch\n");

@@ -1,10 +1,13 @@
-/* A launch's per-instruction counters summed line by line (sim/report_lines.h):
- * the text, JSON and HTML reports rank and annotate lines from these. */
+/* A launch's per-instruction counters summed line by line, and by kind of
+ * instruction (sim/report_lines.h): the text, JSON and HTML reports rank and
+ * annotate lines from these. */
 #include "sim/report_lines.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "sim/sass.h"
 
 const char *ws_source_position(const ptx_module *m, const ptx_instr *in, int full, char *buf, size_t n)
 {
@@ -94,4 +97,57 @@ const char *ws_cuda_file_of(const ws_launch *l)
         if (k->instrs[i].src_file)
             return ptx_source_path(l->module, k->instrs[i].src_file);
     return NULL;
+}
+
+static void mix_kind(const ptx_instr *in, char *buf, size_t n)
+{
+    const char *space = in->space < PTX_SPACE_COUNT ? ptx_space_names[in->space] : "";
+    const char *type = in->type < PTX_TYPE_COUNT ? ptx_types[in->type].name : "";
+    snprintf(buf, n, "%s%s%s%s%s", ptx_opcodes[in->opcode].spelling, *space ? "." : "", space, *type ? "." : "",
+             type);
+}
+
+static int mix_cmp(const void *a, const void *b)
+{
+    const ws_mix_totals *x = a, *y = b;
+    uint64_t u = x->c[WS_CTR_inst_executed], v = y->c[WS_CTR_inst_executed];
+    return u != v ? (u < v ? 1 : -1) : strcmp(x->kind, y->kind);
+}
+
+ws_mix_totals *ws_gather_mix(const ws_launch *l, int *count)
+{
+    const ptx_module *m = l->module;
+    int cap = 0, n = 0;
+    for (int f = 0; f < m->function_count; f++)
+        if (l->instr_counters[f])
+            cap += m->functions[f].instr_count;
+    ws_mix_totals *mix = calloc((size_t)cap + 1, sizeof *mix);
+    *count = 0;
+    if (!mix)
+        return NULL;
+    for (int f = 0; f < m->function_count; f++) {
+        if (!l->instr_counters[f])
+            continue;
+        const ptx_function *F = &m->functions[f];
+        for (int i = 0; i < F->instr_count; i++) {
+            const uint64_t *c = l->instr_counters[f][i];
+            if (!c[WS_CTR_inst_executed])
+                continue;
+            char kind[sizeof mix->kind];
+            mix_kind(&F->instrs[i], kind, sizeof kind);
+            int o0_class = (int)ws_o0_class_of(&F->instrs[i]);
+            int k = 0;   /* a few tens of kinds: a linear search */
+            while (k < n && (strcmp(mix[k].kind, kind) || mix[k].o0_class != o0_class))
+                k++;
+            if (k == n) {
+                memcpy(mix[n].kind, kind, sizeof kind);
+                mix[n++].o0_class = o0_class;
+            }
+            for (int j = 0; j < WS_CTR_COUNT; j++)
+                mix[k].c[j] += c[j];
+        }
+    }
+    qsort(mix, (size_t)n, sizeof *mix, mix_cmp);
+    *count = n;
+    return mix;
 }

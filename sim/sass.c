@@ -1,5 +1,7 @@
 /*
- * Branches that PTX does not show but the GPU executes.
+ * What ptxas -O0 makes of PTX that the PTX does not show: the class of an
+ * instruction's expansion into SASS (sim/sass_o0.def: its issue slots at
+ * --build O0), then branches that PTX does not show but the GPU executes.
  *
  * validate/ compares warpsim with ncu on PTX JIT-compiled at optimisation
  * level 0, where SASS follows PTX one for one except for the sequences below,
@@ -8,6 +10,47 @@
  * uniform/divergent split like any warp-level branch.
  */
 #include "sim/sass.h"
+
+const char *const ws_o0_class_names[WS_O0_CLASS_COUNT] = {
+#define O(name, sass) #name,
+#include "sim/sass_o0.def"
+#undef O
+};
+const uint8_t ws_o0_sass[WS_O0_CLASS_COUNT] = {
+#define O(name, sass) sass,
+#include "sim/sass_o0.def"
+#undef O
+};
+
+static int is_64bit(ptx_type t) { return ptx_types[t].size == 8; }
+
+ws_o0_class ws_o0_class_of(const ptx_instr *in)
+{
+    ptx_type t = (ptx_type)in->type;
+    int shared = in->space == PTX_SPACE_SHARED, local = in->space == PTX_SPACE_LOCAL,
+        param = in->space == PTX_SPACE_PARAM || in->space == PTX_SPACE_CONST;
+    switch (in->opcode) {
+    case OP_mov: return is_64bit(t) ? WS_O0_mov64 : WS_O0_mov;
+    case OP_ld: case OP_ldu:
+        return shared ? WS_O0_ld_shared : local ? WS_O0_ld_local : param ? WS_O0_ld_param : WS_O0_ld_global;
+    case OP_st: return shared ? WS_O0_st_shared : local ? WS_O0_st_local : WS_O0_st_global;
+    case OP_atom: case OP_red: return shared ? WS_O0_atom_shared : WS_O0_atom_global;
+    case OP_cvta: return WS_O0_cvta;
+    case OP_cvt: return WS_O0_cvt;
+    case OP_setp: return WS_O0_setp;
+    case OP_bra: case OP_call: return WS_O0_branch;
+    case OP_ret: case OP_exit: case OP_trap: return WS_O0_exit;
+    case OP_bar_sync: case OP_bar_arrive: case OP_bar_red: case OP_bar_warp_sync: case OP_membar: case OP_fence:
+        return WS_O0_barrier;
+    case OP_vote: case OP_shfl: case OP_redux: case OP_activemask: return WS_O0_warp;
+    case OP_div: case OP_rem: case OP_rcp: case OP_sqrt:
+        if (ptx_types[t].kind != PTX_KIND_FLOAT)
+            return WS_O0_idiv;
+        return in->flags & (PTX_FLAG_APPROX | PTX_FLAG_FULL) ? WS_O0_float : WS_O0_fdiv;
+    default:
+        return ptx_types[t].kind == PTX_KIND_FLOAT ? WS_O0_float : is_64bit(t) ? WS_O0_int64 : WS_O0_int;
+    }
+}
 
 static void count_branch(ws_exec *x, uint32_t taken, uint32_t mask)
 {

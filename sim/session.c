@@ -3,6 +3,7 @@
 
 #include "sim/check.h"
 #include "sim/demangle.h"
+#include "sim/device_launch.h"
 #include "sim/memory.h"
 #include "sim/platform.h"
 #include "sim/setup.h"
@@ -58,6 +59,7 @@ int ws_session_open_module(ws_session *s, const ws_run_options *o, ptx_module *m
     s->global.track_init = o->initcheck;
     s->buffers = calloc((size_t)o->buffer_count + 1, sizeof *s->buffers);
     s->globals = calloc((size_t)m->symbol_count + 1, sizeof *s->globals);
+    s->launch_capacity = o->group_count + 1;
     s->launches = calloc((size_t)o->group_count + 1, sizeof *s->launches);
     s->seconds = calloc((size_t)o->group_count + 1, sizeof *s->seconds);
     s->display_names = calloc((size_t)o->group_count + 1, sizeof *s->display_names);
@@ -226,6 +228,81 @@ static uint8_t *build_params(ws_session *s, const ptx_function *k, const ws_laun
     return p;
 }
 
+/* Room in the report's arrays for one more launch (a grid launched from the device adds one). 0, or -1. */
+static int room_for_launch(ws_session *s)
+{
+    if (s->launch_count < s->launch_capacity)
+        return 0;
+    int cap = s->launch_capacity * 2 + 4;
+    ws_launch *l = realloc(s->launches, sizeof *l * (size_t)cap);
+    if (l)
+        s->launches = l;
+    double *sec = l ? realloc(s->seconds, sizeof *sec * (size_t)cap) : NULL;
+    if (sec)
+        s->seconds = sec;
+    char **names = sec ? realloc(s->display_names, sizeof *names * (size_t)cap) : NULL;
+    if (!names)
+        return -1;
+    s->display_names = names;
+    for (int i = s->launch_capacity; i < cap; i++) {
+        memset(&s->launches[i], 0, sizeof s->launches[i]);
+        s->seconds[i] = 0;
+        s->display_names[i] = NULL;
+    }
+    s->launch_capacity = cap;
+    return 0;
+}
+
+/* The kernel's C++ name as ncu prints it (NULL: the PTX name). */
+static char *demangled_name(const ptx_module *m, int kernel)
+{
+    char demangled[2048];
+    return ws_demangle(m->functions[kernel].name, demangled, sizeof demangled) ? strdup(demangled) : NULL;
+}
+
+/* Each device-launched grid joins the report after the grid that launched it. */
+typedef struct {
+    ws_session *s;
+    char *err;
+    size_t errlen;
+} child_context;
+
+/* The name goes where the child will be in the list: it joins the report right after it runs. */
+static const char *child_name(void *ctx, int kernel)
+{
+    ws_session *s = ((child_context *)ctx)->s;
+    if (room_for_launch(s) < 0)
+        return NULL;
+    free(s->display_names[s->launch_count]);
+    s->display_names[s->launch_count] = demangled_name(s->module, kernel);
+    return s->display_names[s->launch_count];
+}
+
+static int child_finished(void *ctx, ws_launch *child, int status, double seconds, int parent_id, double after_ns,
+                          double *end_ns)
+{
+    (void)after_ns;
+    *end_ns = 0;   /* a session keeps no timeline while it runs (--timeline places its launches afterwards) */
+    child_context *x = ctx;
+    ws_session *s = x->s;
+    s->check_errors += child->check_errors;
+    if (s->options->racecheck)
+        ws_race_report(child, &s->races_shown, &s->race_errors, &s->race_warnings);
+    if (status)
+        snprintf(x->err, x->errlen, "%s", child->error);
+    if (room_for_launch(s) < 0) {
+        ws_launch_free(child);
+        return -1;
+    }
+    int li = s->launch_count++;
+    child->device_launched = 1;
+    child->parent = parent_id;
+    s->launches[li] = *child;   /* its display name is display_names[li] already (child_name) */
+    s->seconds[li] = seconds;
+    s->peak_rss_kib = ws_peak_rss_kib();
+    return li;
+}
+
 int ws_session_run(ws_session *s, char *err, size_t errlen)
 {
     const ws_run_options *o = s->options;
@@ -242,12 +319,16 @@ int ws_session_run(ws_session *s, char *err, size_t errlen)
         uint8_t *params = build_params(s, &s->module->functions[k], g, where, err, errlen);
         if (!params)
             return 1;
-        char demangled[2048];
-        if (ws_demangle(s->module->functions[k].name, demangled, sizeof demangled))
-            s->display_names[gi] = strdup(demangled);   /* NULL (the PTX name) when it fails */
+        int li = s->launch_count;
+        if (room_for_launch(s) < 0) {
+            free(params);
+            snprintf(err, errlen, "out of host memory");
+            return 1;
+        }
+        s->display_names[li] = demangled_name(s->module, k);
         ws_launch_config cfg = {
             .module = s->module, .kernel_index = k, .arch = &s->arch,
-            .display_name = s->display_names[gi],
+            .display_name = s->display_names[li],
             .initcheck = o->initcheck,
             .racecheck = o->racecheck,
             .synccheck = o->synccheck,
@@ -270,18 +351,26 @@ int ws_session_run(ws_session *s, char *err, size_t errlen)
         memcpy(cfg.grid, g->grid, sizeof cfg.grid);
         memcpy(cfg.block, g->block, sizeof cfg.block);
         double t0 = now_seconds();
-        int status = ws_launch_run(&s->launches[gi], &cfg, &s->global);
-        s->seconds[gi] = now_seconds() - t0;
-        s->check_errors += s->launches[gi].check_errors;
+        int status = ws_launch_run(&s->launches[li], &cfg, &s->global);
+        s->seconds[li] = now_seconds() - t0;
+        s->check_errors += s->launches[li].check_errors;
         if (o->racecheck)
-            ws_race_report(&s->launches[gi], &s->races_shown, &s->race_errors, &s->race_warnings);
-        s->launch_count = gi + 1;
+            ws_race_report(&s->launches[li], &s->races_shown, &s->race_errors, &s->race_warnings);
+        s->launch_count = li + 1;
         s->peak_rss_kib = ws_peak_rss_kib();
         free(params);
         if (status) {
-            snprintf(err, errlen, "%s", s->launches[gi].error);
+            snprintf(err, errlen, "%s", s->launches[li].error);
             return 1;
         }
+        /* the grids it launched from the device, and theirs, after it (sim/device_launch.h) */
+        ws_children *children = s->launches[li].children;
+        s->launches[li].children = NULL;
+        child_context ctx = {.s = s, .err = err, .errlen = errlen};
+        ws_child_hooks hooks = {.ctx = &ctx, .name = child_name, .finished = child_finished};
+        double tree_end;
+        if (children && ws_run_children(children, &cfg, li, 0, &s->global, &hooks, &tree_end))
+            return 1;
     }
     for (int d = 0; d < o->dump_count; d++) {
         const ws_allocation *a = s->buffers[o->dumps[d].buffer];
@@ -334,7 +423,7 @@ void ws_session_close(ws_session *s)
         ws_launch_free(&s->launches[i]);
     free(s->launches);
     free(s->seconds);
-    for (int i = 0; s->display_names && s->options && i < s->options->group_count; i++)
+    for (int i = 0; s->display_names && i < s->launch_capacity; i++)
         free(s->display_names[i]);
     free(s->display_names);
     free(s->buffers);

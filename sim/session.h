@@ -20,7 +20,7 @@ typedef struct {
     ws_allocation **buffers;     /* per options->buffers[i] */
     uint64_t *globals;           /* per module symbol: address of .global/.const variables */
     ws_launch *launches;         /* one per launch group that ran */
-    int launch_count;
+    int launch_count, launch_capacity;
     double *seconds;             /* host time each launch took */
     char **display_names;        /* per launch: the kernel's C++ name as ncu prints it, or NULL */
     uint64_t peak_rss_kib;       /* the process's peak resident memory so far (getrusage), after the last launch */

@@ -326,6 +326,8 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
     l->print_limit = cfg->print_limit;
     l->its = (uint8_t)(cfg->sched == WS_SCHED_ITS || (cfg->sched == WS_SCHED_DEFAULT && cfg->arch->cc_major >= 7));
     l->seed = cfg->seed;
+    l->depth = cfg->depth;
+    l->pending_above = cfg->pending_above;
     if (l->racecheck && !(l->races = ws_race_groups_new())) {
         ws_launch_error(l, "error: out of host memory");
         return -1;
@@ -356,6 +358,7 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
                 return -1;
             }
             l->builtin[f] = b;
+            l->launches_grids |= (uint8_t)ws_builtin_is_device_runtime(b);
             continue;
         }
         l->reconverge[f] = ws_postdominators(F);

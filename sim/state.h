@@ -113,6 +113,7 @@ typedef struct {
     uint8_t wait;              /* ws_wait_kind of its results */
     uint8_t mem;               /* WS_MEM_READS, WS_MEM_WRITES: memory it reads or writes (the order ptxas keeps) */
     uint8_t folds;             /* loop bookkeeping ptxas's unrolling removes from 3 copies of 4 */
+    uint8_t sass_o0;           /* issue slots at --build O0 (sim/sass_o0.def) */
     uint16_t src[WS_TIMING_MAX_SRC], dst[WS_TIMING_MAX_DST];   /* registers; predicates after the values */
 } ws_timing_op;
 
@@ -292,6 +293,14 @@ struct ws_launch {
     pthread_mutex_t *global_atomics;
     struct ws_launch_timing *timing;   /* the timing model's state and result (sim/timing.c); NULL: off */
     struct ws_capture *capture;  /* --html: sample requests and the traced warp's lanes (sim/capture.h); NULL: off */
+    /* dynamic parallelism (sim/device_runtime.h): the grid's nesting depth (0: launched by the host), the
+     * device-side launches pending above it in its tree, and those its threads made (NULL: none) */
+    int32_t depth;
+    uint32_t pending_above;
+    struct ws_children *children;
+    uint8_t launches_grids;      /* its code calls the device runtime: its blocks run on one thread */
+    uint8_t device_launched;     /* a grid launched the grid (set by whoever keeps it for the report) */
+    int32_t parent;              /* then the report's id of that grid (-1: not in the report) */
 };
 
 /* What a launch is asked to run (sim/grid.c: ws_launch_run). */
@@ -323,6 +332,8 @@ typedef struct {
     uint32_t regs;                /* registers per thread for occupancy (0: estimated from the PTX) */
     int build_o0;                 /* time the -O0 JIT build, not the real one */
     int capture;                  /* --html: keep what the page draws (sim/capture.h); one thread */
+    int depth;                    /* a device-side launch: its nesting depth (0: the host's) */
+    uint32_t pending_above;       /* and the launches of its tree waiting to run (sim/device_launch.c) */
 } ws_launch_config;
 
 /* The name reports give a launch's kernel. */

@@ -34,7 +34,7 @@ static int grow(void **p, int *capacity, int need, size_t size)
     return 0;
 }
 
-void ws_timeline_init(ws_timeline *t, const ws_arch *a, int device, int record)
+void ws_timeline_init(ws_timeline *t, const ws_arch *a, int device, int record, ws_tl_host *host)
 {
     memset(t, 0, sizeof *t);
     t->pinned_gbps = a->pcie_gbps;
@@ -44,11 +44,17 @@ void ws_timeline_init(ws_timeline *t, const ws_arch *a, int device, int record)
     t->copy_latency_ns = a->copy_latency_ns;
     t->host_api_ns = a->host_api_ns;
     t->launch_api_ns = a->launch_api_ns;
+    t->pageable_d2h_latency_ns = a->pageable_d2h_latency_ns;
+    t->wake_ns = a->wake_ns;
+    t->idle_after_ns = a->idle_after_ns;
+    t->device_launch_ns = a->device_launch_ns;
     t->copy_engines = a->copy_engines;
     t->sm_count = a->sm_count ? a->sm_count : 1;
     snprintf(t->gpu_name, sizeof t->gpu_name, "%s", a->display_name);
     t->device = device;
     t->record = record;
+    t->host = host;
+    t->work_end_ns = -1;   /* no work yet: the GPU is idle from the start */
     ws_timeline_stream_new(t, 0);   /* WS_TL_LEGACY_STREAM */
     ws_timeline_stream_new(t, 0);   /* WS_TL_PER_THREAD_STREAM: blocking, as CUDA's is */
 }
@@ -60,6 +66,7 @@ void ws_timeline_free(ws_timeline *t)
     free(t->ops);
     free(t->streams);
     free(t->running);
+    free(t->dram);
     memset(t, 0, sizeof *t);
 }
 
@@ -70,7 +77,7 @@ int ws_timeline_stream_new(ws_timeline *t, unsigned flags)
     ws_tl_stream *s = &t->streams[t->stream_count];
     memset(s, 0, sizeof *s);
     s->flags = flags;
-    s->tail_ns = t->host_ns;
+    s->tail_ns = t->host->ns;
     return t->stream_count++;
 }
 
@@ -81,7 +88,8 @@ double ws_timeline_duration(const ws_timeline *t, ws_tl_kind kind, uint64_t byte
     case WS_TL_COPY_H2D:
     case WS_TL_COPY_D2H: {
         double gbps = !pageable ? t->pinned_gbps : kind == WS_TL_COPY_H2D ? t->pageable_gbps : t->pageable_d2h_gbps;
-        return t->copy_latency_ns + (gbps > 0 ? b / gbps : 0);
+        double latency = t->copy_latency_ns + (pageable && kind == WS_TL_COPY_D2H ? t->pageable_d2h_latency_ns : 0);
+        return latency + (gbps > 0 ? b / gbps : 0);
     }
     case WS_TL_COPY_D2D:   /* a read and a write of DRAM for every byte */
         return t->dram_gbps > 0 ? b / (t->dram_gbps / 2.0) : 0;
@@ -94,6 +102,7 @@ double ws_timeline_duration(const ws_timeline *t, ws_tl_kind kind, uint64_t byte
 }
 
 static double max2(double a, double b) { return a > b ? a : b; }
+static double min2(double a, double b) { return a < b ? a : b; }
 
 /* When a stream's next work may start, as far as streams go: its own tail;
  * the legacy stream also waits for every blocking stream, and a blocking
@@ -145,6 +154,63 @@ static int fits(const ws_timeline *t, double start, double d, uint32_t sms)
     return 1;
 }
 
+/* DRAM bandwidth (bytes per ns) the placed kernels use at time x. */
+static double dram_in_use(const ws_timeline *t, double x)
+{
+    double g = 0;
+    for (int i = 0; i < t->dram_count; i++)
+        if (t->dram[i].start_ns <= x && x < t->dram[i].end_ns)
+            g += t->dram[i].gbps;
+    return g;
+}
+
+/* The first point after x where the DRAM use changes; -1 if none. */
+static double dram_next_change(const ws_timeline *t, double x)
+{
+    double next = -1;
+    for (int i = 0; i < t->dram_count; i++) {
+        double p[2] = {t->dram[i].start_ns, t->dram[i].end_ns};
+        for (int k = 0; k < 2; k++)
+            if (p[k] > x && (next < 0 || p[k] < next))
+                next = p[k];
+    }
+    return next;
+}
+
+static void keep_dram_use(ws_timeline *t, double start, double end, double gbps)
+{
+    if (end > start && gbps > 0 &&
+        !grow((void **)&t->dram, &t->dram_capacity, t->dram_count + 1, sizeof *t->dram))
+        t->dram[t->dram_count++] = (ws_tl_dram_use){start, end, gbps};
+}
+
+/* How long a kernel of alone-duration d moving `bytes` of DRAM takes from
+ * `start` beside the kernels already placed: it moves its bytes at its own
+ * pace (bytes / d) or at what the others leave of dram_gbps, whichever is
+ * less, piece by piece between the points where their use changes. A kernel
+ * alone keeps d (its own pace is the timing model's, whatever the preset's
+ * peak). keep: record its use for the kernels placed after it. */
+static double shared_duration(ws_timeline *t, double start, double d, uint64_t bytes, int keep)
+{
+    if (!bytes || d <= 0 || t->dram_gbps <= 0)
+        return d;
+    double pace = (double)bytes / d, left = (double)bytes, x = start;
+    for (;;) {
+        double used = dram_in_use(t, x), next = dram_next_change(t, x);
+        double rate = used <= 0 ? pace : min2(pace, max2(0, t->dram_gbps - used));
+        if (next < 0 || (rate > 0 && x + left / rate <= next)) {   /* it ends in this piece */
+            double end = x + left / rate;   /* rate > 0: after the last change nothing else uses DRAM */
+            if (keep)
+                keep_dram_use(t, x, end, rate);
+            return end - start;
+        }
+        if (keep)   /* a piece kept ends at the new x: the pieces ahead never see it */
+            keep_dram_use(t, x, next, rate);
+        left -= rate * (next - x);
+        x = next;
+    }
+}
+
 /* The compute engine. Kernels of different streams run at once only when
  * their grids' blocks fit on the SMs side by side, for the whole of their
  * spans; otherwise the later one waits for SMs to come free. The real block
@@ -154,23 +220,34 @@ static int fits(const ws_timeline *t, double start, double d, uint32_t sms)
  * once, not per SM over time, and a kernel squeezed onto fewer SMs than it
  * was predicted for would take longer. This rule keeps every prediction
  * valid (the kernels that overlap have SMs of their own) at the cost of
- * that tail overlap. The bandwidth concurrent kernels share (L2, DRAM) is
- * not modelled. Returns the start: the earliest time from `ready` on when
- * the SMs are free, which is `ready` or the end of some running work. */
-static double place_on_sms(const ws_timeline *t, double ready, double d, uint32_t sms)
+ * that tail overlap. Side by side they share DRAM (shared_duration), so the
+ * span tried at each start is the shared one. Returns the start: the
+ * earliest time from `ready` on when the SMs are free, which is `ready` or
+ * the end of some running work; *d becomes the span's length there. */
+static double place_on_sms(ws_timeline *t, double ready, double *d, uint32_t sms, uint64_t dram_bytes)
 {
-    if (fits(t, ready, d, sms))
+    double alone = *d, best = -1, best_d = alone;
+    double first = shared_duration(t, ready, alone, dram_bytes, 0);
+    if (fits(t, ready, first, sms)) {
+        *d = first;
         return ready;
-    double best = -1;
+    }
     for (int i = 0; i < t->running_count; i++) {
         double e = t->running[i].end_ns;
-        if (e > ready && (best < 0 || e < best) && fits(t, e, d, sms))
-            best = e;
+        if (e <= ready || (best >= 0 && e >= best))
+            continue;
+        double de = shared_duration(t, e, alone, dram_bytes, 0);
+        if (fits(t, e, de, sms))
+            best = e, best_d = de;
     }
-    if (best < 0)   /* cannot happen (after the last end everything is free); keep a sane answer */
+    if (best < 0) {   /* cannot happen (after the last end everything is free); keep a sane answer */
         for (int i = 0; i < t->running_count; i++)
             best = max2(best, t->running[i].end_ns);
-    return max2(best, ready);
+        best = max2(best, ready);
+        best_d = shared_duration(t, best, alone, dram_bytes, 0);
+    }
+    *d = best_d;
+    return best;
 }
 
 /* The trace row a compute span is drawn on: the first lane with nothing overlapping it. */
@@ -195,9 +272,25 @@ static void forget_finished(ws_timeline *t)
 {
     int k = 0;
     for (int i = 0; i < t->running_count; i++)
-        if (t->running[i].end_ns > t->host_ns)
+        if (t->running[i].end_ns > t->host->ns)
             t->running[k++] = t->running[i];
     t->running_count = k;
+    k = 0;
+    for (int i = 0; i < t->dram_count; i++)
+        if (t->dram[i].end_ns > t->host->ns)
+            t->dram[k++] = t->dram[i];
+    t->dram_count = k;
+}
+
+/* A kernel reaching a GPU that has had no work for idle_after_ns starts
+ * wake_ns later, and so does every kernel until then (the GPU wakes once).
+ * The earliest a kernel ready at `ready` may start. */
+static double woken(ws_timeline *t, double ready)
+{
+    int idle = t->work_end_ns < 0 || ready >= t->work_end_ns + t->idle_after_ns;
+    if (t->wake_ns > 0 && idle && ready >= t->awake_ns)
+        t->awake_ns = ready + t->wake_ns;
+    return max2(ready, t->awake_ns);
 }
 
 static void keep_op(ws_timeline *t, int stream, const ws_tl_work *w, ws_tl_span span, int row)
@@ -218,54 +311,71 @@ static void keep_op(ws_timeline *t, int stream, const ws_tl_work *w, ws_tl_span 
     memcpy(op->block, w->block, sizeof op->block);
 }
 
+/* Work on the compute engine: a kernel holds the SMs its grid fills and shares DRAM; memsets and copies
+ * here hold all the SMs. Returns the span and sets *row, the trace lane. */
+static ws_tl_span place_compute(ws_timeline *t, const ws_tl_work *w, double ready, double d, int *row)
+{
+    int kernel = w->kind == WS_TL_KERNEL;
+    uint32_t sms = kernel && w->sms && w->sms < t->sm_count ? w->sms : t->sm_count;
+    uint64_t dram = kernel ? w->dram_bytes : 0;
+    if (kernel && !w->device_side)   /* a child grid follows its running parent: the GPU is awake */
+        ready = woken(t, ready);
+    ws_tl_span span;
+    double alone = d;
+    span.start_ns = place_on_sms(t, ready, &d, sms, dram);
+    span.end_ns = span.start_ns + d;
+    shared_duration(t, span.start_ns, alone, dram, 1);   /* its DRAM use, for the kernels placed after it */
+    *row = free_lane(t, span.start_ns, span.end_ns);
+    if (!grow((void **)&t->running, &t->running_capacity, t->running_count + 1, sizeof *t->running))
+        t->running[t->running_count++] = (ws_tl_running){span.start_ns, span.end_ns, sms, *row};
+    if (*row + 1 > t->lanes)
+        t->lanes = *row + 1;
+    return span;
+}
+
 ws_tl_span ws_timeline_issue(ws_timeline *t, int stream, const ws_tl_work *w)
 {
-    t->host_ns += w->kind == WS_TL_KERNEL ? t->launch_api_ns : t->host_api_ns;
+    ws_tl_host *h = t->host;
+    if (!w->device_side)   /* a grid launched from the device costs the host nothing */
+        h->ns += w->kind == WS_TL_KERNEL ? t->launch_api_ns : t->host_api_ns;
     forget_finished(t);
     double d = w->kind == WS_TL_KERNEL ? w->duration_ns : ws_timeline_duration(t, w->kind, w->bytes, w->pageable);
     if (d < 0)
         d = 0;
-    double ready = max2(t->host_ns, stream_ready(t, stream));
+    double ready = w->device_side ? w->after_ns + t->device_launch_ns : max2(h->ns, stream_ready(t, stream));
     int engine = engine_of(t, w->kind);
     ws_tl_span span;
     int row;
     if (engine == ENGINE_COMPUTE) {
-        /* a kernel holds the SMs its grid fills; memsets and copies here, all of them */
-        uint32_t sms = w->kind == WS_TL_KERNEL && w->sms && w->sms < t->sm_count ? w->sms : t->sm_count;
-        span.start_ns = place_on_sms(t, ready, d, sms);
-        span.end_ns = span.start_ns + d;
-        row = free_lane(t, span.start_ns, span.end_ns);
-        if (!grow((void **)&t->running, &t->running_capacity, t->running_count + 1, sizeof *t->running))
-            t->running[t->running_count++] = (ws_tl_running){span.start_ns, span.end_ns, sms, row};
-        if (row + 1 > t->lanes)
-            t->lanes = row + 1;
+        span = place_compute(t, w, ready, d, &row);
     } else {   /* a copy engine works through its copies in the order they were issued */
         span.start_ns = max2(ready, t->copy_free_ns[engine]);
         span.end_ns = span.start_ns + d;
         t->copy_free_ns[engine] = span.end_ns;
         row = engine;
     }
-    t->streams[stream].tail_ns = span.end_ns;
+    t->streams[stream].tail_ns = w->device_side ? max2(t->streams[stream].tail_ns, span.end_ns) : span.end_ns;
     t->streams[stream].used = 1;
+    t->work_end_ns = max2(t->work_end_ns, span.end_ns);
     /* pageable memory is staged by the driver on the host's thread, so the host waits, even for cudaMemcpyAsync */
     if (w->host_waits || w->pageable)
-        t->host_ns = max2(t->host_ns, span.end_ns);
+        h->ns = max2(h->ns, span.end_ns);
     keep_op(t, stream, w, span, engine == ENGINE_COMPUTE ? TID_COMPUTE + row : TID_COPY + row);
     return span;
 }
 
 double ws_timeline_record(ws_timeline *t, int stream)
 {
-    t->host_ns += t->host_api_ns;
+    t->host->ns += t->host_api_ns;
     /* an event is work of its stream too: on the legacy stream it waits for the blocking streams */
-    double at = max2(t->host_ns, stream_ready(t, stream));
+    double at = max2(t->host->ns, stream_ready(t, stream));
     t->streams[stream].tail_ns = at;
     return at;
 }
 
 void ws_timeline_wait(ws_timeline *t, int stream, double at_ns)
 {
-    t->host_ns += t->host_api_ns;
+    t->host->ns += t->host_api_ns;
     t->streams[stream].tail_ns = max2(t->streams[stream].tail_ns, at_ns);
 }
 
@@ -281,13 +391,13 @@ double ws_timeline_device_end(const ws_timeline *t)
 
 void ws_timeline_host_wait(ws_timeline *t, double at_ns)
 {
-    t->host_ns = max2(t->host_ns + t->host_api_ns, at_ns);
+    t->host->ns = max2(t->host->ns + t->host_api_ns, at_ns);
 }
 
 int ws_timeline_query(ws_timeline *t, double at_ns)
 {
-    t->host_ns += t->host_api_ns;
-    return t->host_ns >= at_ns;
+    t->host->ns += t->host_api_ns;
+    return t->host->ns >= at_ns;
 }
 
 /* ---- The trace ------------------------------------------------------------------------ */

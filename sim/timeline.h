@@ -1,16 +1,22 @@
 /*
  * The simulated GPU timeline of one device: where each kernel, copy and
  * memset falls in simulated time, given its stream, the engine that runs it
- * and the host thread that issues it, and the Chrome trace-event JSON of
+ * and the host's clock when it is issued, and the Chrome trace-event JSON of
  * `--timeline FILE.json` (which Perfetto and chrome://tracing open).
  *
  * It is plain data and plain functions: work still runs in the simulator
  * when it is issued (cuda/runtime/), and this only decides the clocks.
  *
- *   host clock   the program's thread in simulated time: each call that
- *                issues or waits for GPU work costs host_api_ns (a kernel
- *                launch launch_api_ns); a call that waits moves it to the
- *                end of what it waits for.
+ *   host clock   the program's host in simulated time (ws_tl_host), one for
+ *                the process: every device's timeline shares it, so calls on
+ *                GPU 0 and GPU 1 advance the same time, and so do the calls
+ *                of every host thread, in the order they reach the runtime
+ *                (a waiting call holds the others back: on the H100 two
+ *                threads that each launch and synchronise took as long as
+ *                one doing both, validate/timeline/). Each call that issues
+ *                or waits for GPU work costs host_api_ns (a kernel launch
+ *                launch_api_ns); a call that waits moves it to the end of
+ *                what it waits for.
  *   streams      each keeps the end of its work so far (its tail): work in
  *                one stream runs in order. Stream 0 is the legacy default
  *                stream (NULL): it waits for every blocking stream's work
@@ -21,6 +27,17 @@
  *                copies) and the copy engines (the preset's copy_engines:
  *                0 copies run on the compute engine, 1 one engine for both
  *                directions, 2 or more one per direction), each in order.
+ *   sharing      kernels of different streams run at once only when their
+ *                grids fit on the SMs together (SM slots), and share the
+ *                DRAM bandwidth (dram_gbps): a kernel moves its DRAM bytes
+ *                at its own pace, or at what the kernels already placed
+ *                leave, whichever is less, so two DRAM-bound kernels side by
+ *                side take as long as back to back. The kernel placed first
+ *                keeps its span (its events were handed out); the later one
+ *                stretches. L2 bandwidth and the copies' DRAM use are not
+ *                shared.
+ *   idle GPU     a kernel that reaches a GPU idle for idle_after_ns starts
+ *                wake_ns later (the H100: 8 us, validate/timeline/).
  *
  * Work starts at the latest of: the host clock when issued, its stream's
  * tail (and the legacy stream's rules), its engine's free time; it ends a
@@ -49,8 +66,13 @@ typedef struct {
     int pageable;           /* a host copy to or from pageable memory: slower, and the host waits for its end */
     int host_waits;         /* a synchronous call (cudaMemcpy): the host waits for its end */
     uint32_t sms;           /* a kernel: the SMs its grid occupies at once (0: all of them) */
+    uint64_t dram_bytes;    /* a kernel: the bytes it moves to and from DRAM (0: none to share) */
     const char *name;       /* a kernel's C++ name (copied); NULL for the others */
     uint32_t grid[3], block[3];
+    int device_side;        /* a kernel a grid launched (dynamic parallelism): the host pays nothing, and it starts
+                               device_launch_ns after after_ns (its parent's end; a tail launch's, the end of the
+                               work before it), not after its stream's tail, which it only extends */
+    double after_ns;
 } ws_tl_work;
 
 typedef struct {
@@ -74,6 +96,16 @@ typedef struct {
     int used;                /* work was issued to it (the trace names only those) */
 } ws_tl_stream;
 
+/* The host's clock, shared by every device's timeline of a process. */
+typedef struct {
+    double ns;
+} ws_tl_host;
+
+/* DRAM bandwidth a placed kernel uses over [start, end), bytes per ns. */
+typedef struct {
+    double start_ns, end_ns, gbps;
+} ws_tl_dram_use;
+
 /* A kernel running on the compute engine: the SMs it holds from start to end. */
 typedef struct {
     double start_ns, end_ns;
@@ -85,25 +117,33 @@ typedef struct {
 
 typedef struct ws_timeline {
     /* the preset's parameters */
-    double pinned_gbps, pageable_gbps, pageable_d2h_gbps, dram_gbps, copy_latency_ns, host_api_ns, launch_api_ns;
+    double pinned_gbps, pageable_gbps, pageable_d2h_gbps, dram_gbps, copy_latency_ns, pageable_d2h_latency_ns;
+    double host_api_ns, launch_api_ns, wake_ns, idle_after_ns;
+    double device_launch_ns;
     uint32_t copy_engines, sm_count;
     char gpu_name[WS_ARCH_DISPLAY_NAME_MAX];
     int device;
     int record;              /* keep every op for the trace */
-    double host_ns;
+    ws_tl_host *host;        /* the process's host clock (not owned) */
+    double work_end_ns;      /* the end of all work placed so far */
+    double awake_ns;         /* kernels start no earlier: the GPU waking from idle */
     ws_tl_stream *streams;
     int stream_count, stream_capacity;
     double copy_free_ns[WS_TL_COPY_ENGINES_MAX];
     ws_tl_running *running;  /* kernels (and compute-engine copies) that may still hold SMs */
     int running_count, running_capacity;
+    ws_tl_dram_use *dram;    /* the DRAM bandwidth placed kernels use, in pieces */
+    int dram_count, dram_capacity;
     int lanes;               /* compute rows the trace needs */
     ws_tl_op *ops;
     int op_count, op_capacity;
 } ws_timeline;
 
-/* Set up a device's timeline from the preset (copied); record: keep the ops
- * for ws_timeline_write_json. Creates the legacy and per-thread streams. */
-void ws_timeline_init(ws_timeline *t, const ws_arch *a, int device, int record);
+/* Set up a device's timeline from the preset (copied), on the process's host
+ * clock `host` (shared by the devices' timelines, kept by the caller);
+ * record: keep the ops for ws_timeline_write_json. Creates the legacy and
+ * per-thread streams. */
+void ws_timeline_init(ws_timeline *t, const ws_arch *a, int device, int record, ws_tl_host *host);
 void ws_timeline_free(ws_timeline *t);
 
 /* A new stream (WS_TL_NONBLOCKING or 0): its index, or -1 out of memory. */

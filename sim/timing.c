@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sim/memory.h"
+#include "sim/sass.h"
 #include "sim/timing_internal.h"
 
 /* How many times ptxas unrolls a small loop at -O3 (the hand-written matmul's
@@ -47,10 +48,10 @@ static const struct { uint8_t pipe, sass; } pipe_of[OP_COUNT] = {
 };
 
 const ws_build_timing ws_build_timings[WS_BUILD_COUNT] = {
-    [WS_BUILD_REAL] = {"real", 0, 1, 0, 1},
-    /* -O0: 3.65 SASS per PTX instruction on vector_add (2,752,512 / 753,664), about 1 us more
-     * for the smallest launches (2.6-2.9 us real, 3.7-4.0 at -O0) */
-    [WS_BUILD_O0] = {"O0", 1, 4, 1000, 0},
+    [WS_BUILD_REAL] = {"real", 0, 0, 1},
+    /* -O0: the smallest launches take 0.5-1 us more (2.6-2.9 us real, 3.3-4.0 at -O0), which
+     * their 14 cycles per SASS instruction (o0_sass_cycles) account for: no overhead of its own */
+    [WS_BUILD_O0] = {"O0", 1, 0, 0},
 };
 
 int ws_timing_pipe_known(int opcode) { return opcode >= 0 && opcode < OP_COUNT && pipe_of[opcode].sass != 0; }
@@ -104,6 +105,7 @@ void ws_timing_decode(const ws_arch *a, const ptx_function *fn, const ptx_instr 
         pipe = WS_PIPE_FP64, sass = 12;   /* double transcendentals: FP64 Newton steps around MUFU.RCP64H */
     op->pipe = (uint8_t)pipe;
     op->sass = (uint8_t)sass;
+    op->sass_o0 = ws_o0_sass[ws_o0_class_of(in)];
     if (pipe == WS_PIPE_SHARED || pipe == WS_PIPE_LSU)
         op->mem = in->opcode == OP_st ? WS_MEM_WRITES
                 : in->opcode == OP_atom || in->opcode == OP_red ? WS_MEM_READS | WS_MEM_WRITES : WS_MEM_READS;
@@ -283,17 +285,17 @@ void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask
     w->tm.issue = ready;
     if (op->mem & WS_MEM_WRITES)
         w->tm.store_issued[shared] = ready + 1;
-    unsigned slots = (op->sass ? op->sass : 1) * t->slots_per_sass;
+    unsigned slots = t->in_order ? op->sass_o0 : op->sass ? op->sass : 1;
     if (op->folds && !t->in_order && w->tm.back_edges % WS_PTXAS_UNROLL != 0)
         slots = 0;   /* an unrolled copy: its address and counter arithmetic and its branch are gone */
     ic[WS_CTR_issue_slots] += slots;
     if (t->in_order) {
-        /* -O0: no scheduling, each SASS instruction waits out the one before it: beyond its
-         * issue cycle, a fixed-latency wait as ncu counts it */
-        uint32_t alu = x->launch->arch->latency_alu;
-        w->tm.cycle = ready + (uint64_t)slots * alu;
-        if (alu > 1)
-            ic[WS_CTR_stall_wait] += (uint64_t)slots * (alu - 1);
+        /* -O0: no scheduling, each SASS instruction holds its warp the cycles ptxas -O0's
+         * control codes give it: beyond its issue cycle, a fixed-latency wait as ncu counts it */
+        uint32_t hold = x->launch->arch->o0_sass_cycles;
+        w->tm.cycle = ready + (uint64_t)slots * hold;
+        if (hold > 1)
+            ic[WS_CTR_stall_wait] += (uint64_t)slots * (hold - 1);
     } else {
         /* ptxas schedules each basic block: an instruction waiting for its operands
          * does not hold back the independent ones after it (loads go early), but
@@ -401,6 +403,22 @@ static int merges_into_vector(ws_warp *w, uint64_t a)
 
 static void add(uint64_t *total, uint64_t v) { __atomic_fetch_add(total, v, __ATOMIC_RELAXED); }
 
+/* The distinct 4-byte words the lanes of mask read. */
+static unsigned distinct_words(const uint64_t addr[WS_WARP_SIZE], uint32_t mask)
+{
+    uint64_t seen[WS_WARP_SIZE];
+    unsigned n = 0;
+    WS_FOR_LANES(mask, lane) {
+        uint64_t word = addr[lane] >> 2;
+        unsigned k = 0;
+        while (k < n && seen[k] != word)
+            k++;
+        if (k == n)
+            seen[n++] = word;
+    }
+    return n;
+}
+
 void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
                       unsigned bytes_per_lane, int is_store, uint32_t wavefronts, const ws_lane_span *span)
 {
@@ -409,6 +427,16 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     ws_warp *w = x->warp;
     ws_block_timing *bt = &x->block->tm;
     ws_launch_timing *t = l->timing;
+    if (x->fn->instrs[x->pc].space == PTX_SPACE_CONST && a->const_replay_cycles && !is_store) {
+        /* the constant cache serves one word per pass: each further word a warp reads replays the
+         * load, holding the warp and its sub-partition */
+        unsigned words = distinct_words(addr, mask);
+        if (words > 1) {
+            uint64_t replay = (uint64_t)(words - 1) * a->const_replay_cycles;
+            bt->issued[(uint32_t)w->index % t->subpartitions] += replay;
+            w->tm.cycle += replay;
+        }
+    }
     if (space == PTX_SPACE_SHARED) {
         bt->waits[is_store ? WS_WAIT_SHARED_STORE : load_wait(w, 1)]++;
         if (span && span->lo == span->hi && !is_store && bytes_per_lane == 4 && !l->timing->in_order &&

@@ -54,7 +54,9 @@ extern const char *const ws_stall_descriptions[WS_STALL_COUNT];
 /* What the model predicts for one launch, in ncu's terms where ncu has them. */
 typedef enum {
     WS_BOUND_LAUNCH, WS_BOUND_LATENCY, WS_BOUND_ISSUE, WS_BOUND_PIPE, WS_BOUND_SHARED, WS_BOUND_L1,
-    WS_BOUND_L2, WS_BOUND_DRAM, WS_BOUND_ATOMIC, WS_BOUND_COUNT
+    WS_BOUND_L2, WS_BOUND_DRAM, WS_BOUND_ATOMIC,
+    WS_BOUND_BLOCKS,   /* the SMs starting blocks one by one (block_launch_cycles) */
+    WS_BOUND_COUNT
 } ws_bound;
 
 typedef struct {
@@ -80,12 +82,12 @@ typedef struct {
 
 
 /* How a build's SASS differs from the PTX (--build), measured on the H100 (validate/results:
- * smsp__inst_executed and gpu__time_duration of every course launch in both builds). */
+ * smsp__inst_executed and gpu__time_duration of every course launch in both builds); its
+ * issue slots per PTX instruction are sim/pipes.def's (real) or sim/sass_o0.def's (O0). */
 typedef enum { WS_BUILD_REAL, WS_BUILD_O0, WS_BUILD_COUNT } ws_build;
 typedef struct {
     const char *name;
     int in_order;                /* no scheduling: each instruction waits for the one before */
-    uint32_t slots_per_sass;     /* issue slots per instruction of sim/pipes.def's count */
     uint32_t extra_overhead_ns;  /* fetching its larger code, at the start of every launch */
     int aggregates_atomics;      /* an integer atomic of the whole warp on one word becomes one update */
 } ws_build_timing;

@@ -24,7 +24,6 @@ typedef struct ws_launch_timing {
     ws_block_record *block;            /* [blocks], by linear index */
     uint32_t subpartitions;
     int in_order;                      /* --build O0: every instruction waits for the one before */
-    uint32_t slots_per_sass;           /* --build O0: issue slots per PTX-level SASS instruction */
     uint32_t extra_overhead_ns;        /* --build O0: its larger code's instruction fetch */
     int aggregates_atomics;            /* the real build folds a warp's integer atomic on one word */
     uint32_t pipe_cycles[WS_PIPE_COUNT];

@@ -26,6 +26,7 @@ static const char *const bound_names[WS_BOUND_COUNT] = {
     [WS_BOUND_PIPE] = "arithmetic pipe", [WS_BOUND_SHARED] = "shared memory (L1TEX)",
     [WS_BOUND_L1] = "L1TEX (global and shared accesses)",
     [WS_BOUND_L2] = "L2", [WS_BOUND_DRAM] = "DRAM", [WS_BOUND_ATOMIC] = "same-address atomics",
+    [WS_BOUND_BLOCKS] = "block starts",
 };
 
 const char *ws_bound_name(ws_bound b) { return b < WS_BOUND_COUNT ? bound_names[b] : "?"; }
@@ -229,10 +230,12 @@ void ws_timing_finish(ws_launch *l)
         slots = t->blocks ? t->blocks : 1;
     slot *heap = malloc(sizeof *heap * (size_t)slots);
     uint64_t *sm_busy = calloc((size_t)sms, sizeof *sm_busy);
+    uint64_t *sm_next_start = calloc((size_t)sms, sizeof *sm_next_start);   /* block_launch_cycles' pace */
+    uint64_t *sm_end = calloc((size_t)sms, sizeof *sm_end);                 /* its last block's end */
     double warp_cycles = 0, behind[WS_STALL_COUNT] = {0};   /* warp-cycles spent behind other warps */
     uint64_t kernel = 0, path_max = 0;
     int decided_by_demand = 0;
-    if (heap && sm_busy) {
+    if (heap && sm_busy && sm_next_start && sm_end) {
         for (uint64_t s = 0; s < slots; s++)
             heap[s] = (slot){0, (uint32_t)s};   /* slot s is on SM s % sms: breadth-first */
         for (uint64_t b = 0; b < t->blocks; b++) {
@@ -249,9 +252,14 @@ void ws_timing_finish(ws_launch *l)
             if (took > br->path)
                 wait_behind(behind, busiest, br->waits, (double)(took - br->path) * br->warps);
             path_max = br->path > path_max ? br->path : path_max;
-            heap[0].free_at += took;
             uint64_t sm = heap[0].order % sms;
+            /* the SM starts its blocks one by one: a slot free earlier waits for its turn */
+            if (heap[0].free_at < sm_next_start[sm])
+                heap[0].free_at = sm_next_start[sm];
+            sm_next_start[sm] = heap[0].free_at + a->block_launch_cycles;
+            heap[0].free_at += took;
             sm_busy[sm] += took;
+            sm_end[sm] = heap[0].free_at > sm_end[sm] ? heap[0].free_at : sm_end[sm];
             if (heap[0].free_at > kernel)
                 kernel = heap[0].free_at;
             warp_cycles += (double)took * br->warps;
@@ -259,6 +267,7 @@ void ws_timing_finish(ws_launch *l)
         }
     }
     free(heap);
+    free(sm_next_start);
     /* The chip's bounds: L2 slots, DRAM bytes, one word's queue of atomics. */
     double clock_hz = (a->timing_clock_mhz ? a->timing_clock_mhz : a->clock_mhz) * 1e6;
     double l2_slots = (double)(t->l2_read_sectors + t->l2_write_slots + t->l2_atomic_updates) * 32;
@@ -295,6 +304,10 @@ void ws_timing_finish(ws_launch *l)
         if (r->bound == WS_BOUND_L1 && 2 * r->bound_cycles[WS_BOUND_SHARED] > r->bound_cycles[WS_BOUND_L1])
             r->bound = WS_BOUND_SHARED;
     }
+    /* most of the kernel spent starting its blocks one by one: many short blocks */
+    r->bound_cycles[WS_BOUND_BLOCKS] = (double)((t->blocks + sms - 1) / sms) * a->block_launch_cycles;
+    if (r->bound_cycles[WS_BOUND_BLOCKS] >= 0.75 * cycles && cycles > 0)
+        r->bound = WS_BOUND_BLOCKS;
     for (int d = WS_BOUND_L2; d <= WS_BOUND_ATOMIC; d++)
         if (r->bound_cycles[d] > cycles) {
             cycles = r->bound_cycles[d];
@@ -325,13 +338,19 @@ void ws_timing_finish(ws_launch *l)
     r->occupancy_limit = t->occupancy_limit;
     r->theoretical_occupancy = pct((double)k * warps_per_block, a->max_warps_per_sm);
     double busy = 0;
-    for (uint64_t s = 0; s < sms && sm_busy; s++)
-        busy += sm_busy[s] ? (double)sm_busy[s] / (double)co : 0;
+    for (uint64_t s = 0; s < sms && sm_busy; s++) {
+        /* an SM is active while it holds a block: its blocks' time over the co-resident ones, or, when
+         * its blocks start one by one (block_launch_cycles), the whole span they are started over */
+        double held = sm_busy[s] ? (double)sm_busy[s] / (double)co : 0;
+        double paced = sm_busy[s] && sm_end ? (double)sm_end[s] : 0;
+        busy += paced > held && r->bound == WS_BOUND_BLOCKS ? paced : held;
+    }
     /* active warps per active cycle: each block's warps over its time, per SM busy time */
     r->achieved_occupancy = busy > 0 ? pct(warp_cycles / busy, a->max_warps_per_sm) : 0;
     if (r->achieved_occupancy > r->theoretical_occupancy)
         r->achieved_occupancy = r->theoretical_occupancy;
     free(sm_busy);
+    free(sm_end);
     r->waves = (double)t->blocks / (double)(sms * k);
     r->dram_read_bytes = t->dram_read_sectors * 32;
     r->dram_write_bytes = dram_writes * 32;
@@ -379,6 +398,11 @@ void ws_timing_verdict(const ws_timing_result *r, char *out, size_t len)
         break;
     case WS_BOUND_ATOMIC:
         snprintf(out, len, "atomic-bound: updates of one word queue at L2 (%.0f%% of the time)",
+                 r->cycles > 0 ? 100.0 * r->bound_cycles[r->bound] / r->cycles : 0);
+        break;
+    case WS_BOUND_BLOCKS:
+        snprintf(out, len, "block-start-bound: each SM starts one block at a time (%.0f%% of the time); "
+                 "fewer, larger blocks would start faster",
                  r->cycles > 0 ? 100.0 * r->bound_cycles[r->bound] / r->cycles : 0);
         break;
     default: {

@@ -41,10 +41,12 @@ EXCEPT='
 004_reduction * l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum -- the same tree as 004_dot; clang also issues one more shared store request per block than the hand PTX (one warp, one wavefront: 3,921 against 3,920 for 196 blocks; not traced further)
 '
 # Run flags a folder's program needs (folder flags... -- why).
+# %PTX% stands for the program's own FILE.ptx beside it.
 FLAGS='
-003_mapped_multi_gpu --devices 2 -- two simulated GPUs: the program uses cudaSetDevice(1) and peer access, and fails on one GPU
+003_mapped_multi_gpu --devices 2 -- two simulated GPUs: the program uses cudaSetDevice(1) and peer access in its parts 3 and 4, which it leaves out on one GPU
+004_dynamic_parallelism --ptx %PTX% -- device-side launches: clang compiles none, so the device code is nvcc -rdc=true'"'"'s PTX, committed beside each .cu
 '
-flags_of() { printf '%s\n' "$FLAGS" | awk -v f="$1" '$1 == f { sub(/ -- .*/, ""); $1 = ""; print }'; }
+flags_of() { printf '%s\n' "$FLAGS" | awk -v f="$1" -v p="$2" '$1 == f { sub(/ -- .*/, ""); $1 = ""; gsub(/%PTX%/, p); print }'; }
 
 for cu in "$R"/*/*.cu; do
     dir=$(dirname "$cu"); folder=$(basename "$dir")
@@ -52,7 +54,7 @@ for cu in "$R"/*/*.cu; do
     grep -q '^int main' "$cu" || continue
     name=$folder/$(basename "$cu")
     # shellcheck disable=SC2046  # the flags are words
-    "$W" run "$cu" $(flags_of "$folder") --csv --metrics "$METRICS" > "$T/prog" 2> "$T/err"
+    "$W" run "$cu" $(flags_of "$folder" "${cu%.cu}.ptx") --csv --metrics "$METRICS" > "$T/prog" 2> "$T/err"
     status=$?
     if [ "$status" != 0 ]; then fail "$name: exit status $status"; sed 's/^/    /' "$T/err" | head -10; continue; fi
     grep -qx 'Check: OK' "$T/prog" && pass "$name: Check: OK" || { fail "$name: no 'Check: OK'"; sed 's/^/    /' "$T/prog" | head -20; }

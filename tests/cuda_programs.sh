@@ -46,7 +46,7 @@ has "fault message names the .cu line" "$T/err" "runtime_api.cu:29:"
 has "fault message names the kernel by its C++ name" "$T/err" "kernel 'out_of_bounds(int *)'"
 # The preset's timeline parameters (sim/arch.c), read as `warpsim arch show` prints them.
 param() { "$W" arch show hopper | awk -v k="$1" '$1 == k { print $3 }'; }
-api=$(param host_api_ns); launch=$(param launch_api_ns); lat=$(param copy_latency_ns); pinned=$(param pcie_gbps); pageable=$(param pcie_pageable_gbps)
+api=$(param host_api_ns); launch=$(param launch_api_ns); wake=$(param wake_ns); lat=$(param copy_latency_ns); pinned=$(param pcie_gbps); pageable=$(param pcie_pageable_gbps)
 # A launch's predicted gpu__time_duration.sum in ns (the first launch of a program's --csv).
 predicted_ns() { "$W" run "$1" --quiet --csv --metrics gpu__time_duration.sum | awk -F'","' '/^"[0-9]+","/ { gsub(/[",]/, "", $NF); print $NF; exit }'; }
 # events: record, a synchronous 1 MiB copy from pageable memory (static), record: two calls (host_api_ns each: the
@@ -55,8 +55,26 @@ predicted_ns() { "$W" run "$1" --quiet --csv --metrics gpu__time_duration.sum | 
 want=$(awk -v a="$api" -v l="$lat" -v g="$pageable" 'BEGIN { printf "%.0f", 2 * a + l + 1048576 / g }')
 has "an event pair around a pageable copy: call, latency, bytes at the pageable rate ($want ns)" "$T/events" "copy ns $want"
 predicted=$(predicted_ns "$D/event_time.cu")
-want=$(awk -v a="$launch" -v k="$predicted" 'BEGIN { printf "%.0f", a + k }')
-has "an event pair around a launch: the launch call and its predicted duration ($predicted ns)" "$T/events" "kernel ns $want"
+# the GPU has been idle since the copy for a record and a launch call (5.5 us > idle_after_ns): it wakes first
+want=$(awk -v a="$launch" -v w="$wake" -v k="$predicted" 'BEGIN { printf "%.0f", a + w + k }')
+has "an event pair around a launch on an idle GPU: the launch call, wake_ns and its predicted duration ($predicted ns)" "$T/events" "kernel ns $want"
+want=$(awk -v a="$api" -v l="$lat" -v g="$pageable" 'BEGIN { printf "%.0f", 2 * a + l + 1048576 / g }')
+has "a copy into a cudaArray from pageable memory: as cudaMemcpy2D ($want ns)" "$T/events" "into an array ns $want"
+want=$(awk -v a="$api" -v l="$lat" -v g="$pinned" 'BEGIN { printf "%.0f", 2 * a + l + 1048576 / g }')
+has "a copy out of a cudaArray into pinned memory: the host waits for it ($want ns)" "$T/events" "out of an array ns $want"
+# one host clock (tests/cuda_programs/host_clock.cu, --devices 2): a launch on GPU 0 and one on GPU 1 (each waking
+# its idle GPU) overlap; synchronising GPU 1 then GPU 0 and the stop event: 2 launches + wake + K + 2 calls, where
+# a clock per GPU would give GPU 0 only 1 launch + wake + K + 1 call. Two threads' pageable copies, one each way on
+# their own streams, take the host's clock in turn: 3 calls + both copies (the one into pageable memory with
+# pageable_d2h_latency_ns), not the longer of the two.
+"$W" run "$D/host_clock.cu" --devices 2 --quiet > "$T/clock" 2> "$T/err"
+K=$(predicted_ns "$D/host_clock.cu")
+want=$(awk -v a="$api" -v l="$launch" -v w="$wake" -v k="$K" 'BEGIN { printf "%.0f", 2 * l + w + k + 2 * a }')
+has "one host clock: kernels on two GPUs overlap, their synchronisations follow one clock ($want ns)" "$T/clock" "two GPUs ns $want"
+d2hlat=$(param pageable_d2h_latency_ns); pageable_d2h=$(param pcie_pageable_d2h_gbps)
+want=$(awk -v a="$api" -v l="$lat" -v g="$pageable" -v x="$d2hlat" -v g2="$pageable_d2h" \
+    'BEGIN { printf "%.0f", 3 * a + l + 1048576 / g + l + x + 1048576 / g2 }')
+has "one host clock: two threads' pageable copies take it in turn ($want ns)" "$T/clock" "two threads ns $want"
 # registers (--regs): the occupancy API counts them (65536 / (128 x 512) = 1 block of 512 threads per SM), and a
 # block needing more than an SM has (1024 x 128 = 128K) is refused with cudaErrorLaunchOutOfResources, as on a GPU
 "$W" run "$R/000_occupancy/occupancy.cu" --regs 128 --log-file /dev/null > "$T/regs" 2> "$T/err"
@@ -174,7 +192,44 @@ expect "a compile error" 1 "" -- "$W" run "$D/syntax_error.cu"
 has "the compiler's FILE:LINE:COL" "$T/err" "syntax_error.cu:4:"
 expect "a device-side launch" 1 "" -- "$W" run "$D/device_launch.cu"
 has "the compiler names the line" "$T/err" "device_launch.cu:4:"
-has "warpsim says why" "$T/err" "warpsim: a kernel launching a kernel (dynamic parallelism) needs nvcc -rdc=true"
+has "warpsim names the launch's FILE:LINE:COL and says why" "$T/err" "device_launch.cu:4:34: a kernel launching a kernel (dynamic parallelism) needs nvcc -rdc=true"
+# Dynamic parallelism from nvcc -rdc=true's PTX, committed (tests/cu/regen_rdc.sh), the host code by clang++:
+# CDP2's order (the program checks it: tail launches after the grid and its other children, in launch order,
+# each after the one before and its children), parameters of every size through the parameter buffer
+# (each value worked out by hand in cdp.expected), CUDA's nesting limit (grids 0..24, the 25th refused with
+# cudaErrorLaunchMaxDepthExceeded), a bad configuration (cudaErrorInvalidConfiguration, read once by
+# cudaGetLastError) and the pending-launch limit (4 x 514 launches: 2048 run, 8 refused).
+expect "device-side launches" 0 "$D/cdp.expected" -- "$W" run "$D/cdp.cu" --ptx "$D/cdp.ptx" --quiet
+has "a refused launch names the .cu line and CUDA's error" "$T/err" "cdp.cu:85:9: device-side launch of 'count(int *)' refused with cudaErrorInvalidConfiguration: block (2048,1,1) has 2048 threads"
+has "the depth limit" "$T/err" "cdp.cu:72:5: device-side launch of 'nest(int *, int *, int)' refused with cudaErrorLaunchMaxDepthExceeded"
+has "the pending-launch limit" "$T/err" "cdp.cu:89:5: device-side launch of 'count(int *)' refused with cudaErrorLaunchPendingCountExceeded"
+# the events around order_root cover its whole tree (the report's first 8 launches, in this order: order_root,
+# its three other children leaf 3, 5, 6, the tail launch 2, its child 20, the tail launch 4, its child 40): the
+# launch call, the idle GPU's wake-up (wake_ns: order_root is the program's first kernel), order_root, then
+# device_launch_ns before each generation (children follow a running parent: no wake-up): the three children
+# side by side (1 or 2 blocks each), the tail launch 2 after the longest, its child, the tail launch 4 after
+# that child, its child
+dev=$(param device_launch_ns)
+wake=$(param wake_ns)
+"$W" run "$D/cdp.cu" --ptx "$D/cdp.ptx" --quiet --csv --metrics gpu__time_duration.sum -- time > "$T/cdp_csv" 2> "$T/err"
+want=$(awk -F'","' -v a="$launch" -v L="$dev" -v w="$wake" '/^"[0-7]","/ { gsub(/[",]/, "", $NF); d[n++] = $NF }
+    END { if (n != 8) exit; m = d[1]; if (d[2] > m) m = d[2]; if (d[3] > m) m = d[3];
+          printf "%.0f", a + w + d[0] + 5 * L + m + d[4] + d[5] + d[6] + d[7] }' "$T/cdp_csv")
+got=$(sed -n 's/^tree ns //p' "$T/cdp_csv")
+[ -n "$want" ] && awk -v g="$got" -v w="$want" 'BEGIN { exit !(g - w <= 1 && w - g <= 1) }' &&
+    pass "an event pair around a grid that launches grids covers them all ($got ns, by hand $want)" ||
+    fail "the tree's events: got '$got' ns, want '$want'"
+grep -q '"launched from' "$T/cdp_csv" && fail "--csv keeps ncu's columns" || pass "--csv keeps ncu's columns"
+"$W" run "$D/cdp.cu" --ptx "$D/cdp.ptx" --quiet --json --metrics gpu__time_duration.sum -- time > "$T/cdp_json" 2> "$T/err"
+python3 - "$T/cdp_json" > "$T/cdp_parents" 2>&1 <<'PY'
+import json, sys
+text = open(sys.argv[1]).read()   # the program's own line, then the report
+ls = json.loads(text[text.index("{"):])["launches"][:8]
+print(" ".join("%s<-%s" % (l["kernel"].split("(")[0], l.get("parent", "host")) for l in ls))
+PY
+has "--json names each grid's parent" "$T/cdp_parents" "order_root<-host leaf<-0 leaf<-0 leaf<-0 tail_with_child<-0 leaf<-4 tail_with_child<-0 leaf<-6"
+expect "cudaDeviceSynchronize in device code (CUDA 11's PTX)" 1 "" -- "$W" run "$D/cdp1_sync.ptx" --grid 1 --block 1 --buf p=s32:1 --arg p --quiet
+has "stops the kernel at its line, saying CDP2 removed it" "$T/err" "cdp1_sync.ptx:21: error: kernel 'parent': cudaDeviceSynchronize() in device code was removed in CUDA 12"
 expect "--leak-check full" 0 "" -- "$W" run "$D/leak.cu" --leak-check full
 has "lists the leaked allocation as compute-sanitizer does" "$T/err" "========= Leaked 4,096 bytes at 0x"
 has "with compute-sanitizer's backtrace heading" "$T/err" "=========     Saved host backtrace up to driver entry point at allocation time"
@@ -316,6 +371,8 @@ sm1x_launch() { grep -q '^\.target  *sm_1[0-3]' "$(dirname "$1")/$(sed -n 's/^pt
 for L in "$R"/*/*.launch; do
     dir=$(dirname "$L"); name=$(basename "$dir")/$(basename "$L")
     sm1x_launch "$L" && { echo "skip: $name (its PTX targets sm_1x; clang's cannot run there)"; continue; }
+    grep -qs 'LaunchDeviceV2' "$dir"/*.ptx &&
+        { echo "skip: $name (device-side launches: clang compiles none; its PTX is nvcc -rdc=true's)"; continue; }
     cu=$(ls "$dir"/*.cu | head -1)
     if ! "$W" cc -ptx "$cu" -o "$T/clang.ptx" 2> "$T/err"; then fail "$cu: clang"; sed 's/^/    /' "$T/err"; continue; fi
     bufs=$(sed -n 's/^buf  *\([A-Za-z0-9_]*\)=.*/\1/p' "$L")
@@ -332,8 +389,10 @@ done
 
 if command -v nvcc >/dev/null 2>&1; then
     expect "device code by nvcc" 0 "$D/vector_add.expected" -- "$W" run "$D/vector_add.cu" --cc nvcc --quiet
+    # nvcc asks for -rdc=true (relocatable device code) for a device-side launch; warpsim asks again with it
+    expect "device-side launches by nvcc" 0 "$D/cdp.expected" -- "$W" run "$D/cdp.cu" --cc nvcc --quiet
 else
-    echo "skip: device code by nvcc (nvcc is not installed)"
+    echo "skip: device code by nvcc (nvcc is not installed); device-side launches by nvcc likewise"
 fi
 
 echo "$failures failure(s)"

@@ -102,6 +102,42 @@ static double as_f64(int64_t v) { return ptx_bits_f64((uint64_t)v); }
 
 /* ---- directives ------------------------------------------------------------ */
 
+/* A kernel's address (what a device-side launch passes: mov.u64 %rd, kernel) is an operand of its own, in the
+ * window PTX_FUNCTION_ADDRESS gives; other uses of a function name are errors. nvcc's `.loc ..., inlined_at F L C`
+ * places the device runtime header's inlined code at its call site, and nothing else. */
+START_TEST(function_addresses_and_inlined_sites)
+{
+    ptx_module *m = parse_ok(HDR ".visible .entry child(.param .u32 v)\n{\nret;\n}\n"
+                             ".visible .entry k()\n{\n.reg .b64 %rd<3>;\n"
+                             ".loc 2 727 5, function_name $L__info_string0, inlined_at 1 23 9\n"
+                             "mov.u64 %rd1, child;\n"
+                             ".loc 3 10 2, function_name $L__info_string1, inlined_at 1 30 4\n"
+                             "mov.b64 %rd2, k;\n"
+                             "ret;\n}\n"
+                             ".file 1 \"seed.cu\"\n.file 2 \"/usr/local/cuda/include/cuda_device_runtime_api.h\"\n"
+                             ".file 3 \"helpers.cuh\"\n");
+    const ptx_function *k = fn(m, "k");
+    const ptx_instr *in = &k->instrs[0];
+    ck_assert_int_eq(in->operand[1].kind, PTX_OPD_FUNCTION);
+    ck_assert_int_eq(in->operand[1].reg, ptx_find_function(m, "child"));
+    ck_assert_uint_eq((uint64_t)in->operand[1].imm, UINT64_C(0x00007c0000000000) + 16u * (uint64_t)ptx_find_function(m, "child"));
+    ck_assert_int_eq(in->src_file, 1);   /* the device runtime header's line: placed at the call site */
+    ck_assert_int_eq(in->src_line, 23);
+    ck_assert_int_eq(in->src_column, 9);
+    in = &k->instrs[1];
+    ck_assert_int_eq(in->operand[1].reg, ptx_find_function(m, "k"));
+    ck_assert_int_eq(in->src_file, 3);   /* code inlined from another file keeps its own line */
+    ck_assert_int_eq(in->src_line, 10);
+    ptx_module_free(m);
+    ck_assert_str_eq(parse_err(HDR ".visible .entry c()\n{\nret;\n}\n"
+                               ".visible .entry k()\n{\n.reg .b32 %r<2>;\nmov.u32 %r1, c;\nret;\n}\n"),
+                     "x.ptx:11:14: error: 'c' is a function: only mov.u64 or mov.b64 takes its address");
+    ck_assert_str_eq(parse_err(HDR ".visible .entry c()\n{\nret;\n}\n"
+                               ".visible .entry k()\n{\n.reg .b64 %rd<2>;\nadd.s64 %rd1, c, 1;\nret;\n}\n"),
+                     "x.ptx:11:15: error: 'c' is a function: only mov.u64 or mov.b64 takes its address");
+}
+END_TEST
+
 START_TEST(header_directives)
 {
     ptx_module *m = parse_ok(".version 8.5\n.target sm_90a, texmode_independent\n.address_size 64\n");
@@ -1096,6 +1132,7 @@ int main(void)
     Suite *s = suite_create("parser");
     TCase *tc = tcase_create("directives");
     tcase_add_test(tc, header_directives);
+    tcase_add_test(tc, function_addresses_and_inlined_sites);
     tcase_add_test(tc, opcode_rules);
     tcase_add_test(tc, predicate_immediates);
     tcase_add_test(tc, weak_variables);

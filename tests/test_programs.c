@@ -396,6 +396,80 @@ static void m_reduction_004(model *m)
     block_partials(m, 256, course_tree_sequential);
 }
 
+/* ---- 004_dynamic_parallelism (nvcc -rdc=true's PTX: the .launch names the kernels as the PTX does) ---- */
+
+/* One grid of the tail-launch reductions, its blocks one after another as warpsim runs a grid that launches
+ * grids: each block's tree over in[] (0 past n), then its sum stored, so that a later block of an in-place
+ * grid reads what an earlier block stored. */
+static void tail_grid(const float *in, float *out, unsigned n, unsigned grid)
+{
+    float r[256];
+    for (unsigned blk = 0; blk < grid; blk++) {
+        for (unsigned t = 0; t < 256; t++)
+            r[t] = blk * 256 + t < n ? in[blk * 256 + t] : 0.0f;
+        course_tree_sequential(r, 256);
+        out[blk] = r[0];
+    }
+}
+
+/* The seed's reduction(a, b, n), then its tail launches reduction<<<nb, 256>>>(b, b, nb) (nb = ceil(n/256) of
+ * the grid before) until nb is 1. */
+static void m_reduction_tail_seed(model *m)
+{
+    if (BX != 256)
+        model_fail(m, "BLOCK_DIM is 256");
+    unsigned n = (unsigned)arg_int(m, 2), nb = (n + 255) / 256;
+    float *a = F32(0, n), *b = F32(1, GX > nb ? GX : nb);
+    tail_grid(a, b, n, GX);
+    for (; nb > 1; nb = (nb + 255) / 256)
+        tail_grid(b, b, nb, nb);
+}
+
+/* reduction_pingpong(in, out, spare, result, n): each grid in -> out, then its tail launch out -> spare with
+ * ceil(nb/256) blocks, ...; the grid of one sum also stores it to *result. */
+static void m_reduction_pingpong(model *m)
+{
+    if (BX != 256)
+        model_fail(m, "BLOCK_DIM is 256");
+    unsigned n = (unsigned)arg_int(m, 4), grid = GX, nb = (n + 255) / 256;
+    float *in = F32(0, n), *out = F32(1, grid > nb ? grid : nb), *spare = F32(2, (nb + 255) / 256);
+    float *result = F32(3, 1);
+    for (;;) {
+        nb = (n + 255) / 256;
+        tail_grid(in, out, n, grid);
+        if (nb == 1) {
+            *result = out[grid - 1];   /* every block stores it; the last one's stays */
+            break;
+        }
+        float *next = spare;
+        spare = out;
+        in = out;
+        out = next;
+        n = nb;
+        grid = (nb + 255) / 256;
+    }
+}
+
+/* parent(x, n, sum): block b scales x[4096 b ..] by b + 1 (a child grid each), then checksum<<<1, 256>>>
+ * (the tail launch) sums x: thread t adds x[t], x[t + 256], ... in order, then the tree over the 256. */
+static void m_fire_and_forget_parent(model *m)
+{
+    unsigned n = (unsigned)arg_int(m, 1);
+    float *x = F32(0, n), *sum = F32(2, 1);
+    if (GX != (n + 4095) / 4096)
+        model_fail(m, "one block per segment of 4096");
+    for (unsigned i = 0; i < n; i++)
+        x[i] *= (float)(i / 4096 + 1);
+    float r[256];
+    for (unsigned t = 0; t < 256; t++) {
+        r[t] = 0.0f;
+        for (unsigned i = t; i < n; i += 256)
+            r[t] += x[i];
+    }
+    course_tree_sequential(r, 256);
+    *sum = r[0];
+}
+
 static void m_reduce_optimized(model *m)
 {
     unsigned n = (unsigned)arg_int(m, 2), grid = GX, bs = BX;
@@ -1008,6 +1082,10 @@ typedef struct {
 } kernel_model;
 
 static const kernel_model kernel_models[] = {
+    /* 004_dynamic_parallelism: each model runs the grids the kernel launches too */
+    {"_Z9reductionPfS_i", m_reduction_tail_seed},
+    {"_Z18reduction_pingpongPfS_S_S_i", m_reduction_pingpong},
+    {"_Z6parentPfiS_", m_fire_and_forget_parent},
     /* 001 */
     {"vector_add_naive", m_vector_add_naive},
     {"vector_add_optimized", m_vector_add_optimized},
@@ -1088,6 +1166,8 @@ static const kernel_model kernel_models[] = {
 /* Kernels whose launches are run but not compared, each with its reason.
  * (None today: every programs/ kernel has a model.) */
 static const struct { const char *kernel, *reason; } unmodelled_kernels[] = {
+    {"_Z5scalePfif", "launched from the device only: its parent's model (_Z6parentPfiS_) computes what it does"},
+    {"_Z8checksumPKfiPf", "launched from the device only: its parent's model (_Z6parentPfiS_) computes what it does"},
     {NULL, NULL},
 };
 
@@ -1520,8 +1600,43 @@ START_TEST(launch_file_matches_model)
 }
 END_TEST
 
-/* Every kernel of every programs/ PTX file is launched by some .launch file,
- * and has a model (or a listed reason). */
+/* Add to `launched` the kernels a launched kernel launches from the device (dynamic parallelism: its code
+ * takes their address, mov.u64 %rd, kernel), and theirs. */
+static void launched_from_device(strlist *launched)
+{
+    for (int f = 0; f < ptx_files.count; f++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", WARPSIM_SOURCE_DIR, ptx_files.items[f]);
+        ptx_module *m = ptx_parse_file(path, NULL);
+        for (int grew = 1; m && grew;) {
+            grew = 0;
+            for (int fn = 0; fn < m->function_count; fn++) {
+                int in_list = 0;
+                for (int l = 0; l < launched->count && !in_list; l++)
+                    in_list = !strcmp(launched->items[l], m->functions[fn].name);
+                for (int i = 0; in_list && i < m->functions[fn].instr_count; i++)
+                    for (int k = 0; k < m->functions[fn].instrs[i].operand_count; k++) {
+                        const ptx_operand *o = &m->functions[fn].instrs[i].operand[k];
+                        if (o->kind != PTX_OPD_FUNCTION)
+                            continue;
+                        const char *child = m->functions[o->reg].name;
+                        int have = 0;
+                        for (int l = 0; l < launched->count && !have; l++)
+                            have = !strcmp(launched->items[l], child);
+                        if (!have) {
+                            strlist_add(launched, child);
+                            grew = 1;
+                        }
+                    }
+            }
+        }
+        if (m)
+            ptx_module_free(m);
+    }
+}
+
+/* Every kernel of every programs/ PTX file is launched by some .launch file (or from the device by a kernel
+ * one launches), and has a model (or a listed reason). */
 START_TEST(every_kernel_is_launched)
 {
     strlist launched = {0};
@@ -1540,6 +1655,7 @@ START_TEST(every_kernel_is_launched)
         ws_run_options_free(&o);
         free(text);
     }
+    launched_from_device(&launched);
     int kernels = kernel_names.count;
     for (int k = 0; k < kernel_names.count; k++) {
         const char *name = kernel_names.items[k], *file = ptx_files.items[kernel_file[k]];

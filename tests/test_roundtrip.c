@@ -186,7 +186,15 @@ static int roundtrip(const char *path, const char *tmpdir, int use_ptxas)
     if (ok && use_ptxas) {
         char log[4096];
         snprintf(log, sizeof log, "%s/ptxas.log", tmpdir);
-        char *argv[] = {"ptxas", "-arch=sm_90", "-o", "/dev/null", dumped, NULL};
+        /* a module calling functions it does not define (the device runtime of nvcc -rdc=true's PTX)
+           assembles as relocatable code, as nvcc -rdc=true assembles it, to be linked with cudadevrt, and for
+           its own target (CUDA 11's device-side cudaDeviceSynchronize exists only below sm_90) */
+        int relocatable = strstr(text, ".extern .func") != NULL;
+        char arch[64] = "-arch=sm_90";
+        if (relocatable && m->target && !strncmp(m->target, "sm_", 3))
+            snprintf(arch, sizeof arch, "-arch=%.*s", (int)strcspn(m->target, ", \t"), m->target);
+        char *argv[] = {"ptxas", arch, relocatable ? "-c" : "-o", relocatable ? "-o" : "/dev/null",
+                        relocatable ? "/dev/null" : dumped, relocatable ? dumped : NULL, NULL};
         int rc = run(argv, log);
         if (rc != 0) {
             fprintf(stderr, "FAIL %s: ptxas rejects its dump (exit %d):\n", path, rc);

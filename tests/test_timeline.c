@@ -26,6 +26,8 @@ static ws_arch test_arch(unsigned copy_engines)
     a.copy_engines = copy_engines;
     a.sm_count = 100;
     a.dram_gbps = 200;
+    a.pageable_d2h_latency_ns = 0;   /* the tests of these set them */
+    a.wake_ns = 0;
     return a;
 }
 
@@ -44,12 +46,19 @@ static ws_tl_work kernel(double ns, uint32_t sms)
 START_TEST(durations)
 {
     ws_arch a = test_arch(2);
+    ws_tl_host h = {0};
     ws_timeline t;
-    ws_timeline_init(&t, &a, 0, 0);
+    ws_timeline_init(&t, &a, 0, 0, &h);
     EQ(ws_timeline_duration(&t, WS_TL_COPY_H2D, 10000, 0), 2000);
     EQ(ws_timeline_duration(&t, WS_TL_COPY_D2H, 10000, 1), 3000);
     EQ(ws_timeline_duration(&t, WS_TL_COPY_D2D, 10000, 0), 100);   /* read and write: 10000 / (200 / 2) */
     EQ(ws_timeline_duration(&t, WS_TL_MEMSET, 10000, 0), 50);
+    ws_timeline_free(&t);
+    a.pageable_d2h_latency_ns = 700;   /* into pageable memory only */
+    ws_timeline_init(&t, &a, 0, 0, &h);
+    EQ(ws_timeline_duration(&t, WS_TL_COPY_D2H, 10000, 1), 3700);
+    EQ(ws_timeline_duration(&t, WS_TL_COPY_D2H, 10000, 0), 2000);
+    EQ(ws_timeline_duration(&t, WS_TL_COPY_H2D, 10000, 1), 3000);
     ws_timeline_free(&t);
 }
 END_TEST
@@ -65,8 +74,9 @@ END_TEST
 START_TEST(two_streams_overlap)
 {
     ws_arch a = test_arch(2);
+    ws_tl_host h = {0};
     ws_timeline t;
-    ws_timeline_init(&t, &a, 0, 1);
+    ws_timeline_init(&t, &a, 0, 1, &h);
     int s[2] = {ws_timeline_stream_new(&t, 0), ws_timeline_stream_new(&t, 0)};
     ws_tl_span got[2][3];
     for (int i = 0; i < 2; i++) {
@@ -81,12 +91,12 @@ START_TEST(two_streams_overlap)
     EQ(got[1][1].start_ns, 4100);
     EQ(got[1][2].start_ns, 4600);
     EQ(got[1][2].end_ns, 6600);
-    EQ(t.host_ns, 600);   /* nothing made the host wait */
+    EQ(h.ns, 600);   /* nothing made the host wait */
     EQ(ws_timeline_device_end(&t), 6600);
     /* the legacy stream's event waits for both blocking streams: at 6600; the host then waits there */
     EQ(ws_timeline_record(&t, WS_TL_LEGACY_STREAM), 6600);
     ws_timeline_host_wait(&t, 6600);
-    EQ(t.host_ns, 6600);
+    EQ(h.ns, 6600);
     ck_assert_int_eq(t.op_count, 6);
     ws_timeline_free(&t);
 }
@@ -97,8 +107,9 @@ END_TEST
 START_TEST(copy_engines)
 {
     ws_arch a = test_arch(1);
+    ws_tl_host h = {0};
     ws_timeline t;
-    ws_timeline_init(&t, &a, 0, 0);
+    ws_timeline_init(&t, &a, 0, 0, &h);
     int s1 = ws_timeline_stream_new(&t, 0), s2 = ws_timeline_stream_new(&t, 0);
     ws_tl_work in = copy(WS_TL_COPY_H2D, 10000, 0), out = copy(WS_TL_COPY_D2H, 10000, 0), k = kernel(500, 0);
     EQ(ws_timeline_issue(&t, s1, &in).start_ns, 100);
@@ -106,7 +117,8 @@ START_TEST(copy_engines)
     ws_timeline_free(&t);
 
     a = test_arch(0);
-    ws_timeline_init(&t, &a, 0, 0);
+    h.ns = 0;
+    ws_timeline_init(&t, &a, 0, 0, &h);
     s1 = ws_timeline_stream_new(&t, 0);
     s2 = ws_timeline_stream_new(&t, 0);
     EQ(ws_timeline_issue(&t, s1, &k).end_ns, 600);
@@ -120,8 +132,9 @@ END_TEST
 START_TEST(concurrent_kernels)
 {
     ws_arch a = test_arch(2);
+    ws_tl_host h = {0};
     ws_timeline t;
-    ws_timeline_init(&t, &a, 0, 1);
+    ws_timeline_init(&t, &a, 0, 1, &h);
     int s1 = ws_timeline_stream_new(&t, 0), s2 = ws_timeline_stream_new(&t, 0);
     ws_tl_work k40 = kernel(1000, 40), k60 = kernel(1000, 60);
     EQ(ws_timeline_issue(&t, s1, &k40).start_ns, 100);
@@ -141,8 +154,9 @@ END_TEST
 START_TEST(legacy_stream)
 {
     ws_arch a = test_arch(2);
+    ws_tl_host h = {0};
     ws_timeline t;
-    ws_timeline_init(&t, &a, 0, 0);
+    ws_timeline_init(&t, &a, 0, 0, &h);
     int blocking = ws_timeline_stream_new(&t, 0), nonblocking = ws_timeline_stream_new(&t, WS_TL_NONBLOCKING);
     ws_tl_work in = copy(WS_TL_COPY_H2D, 10000, 0), k = kernel(500, 10);
     EQ(ws_timeline_issue(&t, blocking, &in).end_ns, 2100);
@@ -152,7 +166,8 @@ START_TEST(legacy_stream)
     EQ(ws_timeline_record(&t, nonblocking), 900);
     /* the legacy stream does not wait for the non-blocking stream's work either */
     ws_timeline_free(&t);
-    ws_timeline_init(&t, &a, 0, 0);
+    h.ns = 0;
+    ws_timeline_init(&t, &a, 0, 0, &h);
     nonblocking = ws_timeline_stream_new(&t, WS_TL_NONBLOCKING);
     EQ(ws_timeline_issue(&t, nonblocking, &in).end_ns, 2100);
     EQ(ws_timeline_record(&t, WS_TL_LEGACY_STREAM), 200);
@@ -165,19 +180,20 @@ END_TEST
 START_TEST(pageable_holds_the_host)
 {
     ws_arch a = test_arch(2);
+    ws_tl_host h = {0};
     ws_timeline t;
-    ws_timeline_init(&t, &a, 0, 0);
+    ws_timeline_init(&t, &a, 0, 0, &h);
     int s1 = ws_timeline_stream_new(&t, 0), s2 = ws_timeline_stream_new(&t, 0);
     ws_tl_work pageable = copy(WS_TL_COPY_H2D, 10000, 1), pinned = copy(WS_TL_COPY_H2D, 10000, 0);
     ws_tl_work k = kernel(500, 10);
     EQ(ws_timeline_issue(&t, s1, &pageable).end_ns, 3100);
-    EQ(t.host_ns, 3100);
+    EQ(h.ns, 3100);
     EQ(ws_timeline_issue(&t, s2, &k).start_ns, 3200);   /* the next stream's kernel: after the host's wait */
     EQ(ws_timeline_issue(&t, s1, &pinned).end_ns, 5300);
-    EQ(t.host_ns, 3300);
+    EQ(h.ns, 3300);
     pinned.host_waits = 1;   /* cudaMemcpy: the copy engine is free at 5300 */
     EQ(ws_timeline_issue(&t, s1, &pinned).end_ns, 7300);
-    EQ(t.host_ns, 7300);
+    EQ(h.ns, 7300);
     ws_timeline_free(&t);
 }
 END_TEST
@@ -187,8 +203,9 @@ END_TEST
 START_TEST(events_and_queries)
 {
     ws_arch a = test_arch(2);
+    ws_tl_host h = {0};
     ws_timeline t;
-    ws_timeline_init(&t, &a, 0, 0);
+    ws_timeline_init(&t, &a, 0, 0, &h);
     int s1 = ws_timeline_stream_new(&t, 0), s2 = ws_timeline_stream_new(&t, WS_TL_NONBLOCKING);
     ws_tl_work in = copy(WS_TL_COPY_H2D, 10000, 0), k = kernel(500, 10);
     ws_timeline_issue(&t, s1, &in);                  /* [100, 2100] */
@@ -201,9 +218,110 @@ START_TEST(events_and_queries)
     while (!ws_timeline_query(&t, e))
         polls++;
     ck_assert_int_eq(polls, 15);                     /* host 600, 700, ..., 2000 not yet; the query at 2100 sees it */
-    EQ(t.host_ns, 2100);
+    EQ(h.ns, 2100);
     ws_timeline_host_wait(&t, ws_timeline_stream_end(&t, s2));
-    EQ(t.host_ns, 2600);
+    EQ(h.ns, 2600);
+    ws_timeline_free(&t);
+}
+END_TEST
+
+/* The host is one process: two GPUs' timelines share its clock. A launch on GPU 0 then one on GPU 1 (1000 ns
+ * each, launch calls of 100): [100, 1100] and [200, 1200], side by side; synchronising GPU 0 moves the host to
+ * 1100, then GPU 1 to 1200 (not back to GPU 1's own calls); the next call on GPU 1 comes after both. */
+START_TEST(one_host_clock)
+{
+    ws_arch a = test_arch(2);
+    ws_tl_host h = {0};
+    ws_timeline gpu0, gpu1;
+    ws_timeline_init(&gpu0, &a, 0, 0, &h);
+    ws_timeline_init(&gpu1, &a, 1, 0, &h);
+    ws_tl_work k = kernel(1000, 0);
+    ws_tl_span s0 = ws_timeline_issue(&gpu0, WS_TL_LEGACY_STREAM, &k);
+    ws_tl_span s1 = ws_timeline_issue(&gpu1, WS_TL_LEGACY_STREAM, &k);
+    EQ(s0.start_ns, 100);
+    EQ(s1.start_ns, 200);
+    EQ(s1.end_ns, 1200);
+    ws_timeline_host_wait(&gpu0, ws_timeline_device_end(&gpu0));
+    EQ(h.ns, 1100);
+    ws_timeline_host_wait(&gpu1, ws_timeline_device_end(&gpu1));
+    EQ(h.ns, 1200);
+    EQ(ws_timeline_record(&gpu1, WS_TL_LEGACY_STREAM), 1300);
+    /* a pageable copy on GPU 0 holds the host: GPU 1's next kernel waits for it (1000 + 10000 / 5 = 3000) */
+    ws_tl_work pageable = copy(WS_TL_COPY_H2D, 10000, 1);
+    EQ(ws_timeline_issue(&gpu0, WS_TL_LEGACY_STREAM, &pageable).end_ns, 4400);
+    EQ(ws_timeline_issue(&gpu1, WS_TL_LEGACY_STREAM, &k).start_ns, 4500);
+    ws_timeline_free(&gpu0);
+    ws_timeline_free(&gpu1);
+}
+END_TEST
+
+/* Concurrent kernels share DRAM (200 bytes per ns). A: 1000 ns moving 150,000 bytes (150 per ns) on 40 SMs,
+ * issued at 100; B the same in another stream at 200: until A ends at 1100 it gets the 50 A leaves (45,000
+ * bytes), then its own 150 per ns for the 105,000 left: 700 ns, so [200, 1800]. Two DRAM-bound ones (200,000
+ * bytes each, 200 per ns) end as back to back: [200, 2100]. A kernel moving nothing keeps its duration. */
+START_TEST(dram_sharing)
+{
+    ws_arch a = test_arch(2);
+    ws_tl_host h = {0};
+    ws_timeline t;
+    ws_timeline_init(&t, &a, 0, 0, &h);
+    int s1 = ws_timeline_stream_new(&t, 0), s2 = ws_timeline_stream_new(&t, 0), s3 = ws_timeline_stream_new(&t, 0);
+    ws_tl_work k = kernel(1000, 40);
+    k.dram_bytes = 150000;
+    ws_tl_span x = ws_timeline_issue(&t, s1, &k);
+    EQ(x.start_ns, 100);
+    EQ(x.end_ns, 1100);
+    x = ws_timeline_issue(&t, s2, &k);
+    EQ(x.start_ns, 200);
+    EQ(x.end_ns, 1800);
+    ws_tl_work none = kernel(1000, 10);
+    EQ(ws_timeline_issue(&t, s3, &none).end_ns, 1300);
+    ws_timeline_free(&t);
+
+    h.ns = 0;
+    ws_timeline_init(&t, &a, 0, 0, &h);
+    s1 = ws_timeline_stream_new(&t, 0), s2 = ws_timeline_stream_new(&t, 0), s3 = ws_timeline_stream_new(&t, 0);
+    ws_tl_work big = kernel(1000, 60), small = kernel(1000, 40);
+    big.dram_bytes = small.dram_bytes = 200000;
+    EQ(ws_timeline_issue(&t, s1, &big).end_ns, 1100);
+    x = ws_timeline_issue(&t, s2, &small);
+    EQ(x.start_ns, 200);
+    EQ(x.end_ns, 2100);
+    /* the stretched kernel holds its 40 SMs to 2100: one of 70 SMs waits for it, not for 1200 */
+    ws_tl_work wide = kernel(500, 70);
+    EQ(ws_timeline_issue(&t, s3, &wide).start_ns, 2100);
+    ws_timeline_free(&t);
+}
+END_TEST
+
+/* A kernel reaching an idle GPU (no work for idle_after_ns = 500) starts wake_ns = 1000 later, and so does
+ * every kernel until it is awake; a GPU kept busy does not wake again; copies do not wait for it. */
+START_TEST(idle_gpu_wakes)
+{
+    ws_arch a = test_arch(2);
+    a.wake_ns = 1000;
+    a.idle_after_ns = 500;
+    ws_tl_host h = {0};
+    ws_timeline t;
+    ws_timeline_init(&t, &a, 0, 0, &h);
+    int s1 = ws_timeline_stream_new(&t, WS_TL_NONBLOCKING);   /* beside the legacy stream's kernels */
+    ws_tl_work k = kernel(200, 10);
+    EQ(ws_timeline_issue(&t, WS_TL_LEGACY_STREAM, &k).start_ns, 1100);   /* idle from the start */
+    EQ(ws_timeline_issue(&t, WS_TL_LEGACY_STREAM, &k).start_ns, 1300);   /* after the first: awake */
+    ws_timeline_host_wait(&t, ws_timeline_device_end(&t));
+    EQ(h.ns, 1500);
+    EQ(ws_timeline_issue(&t, WS_TL_LEGACY_STREAM, &k).start_ns, 1600);   /* 100 ns idle < 500 */
+    ws_timeline_host_wait(&t, ws_timeline_device_end(&t));                 /* 1800 */
+    for (int i = 0; i < 4; i++)
+        ws_timeline_record(&t, WS_TL_LEGACY_STREAM);                       /* 2200 */
+    EQ(ws_timeline_issue(&t, WS_TL_LEGACY_STREAM, &k).start_ns, 3300);   /* at 2300, idle since 1800 */
+    EQ(ws_timeline_issue(&t, s1, &k).start_ns, 3300);                    /* at 2400, waits for the same wake */
+    ws_tl_work in = copy(WS_TL_COPY_H2D, 10000, 0);
+    EQ(ws_timeline_issue(&t, s1, &in).start_ns, 3500);                   /* its stream's kernel ends at 3500 */
+    ws_timeline_host_wait(&t, ws_timeline_device_end(&t));                 /* 5500 */
+    for (int i = 0; i < 5; i++)
+        ws_timeline_record(&t, WS_TL_LEGACY_STREAM);                       /* 6000 */
+    EQ(ws_timeline_issue(&t, WS_TL_LEGACY_STREAM, &in).start_ns, 6100);  /* a copy on an idle GPU: at once */
     ws_timeline_free(&t);
 }
 END_TEST
@@ -213,8 +331,9 @@ END_TEST
 START_TEST(trace_json)
 {
     ws_arch a = test_arch(2);
+    ws_tl_host h = {0};
     ws_timeline t;
-    ws_timeline_init(&t, &a, 0, 1);
+    ws_timeline_init(&t, &a, 0, 1, &h);
     ws_tl_work k = kernel(1500, 0);
     k.name = "odd\"name\\<int>";
     k.grid[0] = 4, k.grid[1] = k.grid[2] = 1, k.block[0] = 256, k.block[1] = k.block[2] = 1;
@@ -264,6 +383,9 @@ int main(void)
     tcase_add_test(tc, pageable_holds_the_host);
     tcase_add_test(tc, events_and_queries);
     tcase_add_test(tc, trace_json);
+    tcase_add_test(tc, one_host_clock);
+    tcase_add_test(tc, dram_sharing);
+    tcase_add_test(tc, idle_gpu_wakes);
     suite_add_tcase(suite, tc);
     SRunner *runner = srunner_create(suite);
     srunner_run_all(runner, CK_NORMAL);

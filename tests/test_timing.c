@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "sim/report.h"
+#include "sim/sass.h"
 #include "sim/timing.h"
 #include "sim/timing_internal.h"
 #include "sim/timing_result.h"
@@ -47,6 +48,53 @@ START_TEST(dependent_chain)
     ck_assert_int_eq(t->bound, WS_BOUND_LAUNCH);   /* 41 cycles against 2.2 us */
     ck_assert_uint_eq(t->dram_read_bytes + t->dram_write_bytes, 0);
     done(r);
+}
+END_TEST
+
+/* The same chain at --build O0: in order, each PTX instruction becomes its class's SASS
+ * instructions (sim/sass_o0.def: mov 4, float arithmetic 2, ret 1: 4 + 10*2 + 1 = 25
+ * slots) and each SASS instruction holds the warp o0_sass_cycles (H: 14 on hopper). The
+ * mov ends at 4H, each add (its operand long ready) 2H later, ret H later: 25H = 350
+ * cycles, 24 of each 25 in ncu's wait (H - 1 per slot: 25 * 13 = 325). */
+START_TEST(dependent_chain_at_o0)
+{
+    sim_run *r = run(chain, "kernel k\ngrid 1\nblock 32\nbuild O0\n");
+    const ws_arch *a = ws_arch_default();
+    const ws_timing_result *t = result(r, 0);
+    ck_assert_uint_eq(a->o0_sass_cycles, 14);
+    ck_assert_uint_eq(r->session.launches[0].counters[WS_CTR_issue_slots], 25);
+    ck_assert_double_eq_tol(t->cycles, 350, 1e-9);
+    ck_assert_uint_eq(r->session.launches[0].counters[WS_CTR_stall_wait], 325);
+    done(r);
+}
+END_TEST
+
+/* The classes of sim/sass_o0.def, as the H100's -O0 listings show them. */
+START_TEST(o0_classes)
+{
+    static const struct { const char *ptx; ws_o0_class cls; } cases[] = {
+        {"mov.u32 %r1, %tid.x;", WS_O0_mov},           {"mov.u64 %rd1, %rd2;", WS_O0_mov64},
+        {"add.s64 %rd1, %rd1, %rd2;", WS_O0_int64},     {"add.s32 %r1, %r1, %r2;", WS_O0_int},
+        {"ld.global.f32 %f1, [%rd1];", WS_O0_ld_global}, {"ld.f32 %f1, [%rd1];", WS_O0_ld_global},
+        {"st.shared.f32 [%rd1], %f1;", WS_O0_st_shared}, {"ld.param.u64 %rd1, [p];", WS_O0_ld_param},
+        {"div.rn.f32 %f1, %f1, %f1;", WS_O0_fdiv},      {"div.approx.f32 %f1, %f1, %f1;", WS_O0_float},
+        {"div.full.f32 %f1, %f1, %f1;", WS_O0_float},   {"rem.u32 %r1, %r1, %r2;", WS_O0_idiv},
+        {"red.shared.add.f32 [%rd1], %f1;", WS_O0_atom_shared}, {"bra L;", WS_O0_branch},
+        {"shfl.sync.bfly.b32 %r1, %r1, 1, 31, -1;", WS_O0_warp}, {"ret;", WS_O0_exit},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char ptx[1024];
+        snprintf(ptx, sizeof ptx,
+                 HEADER ".visible .entry k(.param .u64 p)\n{\n  .reg .b32 %%r<3>; .reg .b64 %%rd<3>; "
+                        ".reg .f32 %%f<2>;\nL:\n  %s\n  ret;\n}\n", cases[i].ptx);
+        ptx_diag diag = {0};
+        ptx_module *m = ptx_parse(ptx, strlen(ptx), "test.ptx", &diag);
+        ck_assert_msg(m != NULL, "%s does not parse", cases[i].ptx);
+        ck_assert_msg(ws_o0_class_of(&m->functions[0].instrs[0]) == cases[i].cls, "%s: class %s", cases[i].ptx,
+                      ws_o0_class_names[ws_o0_class_of(&m->functions[0].instrs[0])]);
+        ptx_module_free(m);
+        ptx_diag_free(&diag);
+    }
 }
 END_TEST
 
@@ -293,6 +341,8 @@ int main(void)
     Suite *s = suite_create("timing");
     TCase *tc = tcase_create("model");
     tcase_add_test(tc, dependent_chain);
+    tcase_add_test(tc, dependent_chain_at_o0);
+    tcase_add_test(tc, o0_classes);
     tcase_add_test(tc, barrier_release);
     tcase_add_test(tc, caches_and_dram);
     tcase_add_test(tc, writes_beyond_the_l2);

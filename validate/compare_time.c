@@ -3,7 +3,8 @@
  * Plain C11 + POSIX; needs no GPU.  See validate/README.md, "Time".
  *
  *   compare_time --warpsim PATH --results DIR [--root DIR] [--mode real|O4|O0] [--arch hopper] [--markdown]
- *                [--max-mape PCT] [--min-within PCT] [--pairs] [--min-main-stall PCT] [--skip STEM]
+ *                [--max-mape PCT] [--min-within PCT] [--pairs] [--min-main-stall PCT] [--max-sass-error PCT]
+ *                [--skip STEM]
  *
  * For each launch of DIR/manifest.tsv measured in the mode (probes aside), it
  * runs `warpsim run X.launch --csv --metrics gpu__time_duration.sum --build MODE`
@@ -20,7 +21,8 @@
  * predicted main stall reason (the most cycles per warp) is the measured one.
  *
  * Exit status 1 when a limit given is not met (--max-mape, --min-within,
- * --pairs: every pair right, --min-main-stall: that share) or warpsim fails
+ * --pairs: every pair right, --min-main-stall: that share, --max-sass-error: the
+ * mean error of the predicted SASS instruction count, the build's expansion) or warpsim fails
  * (--skip STEM leaves out one launch file of the manifest);
  * 2 for a bad command line.
  */
@@ -51,17 +53,25 @@ static launch_time *times;
  * points for percentages (1) and in cycles per warp for the stall ratios
  * (2, with the measured mean beside it). Byte counts under 1 MiB measured are
  * left out (mostly L2 traffic). */
-static const struct { const char *metric, *label; int points; } others[] = {
-    {"sm__cycles_elapsed.avg", "SM cycles", 0},
-    {"dram__bytes_read.sum", "DRAM bytes read (>= 1 MiB)", 0},
-    {"dram__bytes_write.sum", "DRAM bytes written (>= 1 MiB)", 0},
-    {"lts__t_sector_hit_rate.pct", "L2 hit rate", 1},
-    {"l1tex__t_sector_hit_rate.pct", "L1 hit rate", 1},
-    {"sm__warps_active.avg.pct_of_peak_sustained_active", "achieved occupancy", 1},
-    {"smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio", "stall long_scoreboard", 2},
-    {"smsp__average_warp_latency_issue_stalled_barrier.ratio", "stall barrier", 2},
-    {"smsp__average_warp_latency_issue_stalled_short_scoreboard.ratio", "stall short_scoreboard", 2},
-    {"smsp__average_warp_latency_issue_stalled_wait.ratio", "stall wait", 2},
+static const struct {
+    const char *metric, *label;
+    int points;
+    double min_measured;      /* sizes measured below it are left out */
+    const char *gpu_metric;   /* ncu's name where it is not warpsim's */
+} others[] = {
+    /* first (--max-sass-error reads it): the build's expansion of PTX into SASS (sim/pipes.def,
+     * sim/sass_o0.def), predicted issue slots against the SASS warp-instructions executed */
+    {"warpsim__issue_slots.sum", "SASS instructions", 0, 1, "smsp__inst_executed.sum"},
+    {"sm__cycles_elapsed.avg", "SM cycles", 0, 1, NULL},
+    {"dram__bytes_read.sum", "DRAM bytes read (>= 1 MiB)", 0, 1048576, NULL},
+    {"dram__bytes_write.sum", "DRAM bytes written (>= 1 MiB)", 0, 1048576, NULL},
+    {"lts__t_sector_hit_rate.pct", "L2 hit rate", 1, 0, NULL},
+    {"l1tex__t_sector_hit_rate.pct", "L1 hit rate", 1, 0, NULL},
+    {"sm__warps_active.avg.pct_of_peak_sustained_active", "achieved occupancy", 1, 0, NULL},
+    {"smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio", "stall long_scoreboard", 2, 0, NULL},
+    {"smsp__average_warp_latency_issue_stalled_barrier.ratio", "stall barrier", 2, 0, NULL},
+    {"smsp__average_warp_latency_issue_stalled_short_scoreboard.ratio", "stall short_scoreboard", 2, 0, NULL},
+    {"smsp__average_warp_latency_issue_stalled_wait.ratio", "stall wait", 2, 0, NULL},
 };
 #define OTHERS (sizeof others / sizeof others[0])
 static double other_error[OTHERS], other_measured[OTHERS];
@@ -109,13 +119,14 @@ static void compare_main_stall(const csv_table *sim, int srow, const csv_table *
 static void compare_others(const csv_table *sim, int srow, const csv_table *gpu, int grow, int repeat)
 {
     for (size_t m = 0; m < OTHERS; m++) {
-        int sc = column(sim, others[m].metric), gc = column(gpu, others[m].metric);
+        int sc = column(sim, others[m].metric),
+            gc = column(gpu, others[m].gpu_metric ? others[m].gpu_metric : others[m].metric);
         if (sc < 0 || gc < 0)
             continue;
         double measured = 0, predicted = parse_number(cell(sim, srow, sc));
         for (int k = 0; k < repeat; k++)
             measured += parse_number(cell(gpu, grow + k, gc)) / repeat;
-        if (isnan(measured) || isnan(predicted) || (!others[m].points && measured < (m ? 1048576 : 1)))
+        if (isnan(measured) || isnan(predicted) || (!others[m].points && measured < others[m].min_measured))
             continue;
         other_error[m] += others[m].points ? fabs(predicted - measured) : fabs(predicted - measured) / measured * 100;
         other_measured[m] += measured;
@@ -223,7 +234,7 @@ static int compare_launch(const char *warpsim, const char *root, const char *res
 int main(int argc, char **argv)
 {
     const char *warpsim = NULL, *resdir = NULL, *root = ".", *mode = "real";
-    double max_mape = -1, min_within = -1, min_main_stall = -1;
+    double max_mape = -1, min_within = -1, min_main_stall = -1, max_sass_error = -1;
     const char *skip = NULL;   /* --skip STEM: a launch file left out (the ctests leave out the slowest) */
     int markdown = 0, pairs_must_hold = 0;
     for (int i = 1; i < argc; i++) {
@@ -239,11 +250,12 @@ int main(int argc, char **argv)
         else if (v && !strcmp(a, "--max-mape")) max_mape = atof(v), i++;
         else if (v && !strcmp(a, "--min-within")) min_within = atof(v), i++;
         else if (v && !strcmp(a, "--min-main-stall")) min_main_stall = atof(v), i++;
+        else if (v && !strcmp(a, "--max-sass-error")) max_sass_error = atof(v), i++;
         else if (v && !strcmp(a, "--skip")) skip = v, i++;
         else {
             fprintf(stderr, "usage: compare_time --warpsim PATH --results DIR [--root DIR] [--mode real|O4|O0] "
                             "[--arch PRESET] [--markdown] [--max-mape PCT] [--min-within PCT] [--pairs]\n"
-                            "       [--min-main-stall PCT] [--skip STEM]\n");
+                            "       [--min-main-stall PCT] [--max-sass-error PCT] [--skip STEM]\n");
             return 2;
         }
     }
@@ -336,6 +348,13 @@ int main(int argc, char **argv)
     if (min_main_stall >= 0 && main_stall < min_main_stall) {
         printf("compare_time: the main stall reason is right in %.0f%% of the launches, below the limit %.0f%%\n",
                main_stall, min_main_stall);
+        fail = 1;
+    }
+    /* others[0] is the SASS instruction count */
+    double sass_error = other_count[0] ? other_error[0] / other_count[0] : 0;
+    if (max_sass_error >= 0 && (!other_count[0] || sass_error > max_sass_error)) {
+        printf("compare_time: the SASS instruction count is %.1f%% off, above the limit %.1f%%\n", sass_error,
+               max_sass_error);
         fail = 1;
     }
     if (pairs_must_hold && right < pairs) {

@@ -57,6 +57,18 @@
 #include "cuda_runtime_api.h"
 #include <__clang_cuda_builtin_vars.h>
 
+/* The device runtime's calls a kernel may make beside its launches (dynamic parallelism): declared for device
+ * code too, so that clang++ compiles the host code of a program whose kernels call them; nvcc -rdc=true's PTX
+ * (--cc nvcc, --ptx) calls them, and warpsim runs them (sim/device_runtime.def). */
+#ifdef __cplusplus
+extern "C" {
+__device__ cudaError_t cudaGetLastError(void);
+__device__ cudaError_t cudaPeekAtLastError(void);
+__device__ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
+__device__ cudaError_t cudaStreamDestroy(cudaStream_t stream);
+}
+#endif
+
 /* threadIdx and friends convert to uint3 and dim3 as in nvcc (clang's header declares these) */
 __device__ inline __cuda_builtin_threadIdx_t::operator uint3() const { return uint3{x, y, z}; }
 __device__ inline __cuda_builtin_threadIdx_t::operator dim3() const { return dim3(x, y, z); }

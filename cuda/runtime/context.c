@@ -93,7 +93,7 @@ static int set_up(ws_cuda *c)
         return -1;
     }
     for (int d = 0; d < c->device_count; d++)
-        ws_timeline_init(&c->timelines[d], &c->arch, d, c->options.timeline != NULL);
+        ws_timeline_init(&c->timelines[d], &c->arch, d, c->options.timeline != NULL, &c->host);
     ws_global_init(&c->global, c->options.mem_limit);
     c->global.track_init = c->options.initcheck;
     reserve_windows(c->options.mem_limit * 2 + (UINT64_C(1) << 32));

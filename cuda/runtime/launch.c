@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "sim/check.h"
+#include "sim/device_launch.h"
 #include "sim/grid.h"
 #include "sim/session.h"
 #include "sim/timing_result.h"
@@ -78,8 +79,8 @@ static int kernel_selected(const ws_cuda *c, const ws_cuda_function *f)
     return !strcmp(mangled, want) || !strcmp(f->display_name, want) || ws_kernel_name_matches(mangled, want);
 }
 
-/* Keep a finished launch for the report, or free it. */
-static void keep_launch(ws_cuda *c, ws_launch *l, double seconds, int selected)
+/* Keep a finished launch for the report, or free it: its index in the report, or -1. */
+static int keep_launch(ws_cuda *c, ws_launch *l, double seconds, int selected)
 {
     int keep = selected && c->launches_seen >= c->options.launch_skip &&
                (uint64_t)c->launch_count < c->options.launch_count;
@@ -102,11 +103,11 @@ static void keep_launch(ws_cuda *c, ws_launch *l, double seconds, int selected)
     }
     if (!keep) {
         ws_launch_free(l);
-        return;
+        return -1;
     }
     c->launches[c->launch_count] = *l;
     c->seconds[c->launch_count] = seconds;
-    c->launch_count++;
+    return c->launch_count++;
 }
 
 static cudaError_t check_config(const ws_cuda *c, const ws_cuda_function *f, int device, dim3 grid, dim3 block,
@@ -130,6 +131,74 @@ static cudaError_t check_config(const ws_cuda *c, const ws_cuda_function *f, int
         return cudaErrorLaunchOutOfResources;
     (void)k;
     return cudaSuccess;
+}
+
+/* Where a launch and the grids it launches go: its stream on its device's timeline. */
+typedef struct {
+    ws_cuda *c;
+    int module;
+    ws_timeline *tl;
+    int stream;
+} child_context;
+
+/* A grid that ran (status 0) or faulted: its fault becomes the sticky error, as compute-sanitizer would show it;
+ * otherwise its predicted duration goes on its stream (a child's after its parent) and it is kept for the
+ * report. Its index in the report, or -1. */
+static int finish_launch(child_context *x, ws_launch *l, int status, double seconds, const ws_cuda_function *f,
+                         int device_side, double after_ns, double *end_ns)
+{
+    *end_ns = 0;
+    ws_cuda *c = x->c;
+    c->total_launches++;
+    c->check_errors += l->check_errors;
+    if (c->options.racecheck)
+        ws_race_report(l, &c->races_shown, &c->race_errors, &c->race_warnings);
+    if (status) {
+        fflush(stdout);
+        fprintf(stderr, "========= %s\n", l->error);
+        if (!c->pending_error)
+            c->pending_error = l->fault_kind == WS_FAULT_SETUP ? cudaErrorLaunchFailure
+                                                               : fault_error((ws_fault_kind)l->fault_kind);
+        ws_launch_free(l);
+        return -1;
+    }
+    const ws_timing_result *t = ws_timing_result_of(l);
+    uint64_t blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    uint64_t sms = t && t->blocks_per_sm ? (blocks + t->blocks_per_sm - 1) / t->blocks_per_sm : 0;   /* 0: all */
+    ws_tl_work w = {
+        .kind = WS_TL_KERNEL, .duration_ns = t ? t->duration_ns : 0, .name = ws_launch_name(l),
+        .sms = sms > UINT32_MAX ? 0 : (uint32_t)sms, .dram_bytes = t ? t->dram_read_bytes + t->dram_write_bytes : 0,
+        .grid = {l->grid[0], l->grid[1], l->grid[2]}, .block = {l->block_dim[0], l->block_dim[1], l->block_dim[2]},
+        .device_side = device_side, .after_ns = after_ns,
+    };
+    *end_ns = ws_timeline_issue(x->tl, x->stream, &w).end_ns;
+    return keep_launch(c, l, seconds, !f || kernel_selected(c, f));
+}
+
+/* The registered kernel of the module's function `kernel`, or NULL. */
+static ws_cuda_function *function_of_kernel(ws_cuda *c, int module, int kernel)
+{
+    for (int i = 0; i < c->function_count; i++)
+        if (c->functions[i].module == module && c->functions[i].kernel == kernel)
+            return &c->functions[i];
+    return NULL;
+}
+
+static const char *child_name(void *ctx, int kernel)
+{
+    child_context *x = ctx;
+    const ws_cuda_function *f = function_of_kernel(x->c, x->module, kernel);
+    return f ? f->display_name : NULL;
+}
+
+static int child_finished(void *ctx, ws_launch *child, int status, double seconds, int parent_id, double after_ns,
+                          double *end_ns)
+{
+    child_context *x = ctx;
+    child->device_launched = 1;
+    child->parent = parent_id;
+    return finish_launch(x, child, status, seconds, function_of_kernel(x->c, x->module, child->kernel_index), 1,
+                         after_ns, end_ns);
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared_bytes,
@@ -192,40 +261,32 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **arg
     int status = ws_launch_run(&l, &cfg, &c->global);
     double seconds = now_seconds() - t0;
     free(params);
-    c->total_launches++;
-    c->check_errors += l.check_errors;
-    if (o->racecheck)
-        ws_race_report(&l, &c->races_shown, &c->race_errors, &c->race_warnings);
-    if (status) {
+    if (status && (l.fault_kind == WS_FAULT_SETUP || l.fault_kind == WS_FAULT_TARGET)) {
         fflush(stdout);
-        if (l.fault_kind == WS_FAULT_SETUP || l.fault_kind == WS_FAULT_TARGET) {
-            /* it could not start: the launch call fails, nothing sticks; a kernel using what the GPU lacks
-               is what a binary without code for that GPU gets from the driver */
-            fprintf(stderr, "warpsim: %s\n", l.error);
-            cudaError_t e = l.fault_kind == WS_FAULT_TARGET ? cudaErrorNoKernelImageForDevice : cudaErrorLaunchFailure;
-            ws_launch_free(&l);
-            return ws_api_end(c, e);
-        }
-        /* as compute-sanitizer would show it, then CUDA's sticky error for the next calls */
-        fprintf(stderr, "========= %s\n", l.error);
-        c->pending_error = fault_error((ws_fault_kind)l.fault_kind);
+        /* it could not start: the launch call fails, nothing sticks; a kernel using what the GPU lacks
+           is what a binary without code for that GPU gets from the driver */
+        fprintf(stderr, "warpsim: %s\n", l.error);
+        cudaError_t e = l.fault_kind == WS_FAULT_TARGET ? cudaErrorNoKernelImageForDevice : cudaErrorLaunchFailure;
         ws_launch_free(&l);
-        ws_cuda_leave(c);
-        return cudaSuccess;   /* the launch itself was accepted; the error shows at the next call */
+        c->total_launches++;
+        return ws_api_end(c, e);
     }
-    /* the kernel ran already; on the simulated timeline it takes its predicted duration on its stream */
-    const ws_timing_result *t = ws_timing_result_of(&l);
-    uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
-    uint64_t sms = t && t->blocks_per_sm ? (blocks + t->blocks_per_sm - 1) / t->blocks_per_sm : 0;   /* 0: all */
-    ws_tl_work w = {
-        .kind = WS_TL_KERNEL, .duration_ns = t ? t->duration_ns : 0, .name = f->display_name,
-        .sms = sms > UINT32_MAX ? 0 : (uint32_t)sms,
-        .grid = {grid.x, grid.y, grid.z}, .block = {block.x, block.y, block.z},
-    };
-    int index;
-    ws_timeline *tl = ws_cuda_stream_of(c, stream, &index);
-    ws_timeline_issue(tl, index, &w);
-    keep_launch(c, &l, seconds, kernel_selected(c, f));
+    /* the grids it launched from the device run after it (sim/device_launch.h), on its stream */
+    ws_children *children = l.children;
+    l.children = NULL;
+    child_context ctx = {.c = c, .module = f->module};
+    ctx.tl = ws_cuda_stream_of(c, stream, &ctx.stream);
+    double end_ns, tree_end_ns;
+    int id = finish_launch(&ctx, &l, status, seconds, f, 0, 0, &end_ns);
+    if (status) {
+        ws_children_free(children, &c->global);
+        ws_cuda_leave(c);
+        return cudaSuccess;   /* the launch itself was accepted; the fault shows at the next call */
+    }
+    if (children) {
+        ws_child_hooks hooks = {.ctx = &ctx, .name = child_name, .finished = child_finished};
+        ws_run_children(children, &cfg, id, end_ns, &c->global, &hooks, &tree_end_ns);
+    }
     return ws_api_end(c, cudaSuccess);
 }
 

@@ -293,6 +293,11 @@ static void timeline_copy(ws_cuda *c, side_kind dst, side_kind src, uint64_t byt
         ws_timeline_issue(t, index, &w);
 }
 
+void ws_cuda_timeline_copy(ws_cuda *c, const void *dst, const void *src, uint64_t bytes, cudaStream_t stream, int sync)
+{
+    timeline_copy(c, side_of(c, dst), side_of(c, src), bytes, stream, sync);
+}
+
 static void timeline_memset(ws_cuda *c, uint64_t bytes, cudaStream_t stream)
 {
     int index;

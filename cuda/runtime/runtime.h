@@ -112,7 +112,8 @@ typedef struct {
     uint64_t launches_seen;    /* of the kernel filter's, whether reported or not */
     uint64_t total_launches;
     int events_warned;
-    ws_timeline timelines[WS_CUDA_MAX_DEVICES];   /* each GPU's simulated timeline: streams, engines, host clock */
+    ws_timeline timelines[WS_CUDA_MAX_DEVICES];   /* each GPU's simulated timeline: streams, engines */
+    ws_tl_host host;           /* the host's simulated clock: one for the process, every GPU and host thread */
     FILE *report;              /* stdout, or --log-file */
 } ws_cuda;
 
@@ -133,6 +134,11 @@ int ws_cuda_current_device(void);
  * cudaStreamLegacy: the current device's legacy stream; cudaStreamPerThread:
  * its per-thread stream). */
 ws_timeline *ws_cuda_stream_of(ws_cuda *c, cudaStream_t stream, int *index);
+
+/* Place a copy of `bytes` from src to dst (pointers of the program, or a cudaArray's device address: device,
+ * pinned or pageable memory, as cudaMemcpy tells them apart) on `stream`'s simulated timeline; sync: a
+ * synchronous call, which the host waits for when one side is host memory (memory.c). */
+void ws_cuda_timeline_copy(ws_cuda *c, const void *dst, const void *src, uint64_t bytes, cudaStream_t stream, int sync);
 
 /* The memory a kernel on `device` may touch, for ws_launch_config.device_mask (0 with one GPU). */
 uint32_t ws_cuda_device_mask(const ws_cuda *c, int device);

@@ -1,9 +1,10 @@
 /* Streams and events over the simulated timeline (sim/timeline.h).
  *
  * Work still runs in the simulator when it is issued, so its results are
- * there at once; what streams change is simulated time. Each GPU has a
- * timeline: the host's clock (each call that issues or waits for work costs
- * the preset's host_api_ns), each stream's tail (work in one stream runs in
+ * there at once; what streams change is simulated time. The process has
+ * one host clock (each call that issues or waits for work costs the
+ * preset's host_api_ns), whichever GPU or host thread makes the call; each
+ * GPU has a timeline: each stream's tail (work in one stream runs in
  * order; the legacy default stream waits for the blocking streams and they
  * for it, cudaStreamNonBlocking streams do not), a compute engine and the
  * copy engines. A kernel is placed for its predicted duration, a copy for
@@ -167,7 +168,7 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
      * gives cudaErrorInvalidResourceHandle; one recorded but not yet complete, cudaErrorNotReady */
     if (!start || !end || !start->recorded || !end->recorded || (start->flags | end->flags) & cudaEventDisableTiming)
         return ws_api_end(c, cudaErrorInvalidResourceHandle);
-    if (c->timelines[start->device].host_ns < start->device_ns || c->timelines[end->device].host_ns < end->device_ns)
+    if (c->host.ns < start->device_ns || c->host.ns < end->device_ns)
         return ws_api_end(c, cudaErrorNotReady);
     if (!c->options.no_timing) {
         *ms = (float)((end->device_ns - start->device_ns) * 1e-6);

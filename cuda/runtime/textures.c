@@ -74,6 +74,44 @@ cudaError_t cudaFreeArray(cudaArray_t array)
     return ws_api_end(c, cudaSuccess);
 }
 
+/* The bytes of the program's side of an array copy, `n` from p: device memory when kind says so (or
+ * cudaMemcpyDefault finds it there), else host memory as it is; NULL when device memory is not there. */
+static uint8_t *other_side(ws_cuda *c, const void *p, size_t n, enum cudaMemcpyKind kind, enum cudaMemcpyKind device_kind)
+{
+    if (kind == device_kind || (kind == cudaMemcpyDefault && device_bytes(c, p, n)))
+        return device_bytes(c, p, n);
+    return (uint8_t *)(uintptr_t)p;
+}
+
+/* Rows of `width` bytes between an array (at byte offset `at` of its packed rows) and the program's memory
+ * (`pitch` apart); to_array gives the direction. The bytes move at once; the timeline places one copy of
+ * width x height bytes, synchronous as cudaMemcpy2D is. */
+static cudaError_t array_rows(ws_cuda *c, const struct cudaArray *a, size_t at, void *mem, size_t pitch, size_t width,
+                              size_t height, enum cudaMemcpyKind kind, int to_array)
+{
+    size_t row = a->width * a->texel_bytes;
+    enum cudaMemcpyKind device_kind = cudaMemcpyDeviceToDevice;
+    if (kind != device_kind && kind != cudaMemcpyDefault && kind != (to_array ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost))
+        return cudaErrorInvalidMemcpyDirection;
+    for (size_t r = 0; r < height; r++) {
+        uint8_t *m = other_side(c, (uint8_t *)mem + r * pitch, width, kind, device_kind);
+        if (!m)
+            return cudaErrorInvalidValue;
+        size_t off = at + r * row;
+        if (to_array) {
+            memcpy(a->alloc->bytes + off, m, width);
+            ws_global_mark_written(a->alloc, off, width);
+        } else {
+            memcpy(m, a->alloc->bytes + off, width);
+        }
+    }
+    if (width && height) {
+        const void *array = (const void *)(uintptr_t)(a->alloc->base + at);
+        ws_cuda_timeline_copy(c, to_array ? array : mem, to_array ? mem : array, (uint64_t)width * height, NULL, 1);
+    }
+    return cudaSuccess;
+}
+
 cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t spitch,
                                 size_t width, size_t height, enum cudaMemcpyKind kind)
 {
@@ -83,18 +121,23 @@ cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset, size_t h_offse
     size_t row = dst->width * dst->texel_bytes;
     if (width > spitch || w_offset + width > row || h_offset + height > dst->height)
         return ws_api_end(c, cudaErrorInvalidValue);
-    for (size_t r = 0; r < height; r++) {
-        const uint8_t *s = (const uint8_t *)src + r * spitch;
-        if (kind == cudaMemcpyDeviceToDevice || (kind == cudaMemcpyDefault && device_bytes(c, s, width)))
-            s = device_bytes(c, s, width);
-        if (!s)
-            return ws_api_end(c, cudaErrorInvalidValue);
-        memcpy(dst->alloc->bytes + (h_offset + r) * row + w_offset, s, width);
-        ws_global_mark_written(dst->alloc, (h_offset + r) * row + w_offset, width);
-    }
-    return ws_api_end(c, cudaSuccess);
+    return ws_api_end(c, array_rows(c, dst, h_offset * row + w_offset, (void *)(uintptr_t)src, spitch, width, height,
+                                    kind, 1));
 }
 
+cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t w_offset, size_t h_offset,
+                                  size_t width, size_t height, enum cudaMemcpyKind kind)
+{
+    WS_API_BEGIN_WAITING(c);
+    if (!dst || !src)
+        return ws_api_end(c, cudaErrorInvalidValue);
+    size_t row = src->width * src->texel_bytes;
+    if (width > dpitch || w_offset + width > row || h_offset + height > src->height)
+        return ws_api_end(c, cudaErrorInvalidValue);
+    return ws_api_end(c, array_rows(c, src, h_offset * row + w_offset, dst, dpitch, width, height, kind, 0));
+}
+
+/* The 1D forms: `count` bytes from (w_offset, h_offset) on, through the packed rows, as one run. */
 cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void *src, size_t count,
                               enum cudaMemcpyKind kind)
 {
@@ -102,15 +145,21 @@ cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_offset, size_t h_offset,
     if (!dst || !src)
         return ws_api_end(c, cudaErrorInvalidValue);
     size_t row = dst->width * dst->texel_bytes, at = h_offset * row + w_offset;
-    if (w_offset > row || at + count > row * dst->height)
+    if (w_offset > row || at > row * dst->height || count > row * dst->height - at)
         return ws_api_end(c, cudaErrorInvalidValue);
-    const uint8_t *s = (kind == cudaMemcpyDeviceToDevice || (kind == cudaMemcpyDefault && device_bytes(c, src, count)))
-                           ? device_bytes(c, src, count) : src;
-    if (!s)
+    return ws_api_end(c, array_rows(c, dst, at, (void *)(uintptr_t)src, count, count, 1, kind, 1));
+}
+
+cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t w_offset, size_t h_offset, size_t count,
+                                enum cudaMemcpyKind kind)
+{
+    WS_API_BEGIN_WAITING(c);
+    if (!dst || !src)
         return ws_api_end(c, cudaErrorInvalidValue);
-    memcpy(dst->alloc->bytes + at, s, count);
-    ws_global_mark_written(dst->alloc, at, count);
-    return ws_api_end(c, cudaSuccess);
+    size_t row = src->width * src->texel_bytes, at = h_offset * row + w_offset;
+    if (w_offset > row || at > row * src->height || count > row * src->height - at)
+        return ws_api_end(c, cudaErrorInvalidValue);
+    return ws_api_end(c, array_rows(c, src, at, dst, count, count, 1, kind, 0));
 }
 
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t *tex, const struct cudaResourceDesc *res,

@@ -1,5 +1,6 @@
 // cudaEventElapsedTime gives the GPU's simulated time: a 1 MiB host-to-device copy from pageable
-// memory (at the preset's pageable rate, plus its latency) and one launch (its predicted gpu__time_duration).
+// memory (at the preset's pageable rate, plus its latency), one launch (its predicted gpu__time_duration),
+// and 1 MiB into a cudaArray from that pageable memory and back out of it into pinned memory.
 #include <cstdio>
 
 __global__ void scale(float *x, int n)
@@ -29,6 +30,23 @@ int main()
     printf("copy ns %.0f\n", ms * 1e6);
     cudaEventElapsedTime(&ms, b, c);
     printf("kernel ns %.0f\n", ms * 1e6);
+    cudaChannelFormatDesc f = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
+    cudaArray_t arr;
+    float *pinned;
+    cudaMallocArray(&arr, &f, 512, 512);
+    cudaMallocHost(&pinned, sizeof h);
+    cudaEventRecord(a);
+    cudaMemcpy2DToArray(arr, 0, 0, h, 512 * sizeof(float), 512 * sizeof(float), 512, cudaMemcpyHostToDevice);
+    cudaEventRecord(b);
+    cudaMemcpyFromArray(pinned, arr, 0, 0, sizeof h, cudaMemcpyDeviceToHost);
+    cudaEventRecord(c);
+    cudaEventSynchronize(c);
+    cudaEventElapsedTime(&ms, a, b);
+    printf("into an array ns %.0f\n", ms * 1e6);
+    cudaEventElapsedTime(&ms, b, c);
+    printf("out of an array ns %.0f\n", ms * 1e6);
+    cudaFreeArray(arr);
+    cudaFreeHost(pinned);
     cudaFree(d);
     cudaEventDestroy(a);
     cudaEventDestroy(b);

@@ -115,6 +115,20 @@ int main()
     normalized<<<1, 1>>>(tb, trgba, dout);
     cudaMemcpy(n, dout, sizeof n, cudaMemcpyDeviceToHost);
     printf("normalized: %.4f | %.4f %.4f %.4f %.4f\n", n[0], n[1], n[2], n[3], n[4]);
+
+    // out of an array: rows 1-2 of the image's columns 2-5 (pitch 5 floats), then 3 floats from (row 3, column 1)
+    float back[2 * 5] = {}, run[3] = {};
+    cudaError_t e2d = cudaMemcpy2DFromArray(back, 5 * sizeof(float), arr, 2 * sizeof(float), 1, 4 * sizeof(float), 2,
+                                            cudaMemcpyDeviceToHost);
+    cudaError_t e1d = cudaMemcpyFromArray(run, arr, 1 * sizeof(float), 3, sizeof run, cudaMemcpyDeviceToHost);
+    int same = e2d == cudaSuccess && e1d == cudaSuccess;
+    for (int r = 0; r < 2; r++)
+        for (int x = 0; x < 4; x++)
+            same &= back[r * 5 + x] == img[(1 + r) * W + 2 + x];
+    for (int i = 0; i < 3; i++)
+        same &= run[i] == img[3 * W + 1 + i];
+    printf("from an array: %s; beyond it: %s\n", same ? "OK" : "WRONG",
+           cudaGetErrorName(cudaMemcpyFromArray(run, arr, 0, 3, W * sizeof(float) + 4, cudaMemcpyDeviceToHost)));
     cudaDestroyTextureObject(tl);
     cudaDestroyTextureObject(tp);
     cudaDestroyTextureObject(tli);
