@@ -1,14 +1,12 @@
 #!/usr/bin/env python3
 # The table of programs/README.md that maps every page of the seeds holding a program, a kernel or a question to
 # the folders that answer it (between <!-- seed-table:begin --> and <!-- seed-table:end -->): every folder it
-# names exists with a README (but the PENDING ones, said so), every folder of programs/ and every seed 000-004
-# appears in it, and, given the seed texts' directory, every page title is in its seed's text.
+# names exists with a README, every folder of programs/ and every seed 000-004 appears in it, and, given the seed
+# texts' directory, every page title is in its seed's text.
 #   course_seed_table.py SOURCE_ROOT [SEEDS_DIR]
 import os, re, sys, unicodedata
 
 SEEDS = ["000", "001", "002", "003", "004"]
-# Folders the table may name before they exist, with why (another branch is writing them).
-PENDING = {"004_dynamic_parallelism": "seed 004's dynamic parallelism (Grilles filles), being written in another branch"}
 
 
 def normalised(text):
@@ -47,11 +45,8 @@ def main(argv):
                 print("FAIL: %s '%s': the link [%s] goes to %s/" % (seed, title, label, path))
                 failures += 1
             elif not os.path.isfile(os.path.join(root, "programs", path, "README.md")):
-                if path in PENDING:
-                    print("pending: %s (%s)" % (path, PENDING[path]))
-                else:
-                    print("FAIL: %s '%s': programs/%s/README.md does not exist" % (seed, title, path))
-                    failures += 1
+                print("FAIL: %s '%s': programs/%s/README.md does not exist" % (seed, title, path))
+                failures += 1
         if seed in seed_texts and normalised(title) not in seed_texts[seed]:
             print("FAIL: '%s' is not a title in seed %s" % (title, seed))
             failures += 1

@@ -6,6 +6,9 @@
 #   program_readmes.py --skip-sizes WARPSIM README...   the same, but the figures from validate/sizes/ launches
 #                                             (minutes under the sanitizers: the plain build checks them)
 #   program_readmes.py --self-test            the checker's own cases (a mask that hides a whole line, ...)
+#   program_readmes.py --update WARPSIM README...   rewrite each figure that differs from its expression, and
+#                                             each quoted line whose run line has the same words but other
+#                                             numbers (after a change of the model: read the diff, then the prose)
 #
 # Three kinds of HTML comment, invisible in the rendered page:
 #
@@ -146,9 +149,20 @@ NUMBER_RE = re.compile(r"(?<![A-Za-z_\d.,/#-])-?\d+(?:,\d{3})*(?:\.\d+)?(?![A-Za
 NOT_FIGURES_RE = re.compile(r"`[^`]*`|\]\([^)]*\)|<!--.*?-->|\d{4}-\d{2}-\d{2}|https?://\S+")
 
 
+def number_spans(text):
+    """The numbers of text with their places in it (what is not a figure blanked, keeping every offset)."""
+    text = "\n".join(" " * len(l) if l.startswith("```") else l for l in text.split("\n"))  # a fence is no code span
+    text = NOT_FIGURES_RE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    return [(m.start(), m.end(), m.group(0)) for m in NUMBER_RE.finditer(text)]
+
+
 def numbers_in(text):
-    text = "\n".join(l for l in text.split("\n") if not l.startswith("```"))  # a fence is not inline code
-    return NUMBER_RE.findall(NOT_FIGURES_RE.sub(" ", text))
+    return [n for _, _, n in number_spans(text)]
+
+
+def skeleton(line):
+    """A line with its numbers blanked: a quoted line and the run's line it stands for share it."""
+    return re.sub(r"-?\d[\d.,]*", "#", line)
 
 
 def split_exprs(text):
@@ -274,8 +288,8 @@ def check_quoted(quoted, out, mask):
 
 
 class Checker:
-    def __init__(self, warpsim, run=None, skip_sizes=False):
-        self.warpsim, self.runs, self.failures, self.blocks = warpsim, {}, 0, 0
+    def __init__(self, warpsim, run=None, skip_sizes=False, update=False):
+        self.warpsim, self.runs, self.failures, self.blocks, self.update = warpsim, {}, 0, 0, update
         self.skip_sizes, self.skipped = skip_sizes, 0
         self.run = run or self.run_warpsim
 
@@ -329,12 +343,14 @@ class Checker:
         return csv_launches(text[text.index('"ID"'):])
 
     def check_text(self, path, text, require_sections=False):
-        lines, sources, i, heading = text.split("\n"), {}, 0, ""
+        """Check one README; return its text (rewritten by --update)."""
+        self.lines = lines = text.split("\n")
+        sources, i, heading = {}, 0, ""
         while i < len(lines):
             try:
                 c = comment_at(lines, i)
             except ValueError as e:
-                self.fail("%s:%d: %s" % (path, i + 1, e)); return
+                self.fail("%s:%d: %s" % (path, i + 1, e)); return text
             if c is None:
                 if lines[i].startswith("#"):
                     heading = lines[i]
@@ -359,9 +375,11 @@ class Checker:
                     self.check_checked(where, body, block)
                 else:
                     self.check_figures(where, body, block, sources)
+                lines[i:nxt] = block   # --update may have rewritten it (as many lines)
                 i = nxt
             except Exception as e:
                 self.fail("%s: %s" % (where, e))
+        return "\n".join(lines)
 
     def check_checked(self, where, body, block):
         args, *options = body.split(" ; ")
@@ -376,6 +394,16 @@ class Checker:
         status, out = self.run(shlex.split(args))
         if status != int(opts.get("status", 0)):
             raise ValueError("warpsim run %s: exit status %d, not %s" % (args, status, opts.get("status", 0)))
+        if self.update:
+            k = 0
+            for q in range(1, len(block) - 1):
+                line = block[q].rstrip()
+                hit = next((n for n in range(k, len(out)) if out[n] == line), None)
+                if hit is None:
+                    hit = next((n for n in range(k, len(out)) if skeleton(out[n]) == skeleton(line)), None)
+                    if hit is not None:
+                        block[q] = out[hit]
+                k = hit + 1 if hit is not None else k
         missing = check_quoted([l.rstrip() for l in block[1:-1]], out, mask)
         if missing is not None:
             self.fail("%s, warpsim run %s: the README quotes a line the run does not print (in that order):\n    %s"
@@ -393,6 +421,12 @@ class Checker:
             return
         if not found:
             raise ValueError("a figures comment before a block with no number")
+        if self.update and len(exprs) == len(found):
+            joined, spans = "\n".join(block), number_spans("\n".join(block))
+            for (a, b, text), expr in reversed(list(zip(spans, exprs))):
+                joined = joined[:a] + evaluate(expr, sources) + joined[b:]
+            block[:] = joined.split("\n")
+            found = numbers_in(joined)
         for n, (expr, text) in enumerate(zip(exprs, found)):
             want = evaluate(expr, sources)
             if want != text:
@@ -453,13 +487,16 @@ def self_test():
 def main(argv):
     if argv[1:] == ["--self-test"]:
         return 1 if self_test() else 0
-    skip_sizes = argv[1] == "--skip-sizes"
-    if skip_sizes:
-        argv = argv[1:]
-    checker = Checker(argv[1], skip_sizes=skip_sizes)
+    skip_sizes, update = "--skip-sizes" in argv[1:3], "--update" in argv[1:3]
+    argv = [a for a in argv if a not in ("--skip-sizes", "--update")]
+    checker = Checker(argv[1], skip_sizes=skip_sizes, update=update)
     checker.prefetch([open(path).read() for path in argv[2:]])
     for path in argv[2:]:
-        checker.check_text(path, open(path).read(), re.match(r"(.*/)?programs/\d{3}_\w+/README\.md$", path) is not None)
+        text = open(path).read()
+        new = checker.check_text(path, text, re.match(r"(.*/)?programs/\d{3}_\w+/README\.md$", path) is not None)
+        if update and new != text:
+            open(path, "w").write(new)
+            print("updated: %s" % path)
     if checker.blocks == 0:
         checker.fail("no checked or figures block in any README")
     print("%d block(s), %d skipped, %d failure(s)" % (checker.blocks, checker.skipped, checker.failures))
