@@ -1,10 +1,11 @@
 // programs/course.h: what the course's whole programs share on the host side, as NVIDIA's
 // samples share helper_cuda.h: the .launch files' random=SEED generator, so that a program's
-// data (and so its data-dependent counters) equal its folder's .launch runs, and one launch
-// timed between two CUDA events.
+// data (and so its data-dependent counters) equal its folder's .launch runs, one launch
+// timed between two CUDA events, and the CPU baselines the seeds compare against, timed on the host.
 #ifndef WARPSIM_PROGRAMS_COURSE_H
 #define WARPSIM_PROGRAMS_COURSE_H
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 
@@ -35,6 +36,21 @@ template <class Launch> static void timed(const char *what, Launch launch)
     float ms = 0.0f;
     cudaEventElapsedTime(&ms, start, stop);
     printf("%-44s %.4f ms\n", what, ms);
+}
+
+// A computation on the host timed with std::chrono, printed with its rate when flops > 0. Host
+// code runs natively under warpsim: this is the CPU of the machine running the program, not a
+// simulated figure (the READMEs mask it in their checked output).
+template <class Work> static double host_timed(const char *what, double flops, Work work)
+{
+    auto t0 = std::chrono::steady_clock::now();
+    work();
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (flops > 0)
+        printf("%-44s %.3f ms on this machine's CPU, %.2f GFLOP/s\n", what, ms, flops / (ms * 1e6));
+    else
+        printf("%-44s %.3f ms on this machine's CPU\n", what, ms);
+    return ms;
 }
 
 #endif

@@ -669,8 +669,10 @@ void ws_report_text(const ws_session *s, FILE *f, int color)
         if (!ws_timing_result_of(l)) {   /* the Time section gives it with registers counted */
             const char *limit;
             uint32_t resident = ws_arch_blocks_per_sm(&s->arch, threads, l->shared_size, &limit);
-            fprintf(f, "    %-34s %14u   %s(limited by %s; registers not counted)%s\n", "blocks resident per SM",
-                    resident, DIM(color), limit, RESET(color));
+            fprintf(f,
+                    "    %-34s %14u   %s(limited by %s; registers not counted under --no-timing: the Time section "
+                    "counts them)%s\n",
+                    "blocks resident per SM", resident, DIM(color), limit, RESET(color));
         }
         row(f, "warp-instructions", c[WS_CTR_inst_executed], ws_counters[WS_CTR_inst_executed].metric, color);
         row(f, "thread-instructions", c[WS_CTR_thread_inst_executed], ws_counters[WS_CTR_thread_inst_executed].metric, color);

@@ -768,6 +768,18 @@ static void m_div_odd_even(model *m)
     }
 }
 
+/* div_branch_warp, div_ternary_warp: the odd/even choice on (tid / 32) % 2, the same for a warp's 32 lanes */
+static void m_div_warp_uniform(model *m)
+{
+    int n = arg_int(m, 2);
+    uint64_t cnt = covered(m, n);
+    float *in = F32(0, cnt), *out = F32(1, cnt);
+    for (uint64_t tid = 0; tid < cnt; tid++) {
+        float t = 1.0f / (float)(int32_t)tid;
+        out[tid] = ((tid / 32) % 2) ? in[tid] + t : in[tid] - t;
+    }
+}
+
 static void m_div_two_per_thread(model *m)
 {
     int n = arg_int(m, 2);
@@ -1126,6 +1138,8 @@ static const kernel_model kernel_models[] = {
     {"div_hoisted", m_div_odd_even},
     {"div_ternary", m_div_odd_even},
     {"div_two_per_thread", m_div_two_per_thread},
+    {"div_branch_warp", m_div_warp_uniform},
+    {"div_ternary_warp", m_div_warp_uniform},
     {"sync_or_loop", m_sync_or_loop},
     {"sync_count_and_or", m_sync_count_and_or},
     {"atomic_reduce_global", m_atomic_int_total},

@@ -110,7 +110,7 @@ extern "C" __global__ void blocMatrixMultiply(float *M, float *N, float *P,
 #include <cstdio>
 #include <cstdlib>
 
-#include "../course.h"   // splitmix64 (random=SEED) and timed (a launch between two events)
+#include "../course.h"   // splitmix64 (random=SEED), timed (a launch between two events), host_timed
 
 // A width x height matrix on the host, random as the .launch's random=SEED
 static Matrix AllocateMatrix(int width, int height, uint64_t seed)
@@ -189,6 +189,8 @@ int main()
                                                            M2d.height, N2d.width, M2d.pitch, N2d.pitch, P2d.pitch);
     });
     ok = check(M2, N2, P2, P2d) && ok;
+    // The slides' "Implementation CPU", on the CPU running this program (course.h)
+    host_timed("MatrixMulOnHost 128 x 128", 2.0 * 128 * 128 * 128, [&] { MatrixMulOnHost(M2, N2, P2); });
 
     printf("Check: %s\n", ok ? "OK" : "FAILED");
     Matrix all[] = {M, N, P, M2, N2, P2}, dall[] = {Md, Nd, Pd, M2d, N2d, P2d};

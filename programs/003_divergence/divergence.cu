@@ -6,6 +6,8 @@
 //                       (predication/select; same result)
 //   div_two_per_thread  i = 2*tid; s += 1.0f/i - 1.0f/(i+1)   (no divergence:
 //                       each thread handles one odd and one even term)
+//   div_branch_warp, div_ternary_warp: the first and the third on a condition
+//                       the same for all 32 lanes of a warp, (tid / 32) % 2
 // tid == 0 divides by zero on purpose, exactly as the slide: 1.0f/0 = +inf.
 
 extern "C" __global__ void div_branch(const float *in, float *out, int n)
@@ -62,8 +64,37 @@ extern "C" __global__ void div_two_per_thread(const float *in, float *out, int n
     }
 }
 
+// The slides' "we lose in all cases", on a warp-uniform condition: the branch
+// no longer splits a warp, and each warp runs one side; the ternary still runs both.
+extern "C" __global__ void div_branch_warp(const float *in, float *out, int n)
+{
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid < n) {
+        float s = in[tid];
+        if ((tid / 32) % 2) {
+            s += 1.0f / tid;
+        } else {
+            s -= 1.0f / tid;
+        }
+        out[tid] = s;
+    }
+}
+
+extern "C" __global__ void div_ternary_warp(const float *in, float *out, int n)
+{
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tid < n) {
+        float s = in[tid];
+        float t = 1.0f / tid;
+        float A = s + t;
+        float B = s - t;
+        s = ((tid / 32) % 2) ? A : B;
+        out[tid] = s;
+    }
+}
+
 // ---- Host code (the seed has none): the four kernels of divergence.launch
-// over n = 65536 floats (random in [-1, 1), as the .launch fills `in`), 256
+// (and the two warp-uniform ones of uniform.launch) over n = 65536 floats (random in [-1, 1), as the .launch fills `in`), 256
 // blocks of 256 threads, each launch timed and checked element by element
 // against the same arithmetic on the CPU (division correctly rounded, as
 // div.rn.f32; tid 0 gives -inf or +inf, as on the GPU).
@@ -81,7 +112,7 @@ int main()
     uint64_t seed = 1;
     for (float &x : hin)
         x = (float)((double)(splitmix64(seed) >> 40) / 8388608.0 - 1.0);
-    float *din, *dout[4];
+    float *din, *dout[6];
     cudaMalloc(&din, bytes);
     for (float *&d : dout)
         cudaMalloc(&d, bytes);
@@ -94,16 +125,18 @@ int main()
     timed("div_hoisted        (1.0f/tid before the if)", [&] { div_hoisted<<<grid, block>>>(din, dout[1], n); });
     timed("div_ternary        (both sides, then select)", [&] { div_ternary<<<grid, block>>>(din, dout[2], n); });
     timed("div_two_per_thread (no divergence)", [&] { div_two_per_thread<<<grid, block>>>(din, dout[3], n); });
+    timed("div_branch_warp    (if/else on (tid/32) % 2)", [&] { div_branch_warp<<<grid, block>>>(din, dout[4], n); });
+    timed("div_ternary_warp   (both sides, then select)", [&] { div_ternary_warp<<<grid, block>>>(din, dout[5], n); });
 
     bool ok = true;
     std::vector<float> got(n);
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 6; k++) {
         cudaMemcpy(got.data(), dout[k], bytes, cudaMemcpyDeviceToHost);
         for (int tid = 0; tid < n; tid++) {
             float s = hin[tid], want;
-            if (k < 3) {
+            if (k < 3 || k > 3) {
                 float t = 1.0f / tid;
-                want = (tid % 2) ? s + t : s - t;
+                want = (k < 3 ? tid % 2 : (tid / 32) % 2) ? s + t : s - t;
             } else {
                 int i = 2 * tid;
                 want = s + (1.0f / i - 1.0f / (i + 1));

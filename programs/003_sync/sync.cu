@@ -9,6 +9,10 @@
 //     phase B (if p): acc += s[(tid+1) % blockDim.x] ^ x; x >>= 1; it++; p = (x != 0)
 //   and finally out[i] = acc, iters[i] = it (i < n).   blockDim.x <= 1024.
 //
+// "Change this, see that" (README): --cflags "-D BARRIER_IN_IF" moves the
+// barrier inside the first if (p), where the slide says it must not be: the
+// threads that are done skip it, and the block never meets there again.
+//
 // sync_count_and_or: one call of each barrier-reduction on a data predicate:
 //   stats[3*b+0] = __syncthreads_count(v > thr)
 //   stats[3*b+1] = __syncthreads_and(v < thr)    (1 or 0)
@@ -29,8 +33,13 @@ extern "C" __global__ void sync_or_loop(const unsigned int *in, unsigned int *ou
     while (__syncthreads_or(p)) {
         if (p) {
             s[tid] = x;
+#ifdef BARRIER_IN_IF
+            __syncthreads();   // wrong: only the threads with p reach it
+#endif
         }
+#ifndef BARRIER_IN_IF
         __syncthreads();
+#endif
         if (p) {
             unsigned int nb = s[(tid + 1) % blockDim.x];
             acc += nb ^ x;

@@ -105,6 +105,18 @@ int main()
         cudaMemcpy(out.data(), dout_if[k], bytes, cudaMemcpyDeviceToHost);
         for (int i = 0; i < n; i++)
             ok = ok && out[i] == (in[i] > if_thr[k] ? in[i] * 2 : in[i] - 1);
+        // warp_vote_if's question: how many warps have no lane in side A, and skip it
+        int lanes_a = 0, warps_a = 0;
+        for (int w = 0; w < nwarps; w++) {
+            int l_a = 0;
+            for (int l = 0; l < 32; l++)
+                l_a += in[32 * w + l] > if_thr[k];
+            lanes_a += l_a;
+            warps_a += l_a > 0;
+        }
+        printf("thr = %d: p true in %d of %d lanes (%.2f%%), in %d warps: %d of %d warps (%.0f%%) skip side A\n",
+               if_thr[k], lanes_a, n, 100.0 * lanes_a / n, warps_a, nwarps - warps_a, nwarps,
+               100.0 * (nwarps - warps_a) / nwarps);
     }
     printf("Check: %s\n", ok ? "OK" : "FAILED");
     cudaEventDestroy(start);
