@@ -213,6 +213,19 @@ WS_LANE_LOOPS void ws_lane_span_of(const uint64_t addr[32], uint32_t active_mask
 }
 
 /* The magnitude of a two's-complement stride. */
+/* Insert the range [f, t] into from/to (ranges of them), kept sorted by start: a few at most. */
+static inline void insert_range(uint64_t from[], uint64_t to[], unsigned *ranges, uint64_t f, uint64_t t)
+{
+    unsigned k = (*ranges)++;
+    while (k > 0 && from[k - 1] > f) {
+        from[k] = from[k - 1];
+        to[k] = to[k - 1];
+        k--;
+    }
+    from[k] = f;
+    to[k] = t;
+}
+
 static uint64_t stride_magnitude(uint64_t stride)
 {
     return (int64_t)stride < 0 ? -stride : stride;
@@ -244,15 +257,7 @@ static uint32_t quick_block_count(const uint64_t addr[32], uint32_t lanes, unsig
             for (unsigned first = 0; first < WARP_LANES; first += n) {
                 uint64_t a = addr[first], b = addr[first + n - 1];
                 uint64_t low = a < b ? a : b, high = a < b ? b : a;
-                uint64_t f = low >> shift, t = (high + (bytes - 1)) >> shift;
-                unsigned k = ranges++;
-                while (k > 0 && from[k - 1] > f) {
-                    from[k] = from[k - 1];
-                    to[k] = to[k - 1];
-                    k--;
-                }
-                from[k] = f;
-                to[k] = t;
+                insert_range(from, to, &ranges, low >> shift, (high + (bytes - 1)) >> shift);
             }
             uint64_t count = 0, end = 0;
             for (unsigned k = 0; k < ranges; k++) {
@@ -752,15 +757,7 @@ static void segment_blocks(const uint64_t addr[32], unsigned lanes, unsigned byt
     unsigned ranges = 0;
     for (unsigned first = 0; first < WARP_LANES; first += lanes) {
         uint64_t a = addr[first], b = addr[first + lanes - 1];
-        uint64_t f = (a < b ? a : b) >> 5, t = ((a < b ? b : a) + (bytes - 1)) >> 5;
-        unsigned k = ranges++;
-        while (k > 0 && from[k - 1] > f) {
-            from[k] = from[k - 1];
-            to[k] = to[k - 1];
-            k--;
-        }
-        from[k] = f;
-        to[k] = t;
+        insert_range(from, to, &ranges, (a < b ? a : b) >> 5, ((a < b ? b : a) + (bytes - 1)) >> 5);
     }
     /* The union's size, of the sector ranges and of the same ranges in lines (4 sectors:
      * the order by start holds), in one sweep. */

@@ -38,14 +38,20 @@ static int line_key(const ptx_module *m, const ptx_instr *in, const char *path)
     return p && !strcmp(p, path) ? in->src_line : 0;
 }
 
+/* How many instructions the launch has counters for: the most rows a gathering can make. */
+static int counted_instructions(const ws_launch *l)
+{
+    int total = 0;
+    for (int f = 0; f < l->module->function_count; f++)
+        if (l->instr_counters[f])
+            total += l->module->functions[f].instr_count;
+    return total;
+}
+
 static ws_line_totals *gather(const ws_launch *l, const char *path, int *count)
 {
     const ptx_module *m = l->module;
-    int total = 0;
-    for (int f = 0; f < m->function_count; f++)
-        if (l->instr_counters[f])
-            total += m->functions[f].instr_count;
-    ws_line_totals *lines = calloc((size_t)total + 1, sizeof *lines);
+    ws_line_totals *lines = calloc((size_t)counted_instructions(l) + 1, sizeof *lines);
     int n = 0;
     *count = 0;
     if (!lines)
@@ -117,11 +123,8 @@ static int mix_cmp(const void *a, const void *b)
 ws_mix_totals *ws_gather_mix(const ws_launch *l, int *count)
 {
     const ptx_module *m = l->module;
-    int cap = 0, n = 0;
-    for (int f = 0; f < m->function_count; f++)
-        if (l->instr_counters[f])
-            cap += m->functions[f].instr_count;
-    ws_mix_totals *mix = calloc((size_t)cap + 1, sizeof *mix);
+    int n = 0;
+    ws_mix_totals *mix = calloc((size_t)counted_instructions(l) + 1, sizeof *mix);
     *count = 0;
     if (!mix)
         return NULL;
