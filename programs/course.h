@@ -1,13 +1,14 @@
 // programs/course.h: what the course's whole programs share on the host side, as NVIDIA's
 // samples share helper_cuda.h: the .launch files' random=SEED generator, so that a program's
-// data (and so its data-dependent counters) equal its folder's .launch runs, one launch
-// timed between two CUDA events, and the CPU baselines the seeds compare against, timed on the host.
+// data (and so its data-dependent counters) equal its folder's .launch runs, work timed between
+// two CUDA events, and the CPU baselines the seeds compare against, timed on the host.
 #ifndef WARPSIM_PROGRAMS_COURSE_H
 #define WARPSIM_PROGRAMS_COURSE_H
 
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <vector>
 
 // The .launch files' random=SEED contents (sim/buffers.c), so that the
 // data-dependent counters compare: one splitmix64 draw z per element;
@@ -21,7 +22,34 @@ static uint64_t splitmix64(uint64_t &s)
     return z ^ (z >> 31);
 }
 
+static inline std::vector<float> random_f32(uint64_t seed, int n)
+{
+    std::vector<float> v(n);
+    for (float &x : v)
+        x = (float)((double)(splitmix64(seed) >> 40) / 8388608.0 - 1.0);
+    return v;
+}
+
+static inline std::vector<int> random_s32(uint64_t seed, int n)
+{
+    std::vector<int> v(n);
+    for (int &x : v)
+        x = (int)(splitmix64(seed) % 2000) - 1000;
+    return v;
+}
+
 static cudaEvent_t start, stop;
+
+// The time between begin() and end_us(), in simulated microseconds, as the events measure it.
+static inline void begin() { cudaEventRecord(start, 0); }
+static inline float end_us()
+{
+    float ms = 0;
+    cudaEventRecord(stop, 0);
+    cudaEventSynchronize(stop);
+    cudaEventElapsedTime(&ms, start, stop);
+    return ms * 1000.0f;
+}
 
 // One launch between two CUDA events (simulated milliseconds), printed.
 template <class Launch> static void timed(const char *what, Launch launch)

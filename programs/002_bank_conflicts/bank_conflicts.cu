@@ -248,14 +248,7 @@ extern "C" __global__ void bank_2d_diag(const float *in, float *out, int width, 
 #include <cstdio>
 #include <vector>
 
-#include "../course.h"   // splitmix64 (random=SEED) and timed (a launch between two events)
-static std::vector<float> random_f32(uint64_t seed, int n)
-{
-    std::vector<float> v(n);
-    for (float &x : v)
-        x = (float)((double)(splitmix64(seed) >> 40) / 8388608.0 - 1.0);
-    return v;
-}
+#include "../course.h"   // random_f32/random_s32 (random=SEED) and timed (a launch between two events)
 // signed: z % 2000 - 1000, kept to the element's width (its low bytes), as the .launch does
 template <class T> static std::vector<T> random_signed(uint64_t seed, int n)
 {

@@ -117,14 +117,7 @@ extern "C" __global__ void coalesce_stride(const float *in, float *out, int n, i
 #include <cstdio>
 #include <vector>
 
-#include "../course.h"   // splitmix64 (random=SEED) and timed (a launch between two events)
-static std::vector<float> random_f32(uint64_t seed, int n)
-{
-    std::vector<float> v(n);
-    for (float &x : v)
-        x = (float)((double)(splitmix64(seed) >> 40) / 8388608.0 - 1.0);
-    return v;
-}
+#include "../course.h"   // random_f32/random_s32 (random=SEED) and timed (a launch between two events)
 
 
 int main()

@@ -38,14 +38,7 @@ extern "C" __global__ void predication_branch(const int *X, int *C, int n)
 #include <cstdio>
 #include <vector>
 
-#include "../course.h"   // splitmix64 (random=SEED) and timed (a launch between two events)
-static std::vector<int> random_s32(uint64_t seed, int n)
-{
-    std::vector<int> v(n);
-    for (int &x : v)
-        x = (int)(splitmix64(seed) % 2000) - 1000;
-    return v;
-}
+#include "../course.h"   // random_f32/random_s32 (random=SEED) and timed (a launch between two events)
 
 
 int main()

@@ -121,16 +121,7 @@ extern "C" __global__ void atomics_shared(int *out, float *fout, int n)
 }
 
 // ---- the host
-static cudaEvent_t start, stop;
-static void begin() { cudaEventRecord(start, 0); }
-static float end_us()
-{
-    float ms = 0;
-    cudaEventRecord(stop, 0);
-    cudaEventSynchronize(stop);
-    cudaEventElapsedTime(&ms, start, stop);
-    return ms * 1000.0f;
-}
+#include "../course.h"   // begin() and end_us(): the time between two CUDA events
 
 // floats as integers that grow with the value: the ulp distance is their difference
 static long long ordered(float f)
