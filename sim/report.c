@@ -509,8 +509,11 @@ void ws_report_json(const ws_session *s, const int *selected, FILE *f)
         fputs("\n      ],\n      \"instruction_mix\": [", f);
         ws_mix_totals *mix = ws_gather_mix(l, &n);
         for (int k = 0; k < n; k++) {
-            fprintf(f, "%s\n        {\"kind\": \"%s\", \"o0_class\": \"%s\", \"inst_executed\": %" PRIu64,
-                    k ? "," : "", mix[k].kind, ws_o0_class_names[mix[k].o0_class], mix[k].c[WS_CTR_inst_executed]);
+            fprintf(f, "%s\n        {\"kind\": ", k ? "," : "");
+            ws_json_string(f, mix[k].kind);
+            fputs(", \"o0_class\": ", f);
+            ws_json_string(f, ws_o0_class_names[mix[k].o0_class]);
+            fprintf(f, ", \"inst_executed\": %" PRIu64, mix[k].c[WS_CTR_inst_executed]);
             if (ws_timing_result_of(l))
                 fprintf(f, ", \"issue_slots\": %" PRIu64, mix[k].c[WS_CTR_issue_slots]);
             fputc('}', f);

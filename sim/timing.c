@@ -377,7 +377,7 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
         unsigned words = distinct_words(addr, mask);
         if (words > 1) {
             uint64_t replay = (uint64_t)(words - 1) * a->const_replay_cycles;
-            bt->issued[(uint32_t)w->index % t->subpartitions] += replay;
+            bt->issued[w->tm.subpartition] += replay;
             w->tm.cycle += replay;
         }
     }
