@@ -50,6 +50,17 @@ param() { "$W" arch show hopper | awk -v k="$1" '$1 == k { print $3 }'; }
 api=$(param host_api_ns); launch=$(param launch_api_ns); wake=$(param wake_ns); lat=$(param copy_latency_ns); pinned=$(param pcie_gbps); pageable=$(param pcie_pageable_gbps)
 # A launch's predicted gpu__time_duration.sum in ns (the first launch of a program's --csv).
 predicted_ns() { "$W" run "$1" --quiet --csv --metrics gpu__time_duration.sum | awk -F'","' '/^"[0-9]+","/ { gsub(/[",]/, "", $NF); print $NF; exit }'; }
+# a kernel reading and writing 4 MiB of mapped host memory: the host link carries both directions at once at
+# mapped_gbps (GB/s = bytes per ns), so 4194304 / mapped_gbps ns, plus the launch overhead; on device memory far less
+mapped=$(param mapped_gbps); overhead=$(param launch_overhead_ns)
+"$W" run "$D/mapped_time.cu" --quiet --csv --metrics gpu__time_duration.sum > "$T/mapped" 2> "$T/err"
+got=$(awk -F'","' '/^"0","/ { gsub(/[",]/, "", $NF); print $NF }' "$T/mapped")
+dev=$(awk -F'","' '/^"1","/ { gsub(/[",]/, "", $NF); print $NF }' "$T/mapped")
+want=$(awk -v g="$mapped" -v o="$overhead" 'BEGIN { printf "%.2f", 4194304 / g + o }')
+[ -n "$got" ] && awk -v g="$got" -v w="$want" -v d="$dev" 'BEGIN { exit !(g - w <= 0.01 && w - g <= 0.01 && d < w / 10) }' &&
+    pass "a kernel on mapped memory crosses the host link: $got ns (by hand $want), on device memory $dev" ||
+    fail "mapped memory: got '$got' ns, want '$want' (device memory: '$dev')"
+has "the mapped kernel's results reach the host" "$T/mapped" "h[99] = 199"
 # events: record, a synchronous 1 MiB copy from pageable memory (static), record: two calls (host_api_ns each: the
 # copy's and the second record's) and the copy's latency plus 1048576 bytes at the pageable rate
 "$W" run "$D/event_time.cu" --quiet > "$T/events" 2> "$T/err"

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "sim/report.h"
+#include "sim/report_lines.h"
 #include "sim/sass.h"
 #include "sim/timing.h"
 #include "sim/timing_internal.h"
@@ -95,6 +96,84 @@ START_TEST(o0_classes)
         ptx_module_free(m);
         ptx_diag_free(&diag);
     }
+}
+END_TEST
+
+/* The instruction mix of the chain (one warp): 1 mov.f32, 10 add.f32, 1 ret, by kind, the most
+ * executed first, each with its -O0 class; at --build O0 their issue slots are 4, 20 and 1. */
+START_TEST(instruction_mix_by_kind)
+{
+    sim_run *r = run(chain, "kernel k\ngrid 1\nblock 32\nbuild O0\n");
+    ck_assert_int_eq(r->status, 0);
+    int n = 0;
+    ws_mix_totals *mix = ws_gather_mix(&r->session.launches[0], &n);
+    ck_assert_int_eq(n, 3);
+    ck_assert_str_eq(mix[0].kind, "add.f32");
+    ck_assert_uint_eq(mix[0].c[WS_CTR_inst_executed], 10);
+    ck_assert_uint_eq(mix[0].c[WS_CTR_issue_slots], 20);
+    ck_assert_str_eq(ws_o0_class_names[mix[0].o0_class], "float");
+    ck_assert_str_eq(mix[1].kind, "mov.f32");   /* ties: by name */
+    ck_assert_uint_eq(mix[1].c[WS_CTR_issue_slots], 4);
+    ck_assert_str_eq(mix[2].kind, "ret");
+    ck_assert_uint_eq(mix[2].c[WS_CTR_issue_slots], 1);
+    free(mix);
+    done(r);
+}
+END_TEST
+
+/* A block of one warp whose only instruction is ret takes 1 cycle. 10 of them per SM
+ * (1320 blocks on hopper's 132 SMs, 32 fit at once): the SM starts one every
+ * block_launch_cycles B, so the last starts at 9B and ends at 9B + 1; the verdict is the
+ * block starts, whose bound is 10B. */
+static const char ret_only[] = HEADER ".visible .entry k()\n{\n  ret;\n}\n";
+
+START_TEST(blocks_start_one_at_a_time)
+{
+    const ws_arch *a = ws_arch_default();
+    char launch[128];
+    snprintf(launch, sizeof launch, "kernel k\ngrid %u\nblock 32\n", 10 * a->sm_count);
+    sim_run *r = run(ret_only, launch);
+    const ws_timing_result *t = result(r, 0);
+    ck_assert_uint_eq(a->block_launch_cycles, 165);
+    ck_assert_double_eq_tol(t->cycles, 9.0 * a->block_launch_cycles + 1, 1e-9);
+    ck_assert_double_eq_tol(t->bound_cycles[WS_BOUND_BLOCKS], 10.0 * a->block_launch_cycles, 1e-9);
+    done(r);
+}
+END_TEST
+
+/* Four warps, one per sub-partition, read c[tid % k] from constant memory: the same
+ * instructions for k = 1 (a broadcast) and k = 4 (four words a warp), which the constant
+ * cache serves in 4 passes: 3 replays of const_replay_cycles (10) on each sub-partition,
+ * so the issue bound (the block's slots over its 4 sub-partitions) grows by 30 cycles. (The
+ * warp's own clock moves too, but the cold load's DRAM latency hides it here.) */
+static const char const_read[] = HEADER
+    ".const .align 4 .b32 c[4] = {1, 2, 3, 4};\n"
+    ".visible .entry k(.param .u32 k, .param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<5>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u32 %r1, [k];\n"
+    "  mov.u32 %r2, %tid.x;\n"
+    "  rem.u32 %r3, %r2, %r1;\n"
+    "  mul.wide.u32 %rd1, %r3, 4;\n"
+    "  mov.u64 %rd2, c;\n"
+    "  add.s64 %rd2, %rd2, %rd1;\n"
+    "  ld.const.u32 %r4, [%rd2];\n"
+    "  ld.param.u64 %rd3, [out];\n"
+    "  st.global.u32 [%rd3], %r4;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(constant_reads_replay_per_word)
+{
+    const ws_arch *a = ws_arch_default();
+    sim_run *one = run(const_read, "kernel k\ngrid 1\nblock 128\nbuf o=u32:1\narg u32:1\narg o\n");
+    sim_run *four = run(const_read, "kernel k\ngrid 1\nblock 128\nbuf o=u32:1\narg u32:4\narg o\n");
+    ck_assert_uint_eq(a->const_replay_cycles, 10);
+    ck_assert_uint_eq(a->subpartitions, 4);
+    ck_assert_double_eq_tol(result(four, 0)->bound_cycles[WS_BOUND_ISSUE] - result(one, 0)->bound_cycles[WS_BOUND_ISSUE],
+                            3.0 * a->const_replay_cycles, 1e-9);
+    done(one);
+    done(four);
 }
 END_TEST
 
@@ -343,6 +422,9 @@ int main(void)
     tcase_add_test(tc, dependent_chain);
     tcase_add_test(tc, dependent_chain_at_o0);
     tcase_add_test(tc, o0_classes);
+    tcase_add_test(tc, instruction_mix_by_kind);
+    tcase_add_test(tc, blocks_start_one_at_a_time);
+    tcase_add_test(tc, constant_reads_replay_per_word);
     tcase_add_test(tc, barrier_release);
     tcase_add_test(tc, caches_and_dram);
     tcase_add_test(tc, writes_beyond_the_l2);
