@@ -47,70 +47,144 @@ static inline int64_t sx32(uint64_t v) { return (int64_t)(int32_t)(uint32_t)v; }
 
 /* ---- Integer arithmetic and logic: d = (a OP b) & width ------------------- */
 
+/* A full warp whose sources are registers or immediates is computed straight into
+ * the destination, four lanes at a time: each group reads its sources before it
+ * writes, so a destination that is also a source (add %r1, %r1, 4) is right, and
+ * an immediate is one value instead of a 32-lane copy. Otherwise the lanes go
+ * through a scratch row and the lanes of mask are written. */
+#define LANE_QUADS(d, result) \
+    for (int q = 0; q < WS_WARP_SIZE; q += 4) { \
+        lane_quad out; \
+        for (int k = 0; k < 4; k++) \
+            out[k] = (result); \
+        memcpy((d) + q, &out, sizeof out); \
+    }
+
+/* A source for the full-warp path: a register row, or an immediate (*row NULL). */
+static inline int direct_src(ws_exec *x, const ptx_operand *op, const uint64_t **row, uint64_t *imm)
+{
+    if (op->kind == PTX_OPD_REG) {
+        *row = x->reg[op->reg];
+        return 1;
+    }
+    if (op->kind == PTX_OPD_IMM) {
+        *row = NULL, *imm = (uint64_t)op->imm;
+        return 1;
+    }
+    return 0;
+}
+
 /* `width` is the result's: mul.wide of two 32-bit values gives 64 bits. */
 #define BINARY(name, width, expr) \
-WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+static inline uint64_t op_##name##_##width(uint64_t a, uint64_t b) { return (expr) & MASK_##width; } \
+WS_LANE_LOOPS __attribute__((noinline)) static void slow_##name##_##width(ws_exec *x, const ptx_instr *in, \
+                                                                        uint32_t mask) \
 { \
     uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], r[WS_WARP_SIZE]; \
     const uint64_t *a = ws_src(x, &in->operand[1], ta), *b = ws_src(x, &in->operand[2], tb); \
     for (int l = 0; l < WS_WARP_SIZE; l++) \
-        r[l] = (expr) & MASK_##width; \
+        r[l] = op_##name##_##width(a[l], b[l]); \
     put_lanes(x->reg[in->operand[0].reg], r, mask); \
+} \
+WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+{ \
+    uint64_t *d = x->reg[in->operand[0].reg], ia = 0, ib = 0; \
+    const uint64_t *a, *b; \
+    if (mask == WS_FULL_MASK && direct_src(x, &in->operand[1], &a, &ia) && a && \
+        direct_src(x, &in->operand[2], &b, &ib)) { \
+        if (b) \
+            LANE_QUADS(d, op_##name##_##width(a[q + k], b[q + k])) \
+        else \
+            LANE_QUADS(d, op_##name##_##width(a[q + k], ib)) \
+        return; \
+    } \
+    slow_##name##_##width(x, in, mask); \
 }
-BINARY(add, 32, a[l] + b[l])
-BINARY(add, 64, a[l] + b[l])
-BINARY(sub, 32, a[l] - b[l])
-BINARY(sub, 64, a[l] - b[l])
-BINARY(mul_lo, 32, a[l] * b[l])
-BINARY(mul_lo, 64, a[l] * b[l])
-BINARY(mul_wide_s, 64, (uint64_t)(sx32(a[l]) * sx32(b[l])))
-BINARY(mul_wide_u, 64, (a[l] & MASK_32) * (b[l] & MASK_32))
-BINARY(and, 32, a[l] & b[l])
-BINARY(and, 64, a[l] & b[l])
-BINARY(or, 32, a[l] | b[l])
-BINARY(or, 64, a[l] | b[l])
-BINARY(xor, 32, a[l] ^ b[l])
-BINARY(xor, 64, a[l] ^ b[l])
+BINARY(add, 32, a + b)
+BINARY(add, 64, a + b)
+BINARY(sub, 32, a - b)
+BINARY(sub, 64, a - b)
+BINARY(mul_lo, 32, a * b)
+BINARY(mul_lo, 64, a * b)
+BINARY(mul_wide_s, 64, (uint64_t)(sx32(a) * sx32(b)))
+BINARY(mul_wide_u, 64, (a & MASK_32) * (b & MASK_32))
+BINARY(and, 32, a & b)
+BINARY(and, 64, a & b)
+BINARY(or, 32, a | b)
+BINARY(or, 64, a | b)
+BINARY(xor, 32, a ^ b)
+BINARY(xor, 64, a ^ b)
 /* Shift amounts are the u32 b; at or past the width shl and shr.u give 0, shr.s the sign. */
-BINARY(shl, 32, (uint32_t)b[l] < 32 ? a[l] << (b[l] & 31) : 0)
-BINARY(shl, 64, (uint32_t)b[l] < 64 ? a[l] << (b[l] & 63) : 0)
-BINARY(shr_u, 32, (uint32_t)b[l] < 32 ? (a[l] & MASK_32) >> (b[l] & 31) : 0)
-BINARY(shr_u, 64, (uint32_t)b[l] < 64 ? a[l] >> (b[l] & 63) : 0)
-BINARY(shr_s, 32, (uint64_t)(sx32(a[l]) >> ((uint32_t)b[l] > 63 ? 63 : (uint32_t)b[l])))
-BINARY(shr_s, 64, (uint64_t)((int64_t)a[l] >> ((uint32_t)b[l] > 63 ? 63 : (uint32_t)b[l])))
+BINARY(shl, 32, (uint32_t)b < 32 ? a << (b & 31) : 0)
+BINARY(shl, 64, (uint32_t)b < 64 ? a << (b & 63) : 0)
+BINARY(shr_u, 32, (uint32_t)b < 32 ? (a & MASK_32) >> (b & 31) : 0)
+BINARY(shr_u, 64, (uint32_t)b < 64 ? a >> (b & 63) : 0)
+BINARY(shr_s, 32, (uint64_t)(sx32(a) >> ((uint32_t)b > 63 ? 63 : (uint32_t)b)))
+BINARY(shr_s, 64, (uint64_t)((int64_t)a >> ((uint32_t)b > 63 ? 63 : (uint32_t)b)))
 #undef BINARY
 
 /* mad.lo: d = (a * b + c) & width; mad.wide: the full product of two 32-bit values plus a 64-bit c. */
 #define TERNARY(name, width, expr) \
-WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+static inline uint64_t op_##name##_##width(uint64_t a, uint64_t b, uint64_t c) { return (expr) & MASK_##width; } \
+WS_LANE_LOOPS __attribute__((noinline)) static void slow_##name##_##width(ws_exec *x, const ptx_instr *in, \
+                                                                        uint32_t mask) \
 { \
     uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], tc[WS_WARP_SIZE], r[WS_WARP_SIZE]; \
     const uint64_t *a = ws_src(x, &in->operand[1], ta), *b = ws_src(x, &in->operand[2], tb); \
     const uint64_t *c = ws_src(x, &in->operand[3], tc); \
     for (int l = 0; l < WS_WARP_SIZE; l++) \
-        r[l] = (expr) & MASK_##width; \
+        r[l] = op_##name##_##width(a[l], b[l], c[l]); \
     put_lanes(x->reg[in->operand[0].reg], r, mask); \
+} \
+WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+{ \
+    uint64_t *d = x->reg[in->operand[0].reg], ia = 0, ib = 0, ic = 0; \
+    const uint64_t *a, *b, *c; \
+    if (mask == WS_FULL_MASK && direct_src(x, &in->operand[1], &a, &ia) && a && \
+        direct_src(x, &in->operand[2], &b, &ib) && direct_src(x, &in->operand[3], &c, &ic) && c) { \
+        if (b) \
+            LANE_QUADS(d, op_##name##_##width(a[q + k], b[q + k], c[q + k])) \
+        else \
+            LANE_QUADS(d, op_##name##_##width(a[q + k], ib, c[q + k])) \
+        return; \
+    } \
+    slow_##name##_##width(x, in, mask); \
 }
-TERNARY(mad_lo, 32, a[l] * b[l] + c[l])
-TERNARY(mad_lo, 64, a[l] * b[l] + c[l])
-TERNARY(mad_wide_s, 64, (uint64_t)(sx32(a[l]) * sx32(b[l])) + c[l])
-TERNARY(mad_wide_u, 64, (a[l] & MASK_32) * (b[l] & MASK_32) + c[l])
+TERNARY(mad_lo, 32, a * b + c)
+TERNARY(mad_lo, 64, a * b + c)
+TERNARY(mad_wide_s, 64, (uint64_t)(sx32(a) * sx32(b)) + c)
+TERNARY(mad_wide_u, 64, (a & MASK_32) * (b & MASK_32) + c)
 #undef TERNARY
 
 /* ---- mov, cvta, integer cvt: one source, d = f(a) ----------------------- */
 
 #define UNARY(name, width, expr) \
-WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+static inline uint64_t op_##name##_##width(uint64_t a) { return (expr) & MASK_##width; } \
+WS_LANE_LOOPS __attribute__((noinline)) static void slow_##name##_##width(ws_exec *x, const ptx_instr *in, \
+                                                                        uint32_t mask) \
 { \
     uint64_t ta[WS_WARP_SIZE], r[WS_WARP_SIZE]; \
     const uint64_t *a = ws_src(x, &in->operand[1], ta); \
     for (int l = 0; l < WS_WARP_SIZE; l++) \
-        r[l] = (expr) & MASK_##width; \
+        r[l] = op_##name##_##width(a[l]); \
     put_lanes(x->reg[in->operand[0].reg], r, mask); \
+} \
+WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+{ \
+    uint64_t *d = x->reg[in->operand[0].reg], ia = 0; \
+    const uint64_t *a; \
+    if (mask == WS_FULL_MASK && direct_src(x, &in->operand[1], &a, &ia)) { \
+        if (a) \
+            LANE_QUADS(d, op_##name##_##width(a[q + k])) \
+        else \
+            LANE_QUADS(d, op_##name##_##width(ia)) \
+        return; \
+    } \
+    slow_##name##_##width(x, in, mask); \
 }
-UNARY(mov, 32, a[l])
-UNARY(mov, 64, a[l])
-UNARY(sext, 64, (uint64_t)sx32(a[l]))   /* cvt.s64.s32 (and .u64.s32) */
+UNARY(mov, 32, a)
+UNARY(mov, 64, a)
+UNARY(sext, 64, (uint64_t)sx32(a))   /* cvt.s64.s32 (and .u64.s32) */
 #undef UNARY
 
 /* ---- setp on integers, without a BOOLOP ------------------------------------ */
@@ -224,8 +298,12 @@ __attribute__((target("avx2,fma"))) static void fma_f32_lanes_hw(const uint64_t 
 static void fast_fma_f32_hw(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], tc[WS_WARP_SIZE], r[WS_WARP_SIZE];
-    fma_f32_lanes_hw(ws_src(x, &in->operand[1], ta), ws_src(x, &in->operand[2], tb), ws_src(x, &in->operand[3], tc), r);
-    put_lanes(x->reg[in->operand[0].reg], r, mask);
+    uint64_t *d = x->reg[in->operand[0].reg];
+    /* a full warp straight into the destination: each group of four lanes reads its sources first */
+    fma_f32_lanes_hw(ws_src(x, &in->operand[1], ta), ws_src(x, &in->operand[2], tb), ws_src(x, &in->operand[3], tc),
+                     mask == WS_FULL_MASK ? d : r);
+    if (mask != WS_FULL_MASK)
+        put_lanes(d, r, mask);
 }
 #endif
 
