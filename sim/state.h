@@ -138,6 +138,20 @@ typedef struct {
     uint64_t last_broadcast;   /* the shared address of its last 4-byte broadcast load, + 1 (0: none) */
 } ws_warp_timing;
 
+/* The sectors the timing model's caches see (sim/timing.c). Each block counts its own,
+ * added to the launch's when it is done: no atomic per access while blocks run on
+ * several threads (--jobs). */
+#define WS_TRAFFIC(X) \
+    X(l1_lookups) X(l1_hits) \
+    X(l2_read_sectors) X(l2_read_hits) X(l2_write_sectors) X(l2_write_slots) X(l2_atomic_updates) \
+    X(dram_read_sectors) X(dram_write_sectors) \
+    X(host_read_sectors) X(host_write_sectors)   /* pinned host memory, over the host link */
+typedef struct {
+#define X(name) uint64_t name;
+    WS_TRAFFIC(X)
+#undef X
+} ws_traffic;
+
 /* What a block asks of its SM and of the chip, in cycles and bytes. */
 typedef struct {
     uint64_t issued[WS_MAX_SUBPARTITIONS];   /* issue slots per sub-partition */
@@ -147,6 +161,7 @@ typedef struct {
     uint64_t l1_wavefronts;    /* L1TEX data-stage cycles of global and local accesses: lines per request */
     uint64_t l1_partial_cycles;   /* L1TEX cycles of partly written sectors */
     uint64_t waits[WS_WAIT_POINT_COUNT];   /* its warps' waits on the L1TEX unit, by kind */
+    ws_traffic traffic;
     uint64_t *l1_line;         /* per-block L1: line tags, sets x ways (0: empty) */
     uint8_t *l1_sectors;       /* sectors held per line */
     uint64_t *l1_filled;       /* per sector of each line: the cycle its fill arrives (a hit before waits) */

@@ -370,7 +370,6 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     const ws_arch *a = l->arch;
     ws_warp *w = x->warp;
     ws_block_timing *bt = &x->block->tm;
-    ws_launch_timing *t = l->timing;
     if (x->fn->instrs[x->pc].space == PTX_SPACE_CONST && a->const_replay_cycles && !is_store) {
         /* the constant cache serves one word per pass: each further word a warp reads replays the
          * load, holding the warp and its sub-partition */
@@ -454,7 +453,13 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
             uint8_t *st = al && al->l2 ? &al->l2[((sector[i] << 5) - al->base) / 32] : NULL;
             if (st) {
                 uint8_t want = is_store ? 3 : 1;
-                uint8_t before = __atomic_fetch_or(st, want, __ATOMIC_RELAXED);
+                uint8_t before;   /* blocks on several threads (--jobs) share the map: an atomic OR */
+                if (l->global_atomics) {
+                    before = __atomic_fetch_or(st, want, __ATOMIC_RELAXED);
+                } else {
+                    before = *st;
+                    *st = before | want;
+                }
                 if (is_store) {
                     dram_writes += !(before & 2);
                     slots++;
@@ -482,18 +487,19 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     bt->l1_wavefronts += lines;   /* the L1TEX data stage moves one 128-byte line a cycle */
     w->tm.latency = latency + n / 4;   /* the L1 returns four sectors a cycle */
     w->tm.wait = WS_WAIT_LONG;
+    ws_traffic *tr = &bt->traffic;
     if (!is_store) {
-        add(&t->l1_lookups, n);
-        add(&t->l1_hits, l1_hits);
-        add(&t->l2_read_sectors, n - l1_hits - host_reads);
-        add(&t->l2_read_hits, l2_hits);
-        add(&t->dram_read_sectors, dram);
-        add(&t->host_read_sectors, host_reads);
+        tr->l1_lookups += n;
+        tr->l1_hits += l1_hits;
+        tr->l2_read_sectors += n - l1_hits - host_reads;
+        tr->l2_read_hits += l2_hits;
+        tr->dram_read_sectors += dram;
+        tr->host_read_sectors += host_reads;
     } else {
-        add(&t->host_write_sectors, host_writes);
-        add(&t->l2_write_sectors, n - host_writes);
-        add(&t->l2_write_slots, slots);
-        add(&t->dram_write_sectors, dram_writes);
+        tr->host_write_sectors += host_writes;
+        tr->l2_write_sectors += n - host_writes;
+        tr->l2_write_slots += slots;
+        tr->dram_write_sectors += dram_writes;
     }
 }
 
@@ -537,7 +543,7 @@ void ws_timing_atomic(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
         hot_word(l->timing, addr[__builtin_ctz(mask)], (uint64_t)updates * percent);
     w->tm.latency = a->latency_l2 + updates * a->l2_atomic_cycles * percent / 100;
     w->tm.wait = WS_WAIT_LONG;
-    add(&l->timing->l2_atomic_updates, updates == 1 ? 1 : lanes);
+    x->block->tm.traffic.l2_atomic_updates += updates == 1 ? 1 : lanes;
 }
 
 /* ---- Barriers and the end of a block ------------------------------------------------ */
@@ -597,4 +603,7 @@ void ws_timing_block_done(ws_launch *l, ws_block *b)
     add(&t->issued, issued);
     add(&t->shared_cycles, bt->shared_cycles + bt->shared_merged / 3);
     add(&t->l1_wavefronts, bt->l1_wavefronts);
+#define X(name) add(&t->traffic.name, bt->traffic.name);
+    WS_TRAFFIC(X)
+#undef X
 }

@@ -32,10 +32,7 @@ typedef struct ws_launch_timing {
     const char *occupancy_limit;
     /* totals */
     uint64_t issued, shared_cycles, l1_wavefronts, pipe[WS_PIPE_COUNT];
-    uint64_t l1_lookups, l1_hits;
-    uint64_t l2_read_sectors, l2_read_hits, l2_write_sectors, l2_write_slots, l2_atomic_updates;
-    uint64_t dram_read_sectors, dram_write_sectors;
-    uint64_t host_read_sectors, host_write_sectors;   /* pinned host memory, over the host link */
+    ws_traffic traffic;                /* the blocks', added as each is done */
     ws_hot_word hot[WS_HOT_WORDS];
     ws_timing_result result;
 } ws_launch_timing;
