@@ -252,6 +252,27 @@ void ws_timing_block_free(ws_block *b)
 
 /* ---- Issue and results: sim/timing_issue.h (inline in step()) ------------------------ */
 
+void ws_timing_issue_o0(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask)
+{
+    ws_warp *w = x->warp;
+    const ws_timing_op *op = &d->timing;
+    uint64_t now = w->tm.cycle;
+    unsigned wait = WS_WAIT_FIXED;
+    uint64_t ready = ws_timing_ready(w, op, f, &wait);
+    uint64_t *ic = x->counters;
+    if (ready > now)
+        ic[ws_stall_counter[wait]] += ready - now;
+    unsigned slots = op->sass_o0;
+    ic[WS_CTR_issue_slots] += slots;
+    /* -O0: no scheduling, each SASS instruction holds its warp the cycles ptxas -O0's
+     * control codes give it: beyond its issue cycle, a fixed-latency wait as ncu counts it */
+    uint32_t hold = x->launch->arch->o0_sass_cycles;
+    w->tm.cycle = ready + (uint64_t)slots * hold;
+    if (hold > 1)
+        ic[WS_CTR_stall_wait] += (uint64_t)slots * (hold - 1);
+    ws_timing_issued(x, op, x->launch->timing, mask, slots);
+}
+
 /* ---- Memory -------------------------------------------------------------------- */
 
 /* Whether the block's L1 holds the sector; it does afterwards (loads allocate), and

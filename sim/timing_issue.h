@@ -21,13 +21,11 @@ static const uint8_t ws_stall_counter[3] = {
     [WS_WAIT_LONG] = WS_CTR_stall_long_scoreboard,
 };
 
-static inline void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask)
+/* The operands' wait, common to both builds: the cycle the instruction may issue, and what
+ * it waited on (*wait). */
+static inline uint64_t ws_timing_ready(ws_warp *w, const ws_timing_op *op, const ws_frame *f, unsigned *wait)
 {
-    ws_warp *w = x->warp;
-    const ws_timing_op *op = &d->timing;
-    const ws_launch_timing *t = x->launch->timing;
-    uint64_t now = w->tm.cycle, ready = now;
-    unsigned wait = WS_WAIT_FIXED;
+    uint64_t ready = w->tm.cycle;
     int shared = op->pipe == WS_PIPE_SHARED;
     if ((op->mem & WS_MEM_READS) && w->tm.store_issued[shared] > ready)
         ready = w->tm.store_issued[shared];   /* a load may read what an earlier store wrote: it waits */
@@ -37,47 +35,24 @@ static inline void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f,
         kinds |= r;
         if (r >> 2 > ready) {
             ready = r >> 2;
-            wait = (unsigned)(r & 3);
+            *wait = (unsigned)(r & 3);
         }
     }
     /* a shared (short: 1) or global (long: 2) result used: its load is no longer unused */
     _Static_assert(WS_WAIT_SHORT == 1 && WS_WAIT_LONG == 2, "wait kinds are loads_unused's bits");
     w->tm.loads_unused &= (uint8_t)~(kinds & 3);
-    uint64_t *ic = x->counters;
-    if (t->in_order && ready > now)
-        ic[ws_stall_counter[wait]] += ready - now;
     w->tm.issue = ready;
     if (op->mem & WS_MEM_WRITES)
         w->tm.store_issued[shared] = ready + 1;
-    unsigned slots = t->in_order ? op->sass_o0 : op->sass ? op->sass : 1;
-    if (op->folds && !t->in_order && w->tm.back_edges % WS_PTXAS_UNROLL != 0)
-        slots = 0;   /* an unrolled copy: its address and counter arithmetic and its branch are gone */
-    ic[WS_CTR_issue_slots] += slots;
-    if (t->in_order) {
-        /* -O0: no scheduling, each SASS instruction holds its warp the cycles ptxas -O0's
-         * control codes give it: beyond its issue cycle, a fixed-latency wait as ncu counts it */
-        uint32_t hold = x->launch->arch->o0_sass_cycles;
-        w->tm.cycle = ready + (uint64_t)slots * hold;
-        if (hold > 1)
-            ic[WS_CTR_stall_wait] += (uint64_t)slots * (hold - 1);
-    } else {
-        /* ptxas schedules each basic block: an instruction waiting for its operands
-         * does not hold back the independent ones after it (loads go early), but
-         * the block's last instruction issues before the next block's first. */
-        w->tm.cycle = now + slots;
-        /* the stall is what waiting adds to the block's critical path */
-        uint64_t before = w->tm.block_end > now + slots ? w->tm.block_end : now + slots;
-        if (ready + slots > before)
-            ic[ws_stall_counter[wait]] += ready + slots - before;
-        if (ready + slots > w->tm.block_end)
-            w->tm.block_end = ready + slots;
-        /* ptxas unrolls a loop UNROLL times: only every UNROLL-th pass of its back edge
-         * orders the iterations (the others' loads overlap, as in the unrolled body) */
-        int back_edge = op->branch & WS_BRANCH_BACK_EDGE;
-        if (op->pipe >= WS_PIPE_BRANCH && !(back_edge && ++w->tm.back_edges % WS_PTXAS_UNROLL != 0) &&
-            w->tm.block_end > w->tm.cycle)
-            w->tm.cycle = w->tm.block_end;
-    }
+    return ready;
+}
+
+/* What both builds do once the warp's clock has moved: the result's latency, the block's
+ * issue slots and pipe cycles, a branch's resolution. */
+static inline void ws_timing_issued(ws_exec *x, const ws_timing_op *op, const ws_launch_timing *t, uint32_t mask,
+                                    unsigned slots)
+{
+    ws_warp *w = x->warp;
     w->tm.latency = mask ? op->latency : 0;
     w->tm.wait = op->wait;
     ws_block_timing *bt = &x->block->tm;
@@ -85,8 +60,47 @@ static inline void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f,
     bt->pipe[op->pipe] += (uint64_t)slots * t->pipe_cycles[op->pipe];
     if (op->pipe == WS_PIPE_BRANCH && (op->branch & WS_BRANCH_BRA)) {
         w->tm.cycle += x->launch->arch->latency_branch;
-        ic[WS_CTR_stall_branch_resolving] += x->launch->arch->latency_branch;
+        x->counters[WS_CTR_stall_branch_resolving] += x->launch->arch->latency_branch;
     }
+}
+
+/* --build O0 (sim/timing.c): out of line, the real build's step stays short. */
+void ws_timing_issue_o0(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask);
+
+static inline void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask)
+{
+    const ws_launch_timing *t = x->launch->timing;
+    if (t->in_order) {
+        ws_timing_issue_o0(x, d, f, mask);
+        return;
+    }
+    ws_warp *w = x->warp;
+    const ws_timing_op *op = &d->timing;
+    uint64_t now = w->tm.cycle;
+    unsigned wait = WS_WAIT_FIXED;
+    uint64_t ready = ws_timing_ready(w, op, f, &wait);
+    uint64_t *ic = x->counters;
+    unsigned slots = op->sass ? op->sass : 1;
+    if (op->folds && w->tm.back_edges % WS_PTXAS_UNROLL != 0)
+        slots = 0;   /* an unrolled copy: its address and counter arithmetic and its branch are gone */
+    ic[WS_CTR_issue_slots] += slots;
+    /* ptxas schedules each basic block: an instruction waiting for its operands
+     * does not hold back the independent ones after it (loads go early), but
+     * the block's last instruction issues before the next block's first. */
+    w->tm.cycle = now + slots;
+    /* the stall is what waiting adds to the block's critical path */
+    uint64_t before = w->tm.block_end > now + slots ? w->tm.block_end : now + slots;
+    if (ready + slots > before)
+        ic[ws_stall_counter[wait]] += ready + slots - before;
+    if (ready + slots > w->tm.block_end)
+        w->tm.block_end = ready + slots;
+    /* ptxas unrolls a loop UNROLL times: only every UNROLL-th pass of its back edge
+     * orders the iterations (the others' loads overlap, as in the unrolled body) */
+    int back_edge = op->branch & WS_BRANCH_BACK_EDGE;
+    if (op->pipe >= WS_PIPE_BRANCH && !(back_edge && ++w->tm.back_edges % WS_PTXAS_UNROLL != 0) &&
+        w->tm.block_end > w->tm.cycle)
+        w->tm.cycle = w->tm.block_end;
+    ws_timing_issued(x, op, t, mask, slots);
 }
 
 #endif
