@@ -247,9 +247,14 @@ static int access_lanes(ws_exec *x, const ptx_instr *in, const ptx_operand *op, 
 
 static inline uint64_t load_bytes(const uint8_t *p, unsigned size)
 {
-    uint64_t v = 0;
-    memcpy(&v, p, size);   /* little-endian host, as the GPU */
-    return v;
+    /* fixed-size copies: loads of the element's width, no library call (little-endian host, as the GPU) */
+    switch (size) {
+    case 1: return *p;
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    case 8: { uint64_t v; memcpy(&v, p, 8); return v; }
+    default: { uint64_t v = 0; memcpy(&v, p, size); return v; }
+    }
 }
 
 /* A loaded element as the destination register holds it: sign-extended for
@@ -274,7 +279,8 @@ WS_LANE_LOOPS static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
         int reg = d->kind == PTX_OPD_VEC ? d->regs[e] : (e == 0 && d->kind == PTX_OPD_REG ? d->reg : -1);
         if (reg < 0)
             continue;   /* a sink */
-        unsigned reg_bits = ws_type_bits((ptx_type)x->fn->value_reg_type[reg]);
+        /* the register's width matters only to a signed element (sign extension) */
+        unsigned reg_bits = is_signed ? ws_type_bits((ptx_type)x->fn->value_reg_type[reg]) : 64;
         uint64_t *r = x->reg[reg];
         if (t.region && mask == WS_FULL_MASK &&
             ((size == 8 && (!is_signed || reg_bits >= 64)) || (size == 4 && (!is_signed || reg_bits <= 32)))) {
@@ -292,11 +298,13 @@ WS_LANE_LOOPS static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
                 for (int lane = 0; lane < WS_WARP_SIZE / 2; lane++)
                     r[lane] = v0, r[lane + WS_WARP_SIZE / 2] = v1;
             } else if (run >= WS_WARP_SIZE / 2 && t.stride == size && size == 4) {   /* consecutive elements */
-                uint32_t v[WS_WARP_SIZE];
-                memcpy(v, first, sizeof v / 2);
-                memcpy(v + WS_WARP_SIZE / 2, second, sizeof v / 2);
-                for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-                    r[lane] = v[lane];
+                /* widened straight from memory (a copy to a stack row first stalls the wide loads after it) */
+                for (int lane = 0; lane < WS_WARP_SIZE / 2; lane++) {
+                    uint32_t v0, v1;
+                    memcpy(&v0, first + 4 * lane, 4);
+                    memcpy(&v1, second + 4 * lane, 4);
+                    r[lane] = v0, r[lane + WS_WARP_SIZE / 2] = v1;
+                }
             } else if (run == WS_WARP_SIZE && t.stride == size) {
                 memcpy(r, first, WS_WARP_SIZE * sizeof *r);
             } else if (size == 4) {
