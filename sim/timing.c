@@ -474,9 +474,13 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
             uint8_t *st = al && al->l2 ? &al->l2[((sector[i] << 5) - al->base) / 32] : NULL;
             if (st) {
                 uint8_t want = is_store ? 3 : 1;
-                uint8_t before;   /* blocks on several threads (--jobs) share the map: an atomic OR */
+                uint8_t before;
                 if (l->global_atomics) {
-                    before = __atomic_fetch_or(st, want, __ATOMIC_RELAXED);
+                    /* blocks on several threads (--jobs) share the map: an atomic OR, only where a bit
+                     * is missing (a sector every block reads stays a line the threads only read) */
+                    before = __atomic_load_n(st, __ATOMIC_RELAXED);
+                    if ((before & want) != want)
+                        before = __atomic_fetch_or(st, want, __ATOMIC_RELAXED);
                 } else {
                     before = *st;
                     *st = before | want;
