@@ -43,6 +43,7 @@ typedef struct {
     uint64_t first_failure;            /* the lowest block that failed so far; UINT64_MAX: none */
     uint64_t **block_steps;            /* steps of each block that ran, in chunks of STEP_CHUNK */
     uint64_t chunk_count;
+    uint64_t chunk;                    /* blocks a worker takes at a time */
     int out_of_memory;
 } block_queue;
 
@@ -58,12 +59,19 @@ typedef struct {
     pthread_t thread;
 } worker;
 
-/* The next block to run, and where its step count goes; 0 when none is left. */
-static int take_block(block_queue *q, uint64_t *block, uint64_t **steps_slot)
+/* The next run of up to q->chunk consecutive blocks, [*first, *first + *count), and
+ * where their step counts go; 0 when none is left. Runs, not single blocks: blocks
+ * next to each other touch the same cache lines (of their buffers and of the timing
+ * model's L2 map), which one thread then keeps, and the lock is taken less often. */
+static int take_blocks(block_queue *q, uint64_t *first, uint64_t *count, uint64_t **steps)
 {
     pthread_mutex_lock(&q->lock);
     uint64_t bi = q->next_block;
     int ok = bi < q->blocks && bi < q->first_failure && !q->out_of_memory;
+    uint64_t n = ok ? q->blocks - bi : 0;
+    n = n < q->chunk ? n : q->chunk;
+    if (bi % STEP_CHUNK + n > STEP_CHUNK)
+        n = STEP_CHUNK - bi % STEP_CHUNK;   /* within one chunk of step counts */
     if (ok && bi / STEP_CHUNK >= q->chunk_count) {
         uint64_t **table = realloc(q->block_steps, sizeof *table * (size_t)(q->chunk_count + 1));
         uint64_t *chunk = calloc(STEP_CHUNK, sizeof(uint64_t));
@@ -78,10 +86,20 @@ static int take_block(block_queue *q, uint64_t *block, uint64_t **steps_slot)
         }
     }
     if (ok) {
-        q->next_block++;
-        *block = bi;
-        *steps_slot = &q->block_steps[bi / STEP_CHUNK][bi % STEP_CHUNK];
+        q->next_block += n;
+        *first = bi;
+        *count = n;
+        *steps = &q->block_steps[bi / STEP_CHUNK][bi % STEP_CHUNK];   /* chunks never move */
     }
+    pthread_mutex_unlock(&q->lock);
+    return ok;
+}
+
+/* Whether block bi may still start: none below it has failed. */
+static int may_start(block_queue *q, uint64_t bi)
+{
+    pthread_mutex_lock(&q->lock);
+    int ok = bi < q->first_failure && !q->out_of_memory;
     pthread_mutex_unlock(&q->lock);
     return ok;
 }
@@ -90,20 +108,24 @@ static void *worker_main(void *arg)
 {
     worker *w = arg;
     block_queue *q = w->queue;
-    uint64_t bi, *steps;
-    while (take_block(q, &bi, &steps)) {
-        ws_block_reset(&w->launch, &w->block, bi);
-        int how = ws_run_block(&w->launch, &w->block);
-        *steps = w->block.steps;
-        if (how != WS_BLOCK_DONE) {
-            w->failed_block = bi;
-            w->failure = how;
-            w->failed_after = w->block.steps;
-            pthread_mutex_lock(&q->lock);
-            if (bi < q->first_failure)
-                q->first_failure = bi;
-            pthread_mutex_unlock(&q->lock);
-            break;
+    uint64_t first, count, *steps;
+    while (take_blocks(q, &first, &count, &steps)) {
+        for (uint64_t bi = first; bi < first + count; bi++) {
+            if (bi > first && !may_start(q, bi))
+                return NULL;
+            ws_block_reset(&w->launch, &w->block, bi);
+            int how = ws_run_block(&w->launch, &w->block);
+            steps[bi - first] = w->block.steps;
+            if (how != WS_BLOCK_DONE) {
+                w->failed_block = bi;
+                w->failure = how;
+                w->failed_after = w->block.steps;
+                pthread_mutex_lock(&q->lock);
+                if (bi < q->first_failure)
+                    q->first_failure = bi;
+                pthread_mutex_unlock(&q->lock);
+                return NULL;
+            }
         }
     }
     return NULL;
@@ -111,7 +133,9 @@ static void *worker_main(void *arg)
 
 static int run_parallel(ws_launch *l, uint64_t blocks, int jobs)
 {
-    block_queue q = {.blocks = blocks, .first_failure = UINT64_MAX};
+    /* runs of consecutive blocks, short enough that every worker gets some 16 of them */
+    uint64_t chunk = blocks / ((uint64_t)jobs * 16);
+    block_queue q = {.blocks = blocks, .first_failure = UINT64_MAX, .chunk = chunk < 1 ? 1 : chunk > 16 ? 16 : chunk};
     pthread_mutex_t atomics;
     worker *workers = calloc((size_t)jobs, sizeof *workers);
     if (!workers || pthread_mutex_init(&q.lock, NULL) != 0) {
