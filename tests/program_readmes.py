@@ -145,7 +145,7 @@ def mean(values):
 
 
 # The headings of an exercise README whose every number is a figure to check.
-FIGURE_SECTIONS = re.compile(r"#+ (What to expect|Figures|Time|What the real GPU showed)")
+FIGURE_SECTIONS = re.compile(r"#+ (What to expect|Figures|Time|What the real GPU showed|The H100|Against the card)")
 
 # The temporary directory warpsim builds a .cu in (mkdtemp: six random characters), named in its messages.
 TMPDIR_RE = re.compile(r"\S*/warpsim-[A-Za-z0-9]{6}/")
@@ -267,7 +267,8 @@ def evaluate(expr, sources):
     # NAMEk. outside quoted strings (a regex such as r'run1.txt' is no launch)
     code = "".join(part if part[:1] in "'\"" else re.sub(r"\b([a-z]+)(\d+)(?=[.\[])", launch, part)
                    for part in re.split(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""", code))
-    value = eval(code, {"__builtins__": {"abs": abs, "min": min, "max": max, "round": round, "len": len, "sum": sum}, "same": same,
+    value = eval(code, {"__builtins__": {"abs": abs, "min": min, "max": max, "round": round, "len": len, "sum": sum,
+                                         "range": range, "zip": zip}, "same": same,
                         "mean": mean, "launches": lambda name: sources[name], "_S": sources})
     return format(value, fmt)
 
