@@ -189,8 +189,9 @@ def arch_parameters(text):
 
 
 # A number as the figures read them: an optional minus, digits with thousands commas and a decimal part, not
-# glued to a word (v1, sm_90, 2a, 0x1f, k-1) -- a trailing x (3x, 1.5x) is a factor and stays a number.
-NUMBER_RE = re.compile(r"(?<![A-Za-z_\d.,/#-])-?\d+(?:,\d{3})*(?:\.\d+)?(?![A-Za-wyz_\d]|\.\d)")
+# glued to a word (v1, sm_90, 2a, 0x1f, k-1) -- a trailing x (3x, 1.5x) is a factor and stays a number, and so
+# does an exponent (3.32e-07, a float's error as a program prints it: EXPR's format .2e).
+NUMBER_RE = re.compile(r"(?<![A-Za-z_\d.,/#-])-?\d+(?:,\d{3})*(?:\.\d+)?(?:e[-+]\d+)?(?![A-Za-wyz_\d]|\.\d)")
 NOT_FIGURES_RE = re.compile(r"`[^`]*`|\]\([^)]*\)|<!--.*?-->|\d{4}-\d{2}-\d{2}|https?://\S+")
 
 
@@ -558,6 +559,7 @@ def self_test():
          "mean(t.num(r'h2d\\w* ([\\d,.]+)') for t in launches('t')):.2f t1.nums(r'\\d+')[1]:, "
          "t1.num(r'run1.txt: (\\d+) wrong'):d t1.count(r'^=== error'):d len(launches('t')):d -->\n"
          "On the card the buggy sum was 4503, then 4501; 1226.11 us (32,640 expected); 7 wrong; 2 errors; 2 runs.\n", 0),
+        ("an exponent is one number", "<!-- figures: =3.32e-07 =2.98e-08 -->\n__sinf 3.32e-07 against 2.98e-08\n", 0),
         ("text figure wrong", runs + "<!-- figures: t1.num(r'buggy (\\d+)'):, -->\nbuggy 4502\n", 1),
         ("text regex finds nothing", runs + "<!-- figures: t1.num(r'summed (\\d+)'):, -->\nbuggy 4503\n", 1),
         ("text k-th match missing", runs + "<!-- figures: t1.num(r'buggy (\\d+)', 2):, -->\nbuggy 4503\n", 1),
