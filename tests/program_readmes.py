@@ -33,7 +33,9 @@
 #   match captures (the group named n, else group 1, else the whole match; commas dropped; an int unless it has
 #   a decimal point), t1.num(r'REGEX', k) the k-th match's, t1.nums(r'REGEX') all of them, t1.count(r'REGEX')
 #   how many lines match; mean(t.num(r'...') for t in launches('t')) averages the runs. A REGEX that finds
-#   nothing fails, so a figure whose line has gone from the file fails too.
+#   nothing fails, so a figure whose line has gone from the file fails too. `compare:ARGS` is a text too: what
+#   `validate/compare --warpsim WARPSIM ARGS` prints (the committed ncu CSVs of validate/results/ against this
+#   warpsim, metric by metric; it must exit 0), e.g. its "N of M exact metrics match" line.
 #
 # <!-- figures: EXPR ... -->  before a paragraph, a table or a fenced block (up to the next blank line, or the
 #   closing fence): EVERY number in it, read in order (inline code, link targets, dates and words such as `v1`,
@@ -342,10 +344,11 @@ def check_quoted(quoted, out, mask):
 
 
 class Checker:
-    def __init__(self, warpsim, run=None, skip_sizes=False, update=False):
+    def __init__(self, warpsim, run=None, skip_sizes=False, update=False, tool=None):
         self.warpsim, self.runs, self.failures, self.blocks, self.update = warpsim, {}, 0, 0, update
         self.skip_sizes, self.skipped = skip_sizes, 0
         self.run = run or self.run_warpsim
+        self.tool = tool or self.run_tool
 
     def run_warpsim(self, args):
         key = tuple(args)
@@ -355,6 +358,11 @@ class Checker:
             self.runs[key] = (p.returncode, [TMPDIR_RE.sub("/tmp/warpsim-XXXXXX/", l.rstrip())
                                              for l in p.stdout.split("\n")])
         return self.runs[key]
+
+    def run_tool(self, argv):
+        """A repository tool other than warpsim run (validate/compare): its exit status and lines."""
+        p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return p.returncode, p.stdout.split("\n")
 
     def prefetch(self, texts):
         """Every run the READMEs ask for, on as many threads as the machine has CPUs (they are independent)."""
@@ -366,7 +374,7 @@ class Checker:
                     wanted.append(shlex.split(spec.split(" ; ")[0]))
                 elif spec.startswith("out:"):
                     wanted.append(shlex.split(spec[4:].split(" ; ")[0]))
-                elif not re.match(r"(csv|mean\d+|arch|text):", spec) and not self.skipping(spec):
+                elif not re.match(r"(csv|mean\d+|arch|text|compare):", spec) and not self.skipping(spec):
                     wanted.append(shlex.split(spec) + ["--csv"])
         unique = list({tuple(a): a for a in wanted}.values())
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
@@ -396,6 +404,8 @@ class Checker:
             return self.text_files(spec[5:].split())
         if spec.startswith("out:"):
             return [self.run_text(spec[4:])]
+        if spec.startswith("compare:"):
+            return [self.compare_text(spec[8:])]
         status, out = self.run(shlex.split(spec) + ["--csv"])
         if status != 0:
             raise ValueError("warpsim run %s --csv: exit status %d" % (spec, status))
@@ -421,6 +431,16 @@ class Checker:
         if status != want:
             raise ValueError("warpsim run %s: exit status %d, not %d" % (args, status, want))
         return Text("warpsim run " + args, "\n".join(out))
+
+    def compare_text(self, args):
+        """compare:ARGS: validate/compare's report on the committed ncu CSVs against this warpsim, as one Text: a
+        figure quoted from it (N of M exact metrics) is recomputed, not read back from a report written once."""
+        argv = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "validate", "compare"),
+                "--warpsim", self.warpsim] + shlex.split(args)
+        status, out = self.tool(argv)
+        if status != 0:
+            raise ValueError("validate/compare %s: exit status %d" % (args, status))
+        return Text("validate/compare " + args, "\n".join(out))
 
     def check_text(self, path, text, require_sections=False):
         """Check one README; return its text (rewritten by --update)."""
@@ -530,6 +550,9 @@ def self_test():
     def run(args):
         return 0, (csv_out if "--csv" in args else out)
 
+    def tool(argv):  # validate/compare: passes with O0, fails (exit 1) with O4
+        return (1 if "O4" in argv else 0), ["", "3281 of 3287 exact metrics match (NVIDIA H100 80GB HBM3)"]
+
     mask = " ; varies: ([0-9.]+) ms"
     tmp = tempfile.mkdtemp(prefix="program_readmes-")  # two runs' stdout, as validate/programs commits them
     for k, (buggy, us) in enumerate([(4503, "1,227.71"), (4501, "1,224.50")]):
@@ -566,12 +589,17 @@ def self_test():
         ("text no such file", "<!-- source t: text:%s/none*.txt -->\n<!-- figures: =1 -->\n1\n" % tmp, 1),
         ("out of a run", "<!-- source o: out:p.cu -->\n<!-- figures: o1.num(r'GPU kernel: ([\\d.]+)'):.2f -->\n"
          "3.31 us\n", 0),
+        ("compare's line", "<!-- source c: compare:--mode O0 -->\n<!-- figures: c1.num(r'^(\\d+) of'):d "
+         "c1.num(r'of (\\d+) exact'):d c1.num(r'of (\\d+) exact')-c1.num(r'^(\\d+) of'):d -->\n3281 of 3287; 6 others\n", 0),
+        ("compare's line drifted", "<!-- source c: compare:--mode O0 -->\n<!-- figures: c1.num(r'^(\\d+) of'):d -->\n"
+         "3280 exact\n", 1),
+        ("compare fails", "<!-- source c: compare:--mode O4 -->\n<!-- figures: =1 -->\n1\n", 1),
         ("out with a wrong status", "<!-- source o: out:p.cu ; status: 1 -->\n<!-- figures: =1 -->\n1\n", 1),
     ]
     bad, stdout = 0, sys.stdout
     for name, text, want in cases:
         sys.stdout = io.StringIO()  # the checker's own lines, shown only when a case goes wrong
-        c = Checker(None, run)
+        c = Checker("warpsim", run, tool=tool)
         c.check_text("<%s>" % name, text, True)
         said, sys.stdout = sys.stdout.getvalue(), stdout
         if c.failures != want:
