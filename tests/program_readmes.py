@@ -33,9 +33,11 @@
 #   match captures (the group named n, else group 1, else the whole match; commas dropped; an int unless it has
 #   a decimal point), t1.num(r'REGEX', k) the k-th match's, t1.nums(r'REGEX') all of them, t1.count(r'REGEX')
 #   how many lines match; mean(t.num(r'...') for t in launches('t')) averages the runs. A REGEX that finds
-#   nothing fails, so a figure whose line has gone from the file fails too. `compare:ARGS` is a text too: what
+#   nothing fails, so a figure whose line has gone from the file fails too (an apostrophe in REGEX reads `.`). `compare:ARGS` is a text too: what
 #   `validate/compare --warpsim WARPSIM ARGS` prints (the committed ncu CSVs of validate/results/ against this
-#   warpsim, metric by metric; it must exit 0), e.g. its "N of M exact metrics match" line.
+#   warpsim, metric by metric; it must exit 0), e.g. its "N of M exact metrics match" line. `timeline:ARGS` is
+#   the Chrome trace that `warpsim run ARGS --timeline FILE` writes, one line per span on an engine's row
+#   (the stream rows repeat them): `GPU 0 | compute | scale_add | ts 2841.65 | dur 13.19` (microseconds).
 #
 # <!-- figures: EXPR ... -->  before a paragraph, a table or a fenced block (up to the next blank line, or the
 #   closing fence): EVERY number in it, read in order (inline code, link targets, dates and words such as `v1`,
@@ -52,7 +54,7 @@
 #
 # In a programs/NNN_topic/README.md, every paragraph, table or fenced block holding a number under a heading of
 # FIGURE_SECTIONS must follow a checked or figures comment: a figure added there without its check fails.
-import concurrent.futures, csv, glob, io, os, re, shlex, shutil, subprocess, sys, tempfile
+import concurrent.futures, csv, glob, io, json, os, re, shlex, shutil, subprocess, sys, tempfile
 
 # warpsim's report lines under their ncu names: the short names the figures use.
 METRIC_ALIASES = {
@@ -139,6 +141,18 @@ class Text:
         if n == 0:
             raise ValueError("%s: no line matches %r" % (self.where, regex))
         return n
+
+
+def timeline_lines(trace):
+    """A Chrome trace (warpsim's --timeline) as text: `GPU 0 | compute | NAME | ts T | dur D` per span, in time
+    order, the engine rows only (a stream's row repeats its engines' spans)."""
+    events = json.loads(trace)
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    rows = {(e["pid"], e["tid"]): e["args"]["name"] for e in events if e.get("name") == "thread_name"}
+    spans = [e for e in events if e.get("ph") == "X" and not rows.get((e["pid"], e["tid"]), "").startswith("stream")]
+    return "\n".join("GPU %d | %s | %s | ts %.2f | dur %.2f" % (e["pid"], rows.get((e["pid"], e["tid"]), "?"), e["name"],
+                                                             e["ts"], e["dur"])
+                     for e in sorted(spans, key=lambda e: (e["ts"], e["pid"], e["tid"])))
 
 
 def mean(values):
@@ -374,7 +388,7 @@ class Checker:
                     wanted.append(shlex.split(spec.split(" ; ")[0]))
                 elif spec.startswith("out:"):
                     wanted.append(shlex.split(spec[4:].split(" ; ")[0]))
-                elif not re.match(r"(csv|mean\d+|arch|text|compare):", spec) and not self.skipping(spec):
+                elif not re.match(r"(csv|mean\d+|arch|text|compare|timeline):", spec) and not self.skipping(spec):
                     wanted.append(shlex.split(spec) + ["--csv"])
         unique = list({tuple(a): a for a in wanted}.values())
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
@@ -406,6 +420,8 @@ class Checker:
             return [self.run_text(spec[4:])]
         if spec.startswith("compare:"):
             return [self.compare_text(spec[8:])]
+        if spec.startswith("timeline:"):
+            return [self.timeline_text(spec[9:])]
         status, out = self.run(shlex.split(spec) + ["--csv"])
         if status != 0:
             raise ValueError("warpsim run %s --csv: exit status %d" % (spec, status))
@@ -441,6 +457,19 @@ class Checker:
         if status != 0:
             raise ValueError("validate/compare %s: exit status %d" % (args, status))
         return Text("validate/compare " + args, "\n".join(out))
+
+    def timeline_text(self, args):
+        """timeline:ARGS: the spans of `warpsim run ARGS --timeline`, one line each, so that a README's "GPU 1's
+        first copy at 11,231 us" is read from the picture the reader opens in Perfetto."""
+        fd, path = tempfile.mkstemp(suffix=".json", prefix="program_readmes-")
+        os.close(fd)
+        try:
+            status, _ = self.tool([self.warpsim, "run"] + shlex.split(args) + ["--timeline", path])
+            if status != 0:
+                raise ValueError("warpsim run %s --timeline: exit status %d" % (args, status))
+            return Text("the timeline of warpsim run " + args, timeline_lines(open(path).read()))
+        finally:
+            os.unlink(path)
 
     def check_text(self, path, text, require_sections=False):
         """Check one README; return its text (rewritten by --update)."""
@@ -550,7 +579,14 @@ def self_test():
     def run(args):
         return 0, (csv_out if "--csv" in args else out)
 
-    def tool(argv):  # validate/compare: passes with O0, fails (exit 1) with O4
+    def tool(argv):  # validate/compare: passes with O0, fails (exit 1) with O4; warpsim run --timeline
+        if "--timeline" in argv:
+            open(argv[-1], "w").write(json.dumps({"traceEvents": [
+                {"name": "thread_name", "ph": "M", "pid": 1, "tid": 10, "args": {"name": "compute"}},
+                {"name": "thread_name", "ph": "M", "pid": 1, "tid": 100, "args": {"name": "stream 0 (default)"}},
+                {"name": "scale_add", "ph": "X", "pid": 1, "tid": 100, "ts": 12854.35, "dur": 8.03},
+                {"name": "scale_add", "ph": "X", "pid": 1, "tid": 10, "ts": 12854.35, "dur": 8.03}]}))
+            return 0, []
         return (1 if "O4" in argv else 0), ["", "3281 of 3287 exact metrics match (NVIDIA H100 80GB HBM3)"]
 
     mask = " ; varies: ([0-9.]+) ms"
@@ -594,6 +630,8 @@ def self_test():
         ("compare's line drifted", "<!-- source c: compare:--mode O0 -->\n<!-- figures: c1.num(r'^(\\d+) of'):d -->\n"
          "3280 exact\n", 1),
         ("compare fails", "<!-- source c: compare:--mode O4 -->\n<!-- figures: =1 -->\n1\n", 1),
+        ("timeline", "<!-- source t: timeline:p.cu -->\n<!-- figures: =1 t1.num(r'^GPU 1 \\| compute \\| scale_add \\| ts ([\\d.]+)'):,.2f "
+         "t1.num(r'dur ([\\d.]+)'):.2f t1.count(r'scale_add'):d -->\nGPU 1's kernel from 12,854.35 us, 8.03 us long, 1 span\n", 0),
         ("out with a wrong status", "<!-- source o: out:p.cu ; status: 1 -->\n<!-- figures: =1 -->\n1\n", 1),
     ]
     bad, stdout = 0, sys.stdout
