@@ -22,22 +22,23 @@
 #   purpose: a deadlock, a race found). The temporary directory a .cu is built in (.../warpsim-XXXXXX/, six
 #   random characters) reads as /tmp/warpsim-XXXXXX/ in the run's lines.
 #
-# <!-- source NAME: ARGS -->  names a source of figures for the rest of the README: `warpsim run ARGS --csv` (one
-#   row per launch), `csv:PATH` (an ncu CSV committed under validate/results/, one row per launch) or
-#   `meanN:PATH` (an ncu CSV of run-on-gpu --repeat N: each launch's N rows averaged) or `arch:PRESET` (one
-#   "launch" holding `warpsim arch show PRESET`'s numeric parameters, e.g. a1['launch_overhead_ns']), or a text:
-#   `text:PATH...` (committed text files, one "launch" each in the order given, a glob expanded in sorted order:
-#   a program's stdout on the card, validate/programs/<gpu>/*.runN.txt, a compute-sanitizer log, a report) or
-#   `out:ARGS` (what `warpsim run ARGS` prints, as one text; `out:ARGS ; status: N` for a run that fails on
-#   purpose). A text's numbers are read with a regular expression: t1.num(r'REGEX') is the number its first
-#   match captures (the group named n, else group 1, else the whole match; commas dropped; an int unless it has
-#   a decimal point), t1.num(r'REGEX', k) the k-th match's, t1.nums(r'REGEX') all of them, t1.count(r'REGEX')
-#   how many lines match; mean(t.num(r'...') for t in launches('t')) averages the runs. A REGEX that finds
-#   nothing fails, so a figure whose line has gone from the file fails too (an apostrophe in REGEX reads `.`). `compare:ARGS` is a text too: what
-#   `validate/compare --warpsim WARPSIM ARGS` prints (the committed ncu CSVs of validate/results/ against this
-#   warpsim, metric by metric; it must exit 0), e.g. its "N of M exact metrics match" line. `timeline:ARGS` is
-#   the Chrome trace that `warpsim run ARGS --timeline FILE` writes, one line per span on an engine's row
-#   (the stream rows repeat them): `GPU 0 | compute | scale_add | ts 2841.65 | dur 13.19` (microseconds).
+# <!-- source NAME: ARGS -->  names a source of figures for the rest of the README. Launches (NAMEk.metric):
+#   `warpsim run ARGS --csv` (one row per launch), `csv:PATH` (an ncu CSV committed under validate/results/ or
+#   validate/programs/<gpu>/, one row per launch), `meanN:PATH` (an ncu CSV of run-on-gpu --repeat N: each
+#   launch's N rows averaged), `arch:PRESET` (one "launch" holding `warpsim arch show PRESET`'s numeric
+#   parameters, e.g. a1['launch_overhead_ns']). Texts (NAMEk.num(r'REGEX')):
+#     `text:PATH...`  committed text files, one each in the order given, a glob expanded in sorted order: a
+#                     program's stdout on the card (validate/programs/<gpu>/*.runN.txt), a sanitizer's log, a report;
+#     `out:ARGS`      what `warpsim run ARGS` prints; `out:ARGS ; status: N` for a run that fails on purpose;
+#     `compare:ARGS`  what `validate/compare --warpsim WARPSIM ARGS` prints (the committed ncu CSVs of
+#                     validate/results/ against this warpsim; it must exit 0), e.g. "N of M exact metrics match";
+#     `timeline:ARGS` the trace of `warpsim run ARGS --timeline FILE`, one line per span on an engine's row (a
+#                     stream's row repeats them): `GPU 0 | compute | scale_add | ts 2841.65 | dur 13.19` (us).
+#   t1.num(r'REGEX') is the number the first match captures (the group named n, else group 1, else the whole
+#   match; commas dropped; an int unless it has a decimal point or an exponent), t1.num(r'REGEX', k) the k-th
+#   match's, t1.nums(r'REGEX') all of them, t1.count(r'REGEX') how many lines match; mean(t.num(r'...') for t in
+#   launches('t')) averages runs. A REGEX that finds nothing fails, so a figure whose line has gone from the file
+#   fails too. An apostrophe in a REGEX is written `.` (the REGEX is a Python string in quotes).
 #
 # <!-- figures: EXPR ... -->  before a paragraph, a table or a fenced block (up to the next blank line, or the
 #   closing fence): EVERY number in it, read in order (inline code, link targets, dates and words such as `v1`,
@@ -49,8 +50,8 @@
 #   arguments share, and fails when they differ (a column "warpsim = O0" is one number for both);
 #   launches('NAME') is the list of a source's launches (min(l.us for l in launches('t')) ...); mean(values) their
 #   mean. Quoted strings are left alone (a regex may hold r1. or `)`), but a `for` line replaces $ in them too.
-#   So a figure in a
-#   figures block that drifts from the run or the measurement, or a number added without its expression, fails.
+#   So a figure in a figures block that drifts from the run or the measurement, or a number added without its
+#   expression, fails.
 #
 # In a programs/NNN_topic/README.md, every paragraph, table or fenced block holding a number under a heading of
 # FIGURE_SECTIONS must follow a checked or figures comment: a figure added there without its check fails.
