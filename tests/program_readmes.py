@@ -22,10 +22,23 @@
 #   purpose: a deadlock, a race found). The temporary directory a .cu is built in (.../warpsim-XXXXXX/, six
 #   random characters) reads as /tmp/warpsim-XXXXXX/ in the run's lines.
 #
-# <!-- source NAME: ARGS -->  names a source of figures for the rest of the README: `warpsim run ARGS --csv` (one
-#   row per launch), `csv:PATH` (an ncu CSV committed under validate/results/, one row per launch) or
-#   `meanN:PATH` (an ncu CSV of run-on-gpu --repeat N: each launch's N rows averaged) or `arch:PRESET` (one
-#   "launch" holding `warpsim arch show PRESET`'s numeric parameters, e.g. a1['launch_overhead_ns']).
+# <!-- source NAME: ARGS -->  names a source of figures for the rest of the README. Launches (NAMEk.metric):
+#   `warpsim run ARGS --csv` (one row per launch), `csv:PATH` (an ncu CSV committed under validate/results/ or
+#   validate/programs/<gpu>/, one row per launch), `meanN:PATH` (an ncu CSV of run-on-gpu --repeat N: each
+#   launch's N rows averaged), `arch:PRESET` (one "launch" holding `warpsim arch show PRESET`'s numeric
+#   parameters, e.g. a1['launch_overhead_ns']). Texts (NAMEk.num(r'REGEX')):
+#     `text:PATH...`  committed text files, one each in the order given, a glob expanded in sorted order: a
+#                     program's stdout on the card (validate/programs/<gpu>/*.runN.txt), a sanitizer's log, a report;
+#     `out:ARGS`      what `warpsim run ARGS` prints; `out:ARGS ; status: N` for a run that fails on purpose;
+#     `compare:ARGS`  what `validate/compare --warpsim WARPSIM ARGS` prints (the committed ncu CSVs of
+#                     validate/results/ against this warpsim; it must exit 0), e.g. "N of M exact metrics match";
+#     `timeline:ARGS` the trace of `warpsim run ARGS --timeline FILE`, one line per span on an engine's row (a
+#                     stream's row repeats them): `GPU 0 | compute | scale_add | ts 2841.65 | dur 13.19` (us).
+#   t1.num(r'REGEX') is the number the first match captures (the group named n, else group 1, else the whole
+#   match; commas dropped; an int unless it has a decimal point or an exponent), t1.num(r'REGEX', k) the k-th
+#   match's, t1.nums(r'REGEX') all of them, t1.count(r'REGEX') how many lines match; mean(t.num(r'...') for t in
+#   launches('t')) averages runs. A REGEX that finds nothing fails, so a figure whose line has gone from the file
+#   fails too. An apostrophe in a REGEX is written `.` (the REGEX is a Python string in quotes).
 #
 # <!-- figures: EXPR ... -->  before a paragraph, a table or a fenced block (up to the next blank line, or the
 #   closing fence): EVERY number in it, read in order (inline code, link targets, dates and words such as `v1`,
@@ -35,12 +48,14 @@
 #   NAMEk['ncu__metric.name']), e.g. `w1.inst:,` or `w2.sld_wf/w2.sld_req:.2f`. A line `for $ in A B C: EXPR...`
 #   repeats its EXPRs with $ replaced by A, then B, then C (a table's rows). same(a, b, ...) is the value its
 #   arguments share, and fails when they differ (a column "warpsim = O0" is one number for both);
-#   launches('NAME') is the list of a source's launches (min(l.us for l in launches('t')) ...). So a figure in a
-#   figures block that drifts from the run or the measurement, or a number added without its expression, fails.
+#   launches('NAME') is the list of a source's launches (min(l.us for l in launches('t')) ...); mean(values) their
+#   mean. Quoted strings are left alone (a regex may hold r1. or `)`), but a `for` line replaces $ in them too.
+#   So a figure in a figures block that drifts from the run or the measurement, or a number added without its
+#   expression, fails.
 #
 # In a programs/NNN_topic/README.md, every paragraph, table or fenced block holding a number under a heading of
 # FIGURE_SECTIONS must follow a checked or figures comment: a figure added there without its check fails.
-import concurrent.futures, csv, io, os, re, shlex, subprocess, sys
+import concurrent.futures, csv, glob, io, json, os, re, shlex, shutil, subprocess, sys, tempfile
 
 # warpsim's report lines under their ncu names: the short names the figures use.
 METRIC_ALIASES = {
@@ -99,8 +114,55 @@ class Launch:
         return self[METRIC_ALIASES[alias]]
 
 
+class Text:
+    """A text as a source of figures (a committed file, or what a run printed): its numbers found by regular
+    expressions, since a program's stdout or a sanitizer's log has no columns to name them by."""
+
+    def __init__(self, where, text):
+        self.where, self.text = where, text
+
+    def nums(self, regex):
+        """The number each match of regex captures: the group named n, else group 1, else the whole match."""
+        pattern, out = re.compile(regex, re.M), []
+        for m in pattern.finditer(self.text):
+            g = "n" if "n" in pattern.groupindex else (1 if pattern.groups else 0)
+            digits = m.group(g).replace(",", "")
+            out.append(float(digits) if re.search(r"[.eE]", digits) else int(digits))
+        return out
+
+    def num(self, regex, k=1):
+        found = self.nums(regex)
+        if len(found) < k:
+            raise ValueError("%s: %d match(es) of %r, not %d" % (self.where, len(found), regex, k))
+        return found[k - 1]
+
+    def count(self, regex):
+        """How many lines match (a count the file shows only by repeating a line: one report per error)."""
+        n = sum(1 for line in self.text.split("\n") if re.search(regex, line))
+        if n == 0:
+            raise ValueError("%s: no line matches %r" % (self.where, regex))
+        return n
+
+
+def timeline_lines(trace):
+    """A Chrome trace (warpsim's --timeline) as text: `GPU 0 | compute | NAME | ts T | dur D` per span, in time
+    order, the engine rows only (a stream's row repeats its engines' spans)."""
+    events = json.loads(trace)
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    rows = {(e["pid"], e["tid"]): e["args"]["name"] for e in events if e.get("name") == "thread_name"}
+    spans = [e for e in events if e.get("ph") == "X" and not rows.get((e["pid"], e["tid"]), "").startswith("stream")]
+    return "\n".join("GPU %d | %s | %s | ts %.2f | dur %.2f" % (e["pid"], rows.get((e["pid"], e["tid"]), "?"), e["name"],
+                                                             e["ts"], e["dur"])
+                     for e in sorted(spans, key=lambda e: (e["ts"], e["pid"], e["tid"])))
+
+
+def mean(values):
+    values = list(values)
+    return sum(values) / len(values)
+
+
 # The headings of an exercise README whose every number is a figure to check.
-FIGURE_SECTIONS = re.compile(r"#+ (What to expect|Figures|Time|What the real GPU showed)")
+FIGURE_SECTIONS = re.compile(r"#+ (What to expect|Figures|Time|What the real GPU showed|The H100|Against the card)")
 
 # The temporary directory warpsim builds a .cu in (mkdtemp: six random characters), named in its messages.
 TMPDIR_RE = re.compile(r"\S*/warpsim-[A-Za-z0-9]{6}/")
@@ -144,8 +206,9 @@ def arch_parameters(text):
 
 
 # A number as the figures read them: an optional minus, digits with thousands commas and a decimal part, not
-# glued to a word (v1, sm_90, 2a, 0x1f, k-1) -- a trailing x (3x, 1.5x) is a factor and stays a number.
-NUMBER_RE = re.compile(r"(?<![A-Za-z_\d.,/#-])-?\d+(?:,\d{3})*(?:\.\d+)?(?![A-Za-wyz_\d]|\.\d)")
+# glued to a word (v1, sm_90, 2a, 0x1f, k-1) -- a trailing x (3x, 1.5x) is a factor and stays a number, and so
+# does an exponent (3.32e-07, a float's error as a program prints it: EXPR's format .2e).
+NUMBER_RE = re.compile(r"(?<![A-Za-z_\d.,/#-])-?\d+(?:,\d{3})*(?:\.\d+)?(?:e[-+]\d+)?(?![A-Za-wyz_\d]|\.\d)")
 NOT_FIGURES_RE = re.compile(r"`[^`]*`|\]\([^)]*\)|<!--.*?-->|\d{4}-\d{2}-\d{2}|https?://\S+")
 
 
@@ -167,10 +230,15 @@ def skeleton(line):
 
 def split_exprs(text):
     """EXPRs split at blanks outside brackets, so that min(l.us for l in launches('t')) stays one."""
-    out, depth, word = [], 0, ""
+    out, depth, word, quote = [], 0, "", None
     for ch in text + " ":
-        depth += (ch in "([") - (ch in ")]")
-        if ch.isspace() and depth == 0:
+        if quote:  # inside a string (a regex): its blanks and brackets are its own
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        else:
+            depth += (ch in "([") - (ch in ")]")
+        if ch.isspace() and depth == 0 and not quote:
             if word:
                 out.append(word)
             word = ""
@@ -214,9 +282,12 @@ def evaluate(expr, sources):
             raise ValueError("source %s has %d launches, not %d" % (name, len(sources[name]), k))
         return "_S[%r][%d]" % (name, k - 1)
 
-    code = re.sub(r"\b([a-z]+)(\d+)(?=[.\[])", launch, code)
-    value = eval(code, {"__builtins__": {"abs": abs, "min": min, "max": max, "round": round, "len": len, "sum": sum}, "same": same,
-                        "launches": lambda name: sources[name], "_S": sources})
+    # NAMEk. outside quoted strings (a regex such as r'run1.txt' is no launch)
+    code = "".join(part if part[:1] in "'\"" else re.sub(r"\b([a-z]+)(\d+)(?=[.\[])", launch, part)
+                   for part in re.split(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")""", code))
+    value = eval(code, {"__builtins__": {"abs": abs, "min": min, "max": max, "round": round, "len": len, "sum": sum,
+                                         "range": range, "zip": zip}, "same": same,
+                        "mean": mean, "launches": lambda name: sources[name], "_S": sources})
     return format(value, fmt)
 
 
@@ -288,10 +359,11 @@ def check_quoted(quoted, out, mask):
 
 
 class Checker:
-    def __init__(self, warpsim, run=None, skip_sizes=False, update=False):
+    def __init__(self, warpsim, run=None, skip_sizes=False, update=False, tool=None):
         self.warpsim, self.runs, self.failures, self.blocks, self.update = warpsim, {}, 0, 0, update
         self.skip_sizes, self.skipped = skip_sizes, 0
         self.run = run or self.run_warpsim
+        self.tool = tool or self.run_tool
 
     def run_warpsim(self, args):
         key = tuple(args)
@@ -302,6 +374,11 @@ class Checker:
                                              for l in p.stdout.split("\n")])
         return self.runs[key]
 
+    def run_tool(self, argv):
+        """A repository tool other than warpsim run (validate/compare): its exit status and lines."""
+        p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return p.returncode, p.stdout.split("\n")
+
     def prefetch(self, texts):
         """Every run the READMEs ask for, on as many threads as the machine has CPUs (they are independent)."""
         wanted = []
@@ -310,7 +387,9 @@ class Checker:
                 spec = spec.strip()
                 if kind == "checked":
                     wanted.append(shlex.split(spec.split(" ; ")[0]))
-                elif not re.match(r"(csv|mean\d+|arch):", spec) and not self.skipping(spec):
+                elif spec.startswith("out:"):
+                    wanted.append(shlex.split(spec[4:].split(" ; ")[0]))
+                elif not re.match(r"(csv|mean\d+|arch|text|compare|timeline):", spec) and not self.skipping(spec):
                     wanted.append(shlex.split(spec) + ["--csv"])
         unique = list({tuple(a): a for a in wanted}.values())
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
@@ -336,11 +415,62 @@ class Checker:
         m = re.match(r"arch:(\S+)$", spec)
         if m:  # a preset's parameters, as one launch: `warpsim arch show NAME`'s `key = value` lines
             return [Launch(arch_parameters(self.arch_show(m.group(1))))]
+        if spec.startswith("text:"):
+            return self.text_files(spec[5:].split())
+        if spec.startswith("out:"):
+            return [self.run_text(spec[4:])]
+        if spec.startswith("compare:"):
+            return [self.compare_text(spec[8:])]
+        if spec.startswith("timeline:"):
+            return [self.timeline_text(spec[9:])]
         status, out = self.run(shlex.split(spec) + ["--csv"])
         if status != 0:
             raise ValueError("warpsim run %s --csv: exit status %d" % (spec, status))
         text = "\n".join(out)
         return csv_launches(text[text.index('"ID"'):])
+
+    def text_files(self, patterns):
+        """text:PATH...: one Text per file, a glob (run*.txt) expanded in sorted order; a pattern that names no
+        file fails rather than leaving the figures nothing to check against."""
+        texts = []
+        for pattern in patterns:
+            paths = sorted(glob.glob(pattern))
+            if not paths:
+                raise ValueError("text:%s: no such file" % pattern)
+            texts += [Text(path, open(path).read()) for path in paths]
+        return texts
+
+    def run_text(self, spec):
+        """out:ARGS[ ; status: N]: what `warpsim run ARGS` prints, as one Text; the run must exit with N (0)."""
+        args, *options = spec.split(" ; ")
+        want = int(options[0].split("status:")[1]) if options and "status:" in options[0] else 0
+        status, out = self.run(shlex.split(args))
+        if status != want:
+            raise ValueError("warpsim run %s: exit status %d, not %d" % (args, status, want))
+        return Text("warpsim run " + args, "\n".join(out))
+
+    def compare_text(self, args):
+        """compare:ARGS: validate/compare's report on the committed ncu CSVs against this warpsim, as one Text: a
+        figure quoted from it (N of M exact metrics) is recomputed, not read back from a report written once."""
+        argv = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "validate", "compare"),
+                "--warpsim", self.warpsim] + shlex.split(args)
+        status, out = self.tool(argv)
+        if status != 0:
+            raise ValueError("validate/compare %s: exit status %d" % (args, status))
+        return Text("validate/compare " + args, "\n".join(out))
+
+    def timeline_text(self, args):
+        """timeline:ARGS: the spans of `warpsim run ARGS --timeline`, one line each, so that a README's "GPU 1's
+        first copy at 11,231 us" is read from the picture the reader opens in Perfetto."""
+        fd, path = tempfile.mkstemp(suffix=".json", prefix="program_readmes-")
+        os.close(fd)
+        try:
+            status, _ = self.tool([self.warpsim, "run"] + shlex.split(args) + ["--timeline", path])
+            if status != 0:
+                raise ValueError("warpsim run %s --timeline: exit status %d" % (args, status))
+            return Text("the timeline of warpsim run " + args, timeline_lines(open(path).read()))
+        finally:
+            os.unlink(path)
 
     def check_text(self, path, text, require_sections=False):
         """Check one README; return its text (rewritten by --update)."""
@@ -450,7 +580,22 @@ def self_test():
     def run(args):
         return 0, (csv_out if "--csv" in args else out)
 
+    def tool(argv):  # validate/compare: passes with O0, fails (exit 1) with O4; warpsim run --timeline
+        if "--timeline" in argv:
+            open(argv[-1], "w").write(json.dumps({"traceEvents": [
+                {"name": "thread_name", "ph": "M", "pid": 1, "tid": 10, "args": {"name": "compute"}},
+                {"name": "thread_name", "ph": "M", "pid": 1, "tid": 100, "args": {"name": "stream 0 (default)"}},
+                {"name": "scale_add", "ph": "X", "pid": 1, "tid": 100, "ts": 12854.35, "dur": 8.03},
+                {"name": "scale_add", "ph": "X", "pid": 1, "tid": 10, "ts": 12854.35, "dur": 8.03}]}))
+            return 0, []
+        return (1 if "O4" in argv else 0), ["", "3281 of 3287 exact metrics match (NVIDIA H100 80GB HBM3)"]
+
     mask = " ; varies: ([0-9.]+) ms"
+    tmp = tempfile.mkdtemp(prefix="program_readmes-")  # two runs' stdout, as validate/programs commits them
+    for k, (buggy, us) in enumerate([(4503, "1,227.71"), (4501, "1,224.50")]):
+        open(os.path.join(tmp, "p.run%d.txt" % (k + 1)), "w").write(
+            "buggy %d, fixed 32640\nh2d_pinned_64MiB %s us\nrun1.txt: 7 wrong\n=== error\n=== error\n" % (buggy, us))
+    runs = "<!-- source t: text:%s/p.run*.txt -->\n" % tmp
     cases = [
         ("verbatim", "<!-- checked: p.cu -->\n```\nGPU kernel: 3.31 us\nCheck: OK\n```\n", 0),
         ("changed figure", "<!-- checked: p.cu -->\n```\nGPU kernel: 3.30 us\n```\n", 1),
@@ -470,16 +615,36 @@ def self_test():
         ("unknown source", "<!-- figures: x1.inst:, -->\n1,024\n", 1),
         ("figures with no comment", "## Figures\n\nwarp-instructions: 1,024\n", 1),
         ("words with no comment", "## Figures\n\nno number here\n", 0),
+        ("text figures", runs + "<!-- figures: t1.num(r'buggy (\\d+)'):d t2.num(r'buggy (?P<n>\\d+), fixed'):d "
+         "mean(t.num(r'h2d\\w* ([\\d,.]+)') for t in launches('t')):.2f t1.nums(r'\\d+')[1]:, "
+         "t1.num(r'run1.txt: (\\d+) wrong'):d t1.count(r'^=== error'):d len(launches('t')):d -->\n"
+         "On the card the buggy sum was 4503, then 4501; 1226.11 us (32,640 expected); 7 wrong; 2 errors; 2 runs.\n", 0),
+        ("an exponent is one number", "<!-- figures: =3.32e-07 =2.98e-08 -->\n__sinf 3.32e-07 against 2.98e-08\n", 0),
+        ("text figure wrong", runs + "<!-- figures: t1.num(r'buggy (\\d+)'):, -->\nbuggy 4502\n", 1),
+        ("text regex finds nothing", runs + "<!-- figures: t1.num(r'summed (\\d+)'):, -->\nbuggy 4503\n", 1),
+        ("text k-th match missing", runs + "<!-- figures: t1.num(r'buggy (\\d+)', 2):, -->\nbuggy 4503\n", 1),
+        ("text no such file", "<!-- source t: text:%s/none*.txt -->\n<!-- figures: =1 -->\n1\n" % tmp, 1),
+        ("out of a run", "<!-- source o: out:p.cu -->\n<!-- figures: o1.num(r'GPU kernel: ([\\d.]+)'):.2f -->\n"
+         "3.31 us\n", 0),
+        ("compare's line", "<!-- source c: compare:--mode O0 -->\n<!-- figures: c1.num(r'^(\\d+) of'):d "
+         "c1.num(r'of (\\d+) exact'):d c1.num(r'of (\\d+) exact')-c1.num(r'^(\\d+) of'):d -->\n3281 of 3287; 6 others\n", 0),
+        ("compare's line drifted", "<!-- source c: compare:--mode O0 -->\n<!-- figures: c1.num(r'^(\\d+) of'):d -->\n"
+         "3280 exact\n", 1),
+        ("compare fails", "<!-- source c: compare:--mode O4 -->\n<!-- figures: =1 -->\n1\n", 1),
+        ("timeline", "<!-- source t: timeline:p.cu -->\n<!-- figures: =1 t1.num(r'^GPU 1 \\| compute \\| scale_add \\| ts ([\\d.]+)'):,.2f "
+         "t1.num(r'dur ([\\d.]+)'):.2f t1.count(r'scale_add'):d -->\nGPU 1's kernel from 12,854.35 us, 8.03 us long, 1 span\n", 0),
+        ("out with a wrong status", "<!-- source o: out:p.cu ; status: 1 -->\n<!-- figures: =1 -->\n1\n", 1),
     ]
     bad, stdout = 0, sys.stdout
     for name, text, want in cases:
         sys.stdout = io.StringIO()  # the checker's own lines, shown only when a case goes wrong
-        c = Checker(None, run)
+        c = Checker("warpsim", run, tool=tool)
         c.check_text("<%s>" % name, text, True)
         said, sys.stdout = sys.stdout.getvalue(), stdout
         if c.failures != want:
             print(said + "SELF-TEST FAIL: %s: %d failure(s), expected %d" % (name, c.failures, want))
             bad += 1
+    shutil.rmtree(tmp)
     print("self-test: %d of %d cases right" % (len(cases) - bad, len(cases)))
     return bad
 
