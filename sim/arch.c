@@ -42,18 +42,20 @@
  *    caches; measured the same way on an H200 (results/nvidia-h200/timing):
  *    dram_gbps 3300 of the 4800 sold (the 16M vector add: 191 MB in 59 us),
  *    launch_overhead_ns 1700 (its smallest launches take 2.0-2.4 us).
- *    block_launch_cycles 54: an SM starts a new block at most every 54 cycles
- *    (programs/000_occupancy on the H100, validate/programs/: 12.6M-element
- *    saxpy in blocks of 32, 64 and 128 threads takes 82, 42 and 23 us under
- *    ncu, 54-60 cycles per block per SM, where its DRAM traffic alone takes
- *    16); mapped_gbps 41: a kernel reading and writing 16 MiB of mapped pinned
+ *    block_launch_cycles 165: an SM starts one block at a time, each taking
+ *    this long (programs/000_occupancy on the H100, validate/programs/: a
+ *    12.6M-element saxpy in blocks of 32, 64 and 128 threads takes 82, 42
+ *    and 23 us under ncu, the same at the card's base clock and at its
+ *    boost clock, where its DRAM traffic alone takes 16); mapped_gbps 41: a
+ *    kernel reading and writing 16 MiB of mapped pinned
  *    host memory each way took 410 us (programs/003_mapped_multi_gpu on the
  *    H100, 13.6 us on device memory), latency_host_link 2000 assumed (about a
  *    microsecond for a PCIe read, not measured: that kernel is bandwidth-bound);
- *    the older presets: mapped_gbps = their pcie_gbps, assumed; const_replay_cycles 10: a warp's ld.const of k different words is
- *    replayed k - 1 times, 10 cycles each on its sub-partition
- *    (programs/002_constant_texture on the H100: 16 words per load, 87.4 us
- *    against 6.75 for the broadcast); the older presets leave both 0 (no
+ *    the older presets: mapped_gbps = their pcie_gbps, assumed; const_replay_cycles 8: a warp's ld.const of k different words is
+ *    replayed k - 1 times, 8 cycles each on its sub-partition
+ *    (programs/002_constant_texture on the H100 at its boost clock: 16 words
+ *    per load, 70.5 us against 6.3 for the broadcast; 10 was fitted on a run
+ *    ncu had held at the base clock); the older presets leave both 0 (no
  *    limit, no replays: unmeasured). The older
  *    presets take the same model with their whitepapers' lane counts and
  *    the papers' latencies; they are marked not validated (timing_validated).
@@ -128,7 +130,7 @@
         .l1_kib = 256, .l1_bytes_per_cycle = 128, .l2_bytes_per_cycle = 2800, .partial_write_cycles = 3, \
         .l2_atomic_cycles = 3, .l2_atomic_int_percent = 50, .shared_atomic_cycles = 90, \
         .pcie_gbps = 55, .pcie_pageable_gbps = 7, .pcie_pageable_d2h_gbps = 14, .copy_latency_ns = 3500, \
-        .copy_engines = 2, .host_api_ns = 1500, .launch_api_ns = 4000, .block_launch_cycles = 165, .const_replay_cycles = 10, .mapped_gbps = 41, .latency_host_link = 2000, .pageable_d2h_latency_ns = 10400, \
+        .copy_engines = 2, .host_api_ns = 1500, .launch_api_ns = 4000, .block_launch_cycles = 165, .const_replay_cycles = 8, .mapped_gbps = 41, .latency_host_link = 2000, .pageable_d2h_latency_ns = 10400, \
         .wake_ns = 8000, .idle_after_ns = 4000, .device_launch_ns = 13000
 
 static const ws_arch presets[] = {

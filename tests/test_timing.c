@@ -143,8 +143,8 @@ END_TEST
 
 /* Four warps, one per sub-partition, read c[tid % k] from constant memory: the same
  * instructions for k = 1 (a broadcast) and k = 4 (four words a warp), which the constant
- * cache serves in 4 passes: 3 replays of const_replay_cycles (10) on each sub-partition,
- * so the issue bound (the block's slots over its 4 sub-partitions) grows by 30 cycles. (The
+ * cache serves in 4 passes: 3 replays of const_replay_cycles (8) on each sub-partition,
+ * so the issue bound (the block's slots over its 4 sub-partitions) grows by 24 cycles. (The
  * warp's own clock moves too, but the cold load's DRAM latency hides it here.) */
 static const char const_read[] = HEADER
     ".const .align 4 .b32 c[4] = {1, 2, 3, 4};\n"
@@ -168,7 +168,7 @@ START_TEST(constant_reads_replay_per_word)
     const ws_arch *a = ws_arch_default();
     sim_run *one = run(const_read, "kernel k\ngrid 1\nblock 128\nbuf o=u32:1\narg u32:1\narg o\n");
     sim_run *four = run(const_read, "kernel k\ngrid 1\nblock 128\nbuf o=u32:1\narg u32:4\narg o\n");
-    ck_assert_uint_eq(a->const_replay_cycles, 10);
+    ck_assert_uint_eq(a->const_replay_cycles, 8);
     ck_assert_uint_eq(a->subpartitions, 4);
     ck_assert_double_eq_tol(result(four, 0)->bound_cycles[WS_BOUND_ISSUE] - result(one, 0)->bound_cycles[WS_BOUND_ISSUE],
                             3.0 * a->const_replay_cycles, 1e-9);
