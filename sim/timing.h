@@ -114,7 +114,9 @@ int ws_timing_block_alloc(ws_launch *l, ws_block *b);
 void ws_timing_block_reset(ws_launch *l, ws_block *b);
 void ws_timing_block_free(ws_block *b);
 
-/* step(): before the handler runs (issue: sim/timing_issue.h), and after (results ready, below). */
+/* step(): before the handler runs (issue: sim/timing_issue.h), and after (results ready, below).
+ * The issue step of --build O0, out of line so that the real build's stays short. */
+void ws_timing_issue_o0(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask);
 /* The memory path: one warp-level access of `space`, lanes `mask`, already costed (shared:
  * its wavefronts); `span` the lanes' address span when the counting measured it, else NULL. */
 void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,

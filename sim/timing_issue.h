@@ -64,9 +64,6 @@ static inline void ws_timing_issued(ws_exec *x, const ws_timing_op *op, const ws
     }
 }
 
-/* --build O0 (sim/timing.c): out of line, the real build's step stays short. */
-void ws_timing_issue_o0(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask);
-
 static inline void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask)
 {
     const ws_launch_timing *t = x->launch->timing;
