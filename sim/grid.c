@@ -63,11 +63,17 @@ typedef struct {
  * where their step counts go; 0 when none is left. Runs, not single blocks: blocks
  * next to each other touch the same cache lines (of their buffers and of the timing
  * model's L2 map), which one thread then keeps, and the lock is taken less often. */
+/* Whether block bi may start: none below it has failed, memory has not run out. q->lock held. */
+static int startable(const block_queue *q, uint64_t bi)
+{
+    return bi < q->first_failure && !q->out_of_memory;
+}
+
 static int take_blocks(block_queue *q, uint64_t *first, uint64_t *count, uint64_t **steps)
 {
     pthread_mutex_lock(&q->lock);
     uint64_t bi = q->next_block;
-    int ok = bi < q->blocks && bi < q->first_failure && !q->out_of_memory;
+    int ok = bi < q->blocks && startable(q, bi);
     uint64_t n = ok ? q->blocks - bi : 0;
     n = n < q->chunk ? n : q->chunk;
     if (bi % STEP_CHUNK + n > STEP_CHUNK)
@@ -95,11 +101,11 @@ static int take_blocks(block_queue *q, uint64_t *first, uint64_t *count, uint64_
     return ok;
 }
 
-/* Whether block bi may still start: none below it has failed. */
+/* startable(), for the later blocks of a run: a failure may have come since it was taken. */
 static int may_start(block_queue *q, uint64_t bi)
 {
     pthread_mutex_lock(&q->lock);
-    int ok = bi < q->first_failure && !q->out_of_memory;
+    int ok = startable(q, bi);
     pthread_mutex_unlock(&q->lock);
     return ok;
 }
