@@ -220,11 +220,18 @@ static char *write_temp(const char *contents, char *path, size_t len)
     return path;
 }
 
+/* Grids of 16 blocks (each worker takes one block at a time) and of 1024 (workers take runs of
+ * up to 16 consecutive blocks, sim/grid.c: a run holds the failing block 5 and later ones that
+ * fail too, and other runs fail above it). */
+static const int fault_grids[] = {16, 1024};
+
 START_TEST(lowest_failing_block_is_reported)
 {
     char path[256], text[1024];
     write_temp(faulting_ptx, path, sizeof path);
-    snprintf(text, sizeof text, "ptx %s\ngrid 16\nblock 32\nbuf out=u32:512\narg out\narg u32:20000\n", path);
+    int grid = fault_grids[_i];
+    snprintf(text, sizeof text, "ptx %s\ngrid %d\nblock 32\nbuf out=u32:%d\narg out\narg u32:20000\n", path, grid,
+             grid * 32);
     run_result one;
     run_text(text, 1, &one);
     ck_assert_int_eq(one.status, 1);
@@ -248,9 +255,10 @@ START_TEST(step_budget_counts_in_block_order)
     /* Block 2 spins 20000 times (3 warp-instructions each): with a budget of
      * 50000 the launch stops there, before block 5's fault, whatever the number
      * of threads (a thread running block 5 alone would reach the fault first). */
+    int grid = fault_grids[_i];
     for (int budget_case = 0; budget_case < 2; budget_case++) {
-        snprintf(text, sizeof text, "ptx %s\ngrid 16\nblock 32\nbuf out=u32:512\narg out\narg u32:20000\n%s", path,
-                 budget_case ? "max-steps 50000\n" : "max-steps 1000000\n");
+        snprintf(text, sizeof text, "ptx %s\ngrid %d\nblock 32\nbuf out=u32:%d\narg out\narg u32:20000\n%s", path,
+                 grid, grid * 32, budget_case ? "max-steps 50000\n" : "max-steps 1000000\n");
         run_result one;
         run_text(text, 1, &one);
         ck_assert_int_eq(one.status, 1);
@@ -267,6 +275,60 @@ START_TEST(step_budget_counts_in_block_order)
         }
         result_free(&one);
     }
+    remove(path);
+}
+END_TEST
+
+/* Blocks 2 and 10 spin 13000 times each (some 39000 warp-instructions), block 21 faults. With a
+ * budget of 50000 one thread stops in block 10; on 2 or 4 threads, workers take runs of 8 or 4
+ * consecutive blocks (256 blocks), so no worker alone passes the budget, and only the step counts
+ * each block of a run leaves behind say that blocks 0-20 did: the budget, not block 21's fault. */
+static const char two_spins_ptx[] =
+    ".version 7.0\n.target sm_50\n.address_size 64\n"
+    ".visible .entry k(.param .u64 out, .param .u32 spin)\n"
+    "{\n"
+    "  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  ld.param.u32 %r5, [spin];\n"
+    "  mov.u32 %r1, %ctaid.x;\n"
+    "  setp.eq.s32 %p1, %r1, 2;\n"
+    "  setp.eq.s32 %p2, %r1, 10;\n"
+    "  or.pred %p1, %p1, %p2;\n"
+    "  @!%p1 bra DONE_SPIN;\n"
+    "  mov.u32 %r6, 0;\n"
+    "SPIN:\n"
+    "  add.s32 %r6, %r6, 1;\n"
+    "  setp.lt.u32 %p2, %r6, %r5;\n"
+    "  @%p2 bra SPIN;\n"
+    "DONE_SPIN:\n"
+    "  mov.u32 %r2, %tid.x;\n"
+    "  mad.lo.s32 %r3, %r1, 32, %r2;\n"
+    "  setp.eq.s32 %p3, %r1, 21;\n"
+    "  @%p3 add.s32 %r3, %r3, 100000000;\n"
+    "  mul.wide.u32 %rd2, %r3, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r3;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(step_budget_over_runs_of_blocks)
+{
+    char path[256], text[1024];
+    write_temp(two_spins_ptx, path, sizeof path);
+    snprintf(text, sizeof text,
+             "ptx %s\ngrid 256\nblock 32\nbuf out=u32:8192\narg out\narg u32:13000\nmax-steps 50000\n", path);
+    run_result one;
+    run_text(text, 1, &one);
+    ck_assert_int_eq(one.status, 1);
+    ck_assert_msg(strstr(one.error, "step budget") != NULL, "%s", one.error);
+    for (int jobs = 2; jobs <= 4; jobs += 2) {
+        run_result many;
+        run_text(text, jobs, &many);
+        ck_assert_int_eq(many.status, 1);
+        ck_assert_str_eq(many.error, one.error);
+        result_free(&many);
+    }
+    result_free(&one);
     remove(path);
 }
 END_TEST
@@ -319,8 +381,10 @@ int main(void)
     suite_add_tcase(suite, tc);
     TCase *edges = tcase_create("edges");
     tcase_set_timeout(edges, 120);
-    tcase_add_test(edges, lowest_failing_block_is_reported);
-    tcase_add_test(edges, step_budget_counts_in_block_order);
+    tcase_add_loop_test(edges, lowest_failing_block_is_reported, 0, (int)(sizeof fault_grids / sizeof fault_grids[0]));
+    tcase_add_loop_test(edges, step_budget_counts_in_block_order, 0,
+                        (int)(sizeof fault_grids / sizeof fault_grids[0]));
+    tcase_add_test(edges, step_budget_over_runs_of_blocks);
     tcase_add_test(edges, trace_is_the_same_with_jobs);
     suite_add_tcase(suite, edges);
     SRunner *runner = srunner_create(suite);
