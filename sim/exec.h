@@ -41,6 +41,7 @@ typedef struct ws_exec {
     int32_t pc;                              /* index of the instruction being executed */
     int32_t next_pc;                         /* control handlers set it; others leave pc + 1 */
     uint64_t *counters;                      /* this instruction's counters (WS_CTR_*) */
+    struct ws_shape *shape;                  /* the value registers' shapes (sim/shape.h) */
 } ws_exec;
 
 typedef void (*ws_exec_fn)(ws_exec *x, const ptx_instr *in, uint32_t mask);

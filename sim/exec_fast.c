@@ -15,6 +15,7 @@
 #include "sim/exec_fast.h"
 
 #include "sim/exec_alu.h"
+#include "sim/shape.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -320,8 +321,12 @@ static int int_width(ptx_type t)
 
 #define BY_WIDTH(name) (width == 32 ? fast_##name##_32 : width == 64 ? fast_##name##_64 : NULL)
 
-ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in)
+/* The handler, and in *shape the register-shape operation it computes (sim/shape.h). */
+#define SHAPED(kind, bits, handler) (*shape = (ws_handler_shape){(kind), (bits)}, (handler))
+
+ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in, ws_handler_shape *shape)
 {
+    *shape = (ws_handler_shape){WS_SHAPE_NONE, 0};
     ptx_type t = (ptx_type)in->type;
     int width = int_width(t);
     int is_signed = ptx_types[t].kind == PTX_KIND_SIGNED;
@@ -346,20 +351,21 @@ ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in)
     case OP_add:
         if (plain_float)
             return fast_add_f32;
-        return no_cc_sat ? BY_WIDTH(add) : NULL;
+        return no_cc_sat ? SHAPED(WS_SHAPE_ADD, width, BY_WIDTH(add)) : NULL;
     case OP_sub:
         if (plain_float)
             return fast_sub_f32;
-        return no_cc_sat ? BY_WIDTH(sub) : NULL;
+        return no_cc_sat ? SHAPED(WS_SHAPE_SUB, width, BY_WIDTH(sub)) : NULL;
     case OP_mul:
         if (plain_float)
             return fast_mul_f32;
         if (!no_cc_sat)
             return NULL;
         if (lo)
-            return BY_WIDTH(mul_lo);
+            return SHAPED(WS_SHAPE_MUL_LO, width, BY_WIDTH(mul_lo));
         if (in->mode == PTX_MUL_WIDE && width == 32)
-            return is_signed ? fast_mul_wide_s_64 : fast_mul_wide_u_64;
+            return is_signed ? SHAPED(WS_SHAPE_MUL_WIDE_S, 64, fast_mul_wide_s_64)
+                             : SHAPED(WS_SHAPE_MUL_WIDE_U, 64, fast_mul_wide_u_64);
         return NULL;
     case OP_mad:
     case OP_fma:
@@ -373,9 +379,10 @@ ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in)
         if (in->opcode != OP_mad || !no_cc_sat)
             return NULL;
         if (lo)
-            return BY_WIDTH(mad_lo);
+            return SHAPED(WS_SHAPE_MAD_LO, width, BY_WIDTH(mad_lo));
         if (in->mode == PTX_MUL_WIDE && width == 32)
-            return is_signed ? fast_mad_wide_s_64 : fast_mad_wide_u_64;
+            return is_signed ? SHAPED(WS_SHAPE_MAD_WIDE_S, 64, fast_mad_wide_s_64)
+                             : SHAPED(WS_SHAPE_MAD_WIDE_U, 64, fast_mad_wide_u_64);
         return NULL;
     case OP_and:
         return BY_WIDTH(and);
@@ -384,21 +391,21 @@ ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in)
     case OP_xor:
         return BY_WIDTH(xor);
     case OP_shl:
-        return BY_WIDTH(shl);
+        return SHAPED(WS_SHAPE_SHL, width, BY_WIDTH(shl));
     case OP_shr:
         return is_signed ? BY_WIDTH(shr_s) : BY_WIDTH(shr_u);
     case OP_mov:
         if (in->operand[1].kind == PTX_OPD_VEC)
             return NULL;
         if (t == PTX_F32)
-            return fast_mov_32;
+            return SHAPED(WS_SHAPE_MOV, 32, fast_mov_32);
         if (t == PTX_F64)
-            return fast_mov_64;
-        return BY_WIDTH(mov);
+            return SHAPED(WS_SHAPE_MOV, 64, fast_mov_64);
+        return SHAPED(WS_SHAPE_MOV, width, BY_WIDTH(mov));
     case OP_cvta:
         /* global and const addresses are the same in both forms */
         if (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_CONST)
-            return BY_WIDTH(mov);
+            return SHAPED(WS_SHAPE_MOV, width, BY_WIDTH(mov));
         return NULL;
     case OP_cvt: {
         /* int -> int, no .sat, into a register exactly as wide as the destination type */
@@ -407,10 +414,11 @@ ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in)
             ptx_types[fn->value_reg_type[d->reg]].size * 8 != (unsigned)width)
             return NULL;
         if (int_width(st) == 32 && width == 64)
-            return ptx_types[st].kind == PTX_KIND_SIGNED ? fast_sext_64 : fast_mov_32;
+            return ptx_types[st].kind == PTX_KIND_SIGNED ? SHAPED(WS_SHAPE_SEXT, 64, fast_sext_64)
+                                                         : SHAPED(WS_SHAPE_MOV, 32, fast_mov_32);
         if (width == 32)
-            return fast_mov_32;   /* from 32 or 64 bits: the low half */
-        return fast_mov_64;
+            return SHAPED(WS_SHAPE_MOV, 32, fast_mov_32);   /* from 32 or 64 bits: the low half */
+        return SHAPED(WS_SHAPE_MOV, 64, fast_mov_64);
     }
     default:
         return NULL;

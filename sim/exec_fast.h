@@ -4,9 +4,15 @@
 
 #include "sim/exec.h"
 
+/* What a specialised handler computes, for the register shapes (sim/shape.h):
+ * a WS_SHAPE_* operation and its result's bits; WS_SHAPE_NONE for the others. */
+typedef struct {
+    uint8_t kind, width;
+} ws_handler_shape;
+
 /* A handler specialised to this instruction's opcode and types, or NULL
  * when the general one of ws_exec_table serves it. Resolved once per launch,
  * so the hot handlers test no type at run time. */
-ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in);
+ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in, ws_handler_shape *shape);
 
 #endif

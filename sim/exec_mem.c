@@ -4,6 +4,8 @@
  * models (sim/memmodel.c): shared wavefronts and bank conflicts, global and
  * local requests and sectors. This is where the memory counters are kept.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/exec_mem.h"
@@ -14,6 +16,9 @@
 #include "sim/memory.h"
 #include "sim/timing.h"
 #include "sim/memmodel.h"
+
+/* Four lanes' addresses, written 32 bytes at a time (GNU C vector extension). */
+typedef uint64_t lane_quad __attribute__((vector_size(32)));
 
 /* Lane addresses of an [address] operand, with the space each resolves to. */
 WS_LANE_LOOPS static ptx_space lane_addresses(ws_exec *x, const ptx_instr *in, const ptx_operand *op, uint32_t mask,
@@ -43,6 +48,47 @@ WS_LANE_LOOPS static ptx_space lane_addresses(ws_exec *x, const ptx_instr *in, c
             addr[lane] = (uint64_t)op->imm;
     }
     return space == PTX_SPACE_CONST ? PTX_SPACE_GLOBAL : space;
+}
+
+/* addr[lane] = a0 + lane * stride, four lanes at a time. */
+WS_LANE_LOOPS static void affine_lanes(uint64_t addr[restrict WS_WARP_SIZE], uint64_t a0, uint64_t stride)
+{
+    lane_quad at = {a0, a0 + stride, a0 + 2 * stride, a0 + 3 * stride};
+    lane_quad step = {4 * stride, 4 * stride, 4 * stride, 4 * stride};
+    for (int q = 0; q < WS_WARP_SIZE; q += 4, at += step)
+        memcpy(addr + q, &at, sizeof at);
+}
+
+/* The lanes' addresses of an [address] operand and their span (ws_lane_span_of's) from its register's
+ * shape (sim/shape.h), without reading the register's lanes: a full warp whose register is known to
+ * hold base + lane * stride. Returns 0 when it is not, or when the addresses are not one run
+ * ws_lane_span_of would find (a stride of 2^32 or more, a run that wraps): the caller computes them. */
+static int shaped_addresses(ws_exec *x, const ptx_operand *op, uint64_t addr[restrict WS_WARP_SIZE],
+                            ws_lane_span *span)
+{
+    if (op->symbol >= 0 || op->reg < 0 || !x->shape[op->reg].known)
+        return 0;
+    const ws_shape *s = &x->shape[op->reg];
+    uint64_t a0 = s->base + (uint64_t)op->imm, stride = s->stride;
+    if (!op->reg_is_64) {   /* the low 32 bits of register + offset */
+        ws_shape low;
+        if (!ws_shape_narrow(a0, stride, 0, &low))
+            return 0;
+        a0 = low.base, stride = low.stride;
+    }
+    int up = stride < (UINT64_C(1) << 32), down = -stride < (UINT64_C(1) << 32);
+    uint64_t a31 = a0 + 31 * stride;
+    if (!(up || down) || (up ? a31 < a0 : a31 > a0))
+        return 0;
+    affine_lanes(addr, a0, stride);
+    span->lo = up ? a0 : a31;
+    span->hi = up ? a31 : a0;
+    /* the OR of the lanes' addresses has the low bits the alignment tests look at: a power of two
+     * divides every lane's address exactly when it divides lane 0's and the stride */
+    span->any_bits = a0 | stride;
+    span->stride = stride;
+    span->segment_lanes = WS_WARP_SIZE;
+    return 1;
 }
 
 /* Count one warp-level access. `space` is what the lanes resolved to; `span`
@@ -115,7 +161,7 @@ void ws_count_global_load(ws_exec *x, const uint64_t addr[WS_WARP_SIZE], uint32_
 
 /* The global allocation holding [lo, hi + bytes), or NULL. Most accesses hit
  * the allocation the previous one did: that is tried before the search. */
-static const ws_allocation *allocation_of(ws_launch *l, uint64_t lo, uint64_t hi, unsigned bytes)
+static inline const ws_allocation *allocation_of(ws_launch *l, uint64_t lo, uint64_t hi, unsigned bytes)
 {
     const ws_allocation *a = l->last_allocation;
     if (!a || lo < a->base || lo - a->base >= a->size) {
@@ -164,13 +210,14 @@ static inline int may_be_shared(const ptx_instr *in)
  * memory), aligned. Returns 0 when some lane needs the checked path, which
  * then faults or splits a generic access by space. */
 static int access_lanes_fast(ws_exec *x, ptx_space space, access_target *t, uint32_t mask, unsigned bytes,
-                             int is_store)
+                             int is_store, const ws_lane_span *shaped)
 {
     ws_launch *l = x->launch;
-    if (l->initcheck || l->racecheck)   /* every lane through ws_memory_access, where the checks are */
-        return 0;
     ws_lane_span span;
-    ws_lane_span_of(t->addr, mask, &span);
+    if (shaped)
+        span = *shaped;
+    else
+        ws_lane_span_of(t->addr, mask, &span);
     uint64_t lo = span.lo, hi = span.hi;
     if (span.any_bits & (bytes - 1))   /* access sizes are powers of two */
         return 0;
@@ -220,13 +267,34 @@ static int access_lanes_fast(ws_exec *x, ptx_space space, access_target *t, uint
     return 1;
 }
 
+/* WARPSIM_CHECK_SHAPES=1: the addresses a shape gave must be those of the lanes. */
+static void check_shaped_addresses(ws_exec *x, const ptx_instr *in, const ptx_operand *op,
+                                   const uint64_t shaped[WS_WARP_SIZE])
+{
+    uint64_t addr[WS_WARP_SIZE];
+    lane_addresses(x, in, op, WS_FULL_MASK, addr);
+    if (memcmp(addr, shaped, sizeof addr) != 0) {
+        fprintf(stderr, "warpsim: internal error: line %d: register %d's shape gives addresses its lanes do not hold\n",
+                in->line, (int)op->reg);
+        abort();
+    }
+}
+
 /* Resolve and check every lane; where each lands comes back in *t.
  * Lanes of a generic access may land in different spaces: each space is counted apart. */
 static int access_lanes(ws_exec *x, const ptx_instr *in, const ptx_operand *op, uint32_t mask, unsigned bytes,
                         int is_store, access_target *t)
 {
-    ptx_space requested = lane_addresses(x, in, op, mask, t->addr);
-    if (access_lanes_fast(x, requested, t, mask, bytes, is_store))
+    ws_launch *l = x->launch;
+    ws_lane_span span;
+    int checked = l->initcheck || l->racecheck;   /* every lane through ws_memory_access, where the checks are */
+    int shaped = mask == WS_FULL_MASK && !checked && shaped_addresses(x, op, t->addr, &span);
+    ptx_space requested = (ptx_space)in->space == PTX_SPACE_CONST ? PTX_SPACE_GLOBAL : (ptx_space)in->space;
+    if (!shaped)
+        requested = lane_addresses(x, in, op, mask, t->addr);
+    else if (l->check_shapes)
+        check_shaped_addresses(x, in, op, t->addr);
+    if (!checked && access_lanes_fast(x, requested, t, mask, bytes, is_store, shaped ? &span : NULL))
         return 0;
     t->region = NULL;
     uint32_t by_space[PTX_SPACE_COUNT] = {0};
@@ -266,8 +334,86 @@ static inline uint64_t widen(uint64_t v, ptx_type type, unsigned reg_bits)
     return v;
 }
 
+/* Lane l's element of a run: size bytes at first + l * stride (stride 0: one element for all). */
+WS_LANE_LOOPS static void read_run(uint64_t r[restrict WS_WARP_SIZE], const uint8_t *first, unsigned size,
+                                   uint64_t stride)
+{
+    if (stride == 0) {
+        uint64_t v = load_bytes(first, size);
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+            r[lane] = v;
+    } else if (size == 4 && stride == 4) {
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+            uint32_t v;
+            memcpy(&v, first + 4 * lane, 4);
+            r[lane] = v;
+        }
+    } else if (size == 8 && stride == 8) {
+        memcpy(r, first, WS_WARP_SIZE * sizeof *r);
+    } else if (size == 8) {
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+            memcpy(&r[lane], first + lane * stride, 8);
+    } else {
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+            uint32_t v;
+            memcpy(&v, first + lane * stride, 4);
+            r[lane] = v;
+        }
+    }
+}
+
+/* The commonest load in one pass: a full warp's ld.global of one 4- or 8-byte element whose
+ * address register has a shape (sim/shape.h) stepping forward by a sector at most (one
+ * address, consecutive elements, a small stride), inside one allocation, aligned, with
+ * nothing to widen, no check and no --html on. Everything the general path does, in its
+ * order (the allocation, the counters of count_access, the timing model, the data), from
+ * the span alone. Returns 0, having done nothing, when the access is not such. */
+static int load_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    ws_launch *l = x->launch;
+    const ptx_operand *op = &in->operand[1], *d = &in->operand[0];
+    unsigned size = ptx_types[in->type].size;
+    if (mask != WS_FULL_MASK || in->space != PTX_SPACE_GLOBAL || in->vec > 1 || d->kind != PTX_OPD_REG ||
+        (size != 4 && size != 8) || op->symbol >= 0 || op->reg < 0 || !x->shape[op->reg].known || !op->reg_is_64 ||
+        l->initcheck || l->racecheck || l->capture)
+        return 0;
+    if (ptx_types[in->type].kind == PTX_KIND_SIGNED &&
+        (size == 8 ? ws_type_bits((ptx_type)x->fn->value_reg_type[d->reg]) < 64
+                   : ws_type_bits((ptx_type)x->fn->value_reg_type[d->reg]) > 32))
+        return 0;   /* sign extension to do */
+    const ws_arch *a = l->arch;
+    const ws_shape *s = &x->shape[op->reg];
+    uint64_t a0 = s->base + (uint64_t)op->imm, stride = s->stride, a31 = a0 + 31 * stride;
+    if (stride > 32 || ((a0 | stride) & (size - 1)) || a31 < a0 || a31 + (size - 1) < a31 ||
+        a->global_model != GLOBAL_MODEL_SECTORS || a->sector_bytes != 32 || a->line_bytes != 128)
+        return 0;
+    const ws_allocation *al = allocation_of(l, a0, a31, size);
+    if (!al)
+        return 0;
+    if (l->check_shapes) {
+        uint64_t shaped[WS_WARP_SIZE];
+        affine_lanes(shaped, a0, stride);
+        check_shaped_addresses(x, in, op, shaped);
+    }
+    /* count_access's counters, as ws_global_access_cost_span finds them for such a span */
+    uint64_t *ic = ws_icounters(x);
+    uint64_t sectors = ((a31 + size - 1) >> 5) - (a0 >> 5) + 1;
+    ic[WS_CTR_global_ld_inst]++;
+    ic[WS_CTR_global_ld_requests]++;
+    ic[WS_CTR_global_ld_sectors] += sectors;
+    ic[WS_CTR_transactions_32b] += sectors;
+    ic[WS_CTR_extra_transaction_cycles] += sectors - 1;
+    if (l->timing)
+        ws_timing_load_run(x, al, a0, a31 + size - 1);
+    read_run(x->reg[d->reg], al->bytes + (a0 - al->base), size, stride);
+    return 1;
+}
+
 WS_LANE_LOOPS static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
+    int32_t base = in->operand[1].reg;   /* the one-pass path wants a full warp and an address register's shape */
+    if (mask == WS_FULL_MASK && base >= 0 && x->shape[base].known && load_global_run(x, in, mask))
+        return;
     unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;
     int is_signed = ptx_types[in->type].kind == PTX_KIND_SIGNED;
     access_target t;
@@ -351,8 +497,68 @@ WS_LANE_LOOPS static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
 void exec_ld(ws_exec *x, const ptx_instr *in, uint32_t mask) { load(x, in, mask); }
 void exec_ldu(ws_exec *x, const ptx_instr *in, uint32_t mask) { load(x, in, mask); }
 
+/* Lane l's value into size bytes at first + l * stride, in lane order (stride 0: the last lane's stays). */
+WS_LANE_LOOPS static void write_run(uint8_t *first, const uint64_t v[restrict WS_WARP_SIZE], unsigned size,
+                                    uint64_t stride)
+{
+    if (stride == 0) {
+        memcpy(first, &v[WS_WARP_SIZE - 1], size);
+    } else if (size == 4) {
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+            uint32_t low = (uint32_t)v[lane];
+            memcpy(first + lane * stride, &low, 4);
+        }
+    } else {
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+            memcpy(first + lane * stride, &v[lane], 8);
+    }
+}
+
+/* The commonest store in one pass, as load_global_run: a full warp's st.global of one 4- or
+ * 8-byte element, its address register's shape stepping forward by a sector at most. */
+static int store_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    ws_launch *l = x->launch;
+    const ptx_operand *op = &in->operand[0], *v = &in->operand[1];
+    unsigned size = ptx_types[in->type].size;
+    if (in->space != PTX_SPACE_GLOBAL || in->vec > 1 || (v->kind != PTX_OPD_REG && v->kind != PTX_OPD_IMM) ||
+        (size != 4 && size != 8) || op->symbol >= 0 || !op->reg_is_64 || l->initcheck || l->racecheck || l->capture)
+        return 0;
+    const ws_arch *a = l->arch;
+    const ws_shape *s = &x->shape[op->reg];
+    uint64_t a0 = s->base + (uint64_t)op->imm, stride = s->stride, a31 = a0 + 31 * stride;
+    if (stride > 32 || ((a0 | stride) & (size - 1)) || a31 < a0 || a31 + (size - 1) < a31 ||
+        a->global_model != GLOBAL_MODEL_SECTORS || a->sector_bytes != 32 || a->line_bytes != 128)
+        return 0;
+    const ws_allocation *al = allocation_of(l, a0, a31, size);
+    if (!al || al->read_only)
+        return 0;
+    uint64_t addr[WS_WARP_SIZE], tmp[WS_WARP_SIZE];
+    affine_lanes(addr, a0, stride);
+    if (l->check_shapes)
+        check_shaped_addresses(x, in, op, addr);
+    const uint64_t *values = ws_src(x, v, tmp);
+    uint64_t *ic = ws_icounters(x);
+    uint64_t sectors = ((a31 + size - 1) >> 5) - (a0 >> 5) + 1;
+    ic[WS_CTR_global_st_inst]++;
+    ic[WS_CTR_global_st_requests]++;
+    ic[WS_CTR_global_st_sectors] += sectors;
+    ic[WS_CTR_transactions_32b] += sectors;
+    ic[WS_CTR_extra_transaction_cycles] += sectors - 1;
+    if (l->timing) {
+        ws_lane_span span = {.lo = a0, .hi = a31, .any_bits = a0 | stride, .stride = stride,
+                             .segment_lanes = WS_WARP_SIZE};
+        ws_timing_memory(x, PTX_SPACE_GLOBAL, addr, mask, size, 1, 0, &span);
+    }
+    write_run(al->bytes + (a0 - al->base), values, size, stride);
+    return 1;
+}
+
 void exec_st(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
+    int32_t base = in->operand[0].reg;   /* as in load() */
+    if (mask == WS_FULL_MASK && base >= 0 && x->shape[base].known && store_global_run(x, in, mask))
+        return;
     unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;
     access_target t;
     /* Read the values first: a store's source may be written by nothing else, but keep the order of the hardware. */

@@ -308,12 +308,14 @@ void ws_launch_free(ws_launch *l)
             if (l->instr_counters) free(l->instr_counters[f]);
             if (l->decoded) free(l->decoded[f]);
             if (l->zeroed) free(l->zeroed[f].regs);
+            if (l->shaped) free(l->shaped[f].regs);
         }
     }
     ws_timing_free(l);
     ws_capture_free(l->capture);
     ws_children_free(l->children, l->global);
     free(l->zeroed);
+    free(l->shaped);
     free(l->builtin);
     ws_race_groups_free(l->races);
     free(l->reconverge);

@@ -12,6 +12,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/fault.h"
@@ -36,6 +37,22 @@ static void trace_instr(ws_launch *l, ws_warp *w, const ptx_function *fn, const 
     fprintf(l->trace, "%5d  |%s| %2d  %*s", in->line, bar, __builtin_popcount(mask), frame * 2, "");
     ptx_print_instr(l->module, fn, in, l->trace);
     fputc('\n', l->trace);
+}
+
+/* WARPSIM_CHECK_SHAPES=1: every shape an instruction leaves known must be its row's. */
+static void check_shapes(ws_launch *l, ws_exec *x, const ws_shape_op *op, const ptx_instr *in)
+{
+    for (unsigned i = 0; i < op->ndst && op->kind != WS_SHAPE_CLEAR; i++) {
+        const ws_shape *s = &x->shape[op->dst[i]];
+        ws_shape row;
+        ws_shape_of_row(x->reg[op->dst[i]], &row);
+        if (s->known && (!row.known || row.base != s->base || row.stride != s->stride)) {
+            fprintf(stderr, "warpsim: internal error: line %d: the shape of register %d (%#" PRIx64 " + lane * %#" PRIx64
+                    ") is not its row's\n", in->line, (int)op->dst[i], s->base, s->stride);
+            abort();
+        }
+    }
+    (void)l;
 }
 
 /* Run one instruction of warp w. tracing: bit 0, --trace-warp prints it; bit 1, --html records it. */
@@ -89,8 +106,12 @@ static void step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
     if (l->timing)
         ws_timing_issue(x, d, frame, mask);
     if (!d->moves_stack) {
-        if (mask)
+        if (mask) {
             d->run(x, in, mask);
+            ws_shape_after(x, &d->shape, in, mask);
+            if (l->check_shapes)
+                check_shapes(l, x, &d->shape, in);
+        }
         if (l->timing)
             ws_timing_retire(x, d, frame);
         top->pc = pc + 1;
@@ -99,6 +120,7 @@ static void step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
             return;
     } else {
         d->run(x, in, mask);
+        ws_shape_after(x, &d->shape, in, mask);
         if (l->timing)
             ws_timing_retire(x, d, frame);
     }

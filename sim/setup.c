@@ -257,7 +257,7 @@ static int read_before_written(const ptx_function *fn, ws_register_list *out)
 /* What step() looks up per instruction, once: the handler (specialised where
  * sim/exec_alu.c has one for the opcode and types), whether it moves the
  * SIMT stack, whether sim/sass.c has branches to count for it. */
-static ws_decoded *decode(const ws_arch *arch, const ptx_function *fn)
+static ws_decoded *decode(const ws_arch *arch, const ptx_function *fn, ws_register_list *shaped)
 {
     ws_decoded *d = calloc((size_t)fn->instr_count + 1, sizeof *d);
     if (!d)
@@ -265,11 +265,28 @@ static ws_decoded *decode(const ws_arch *arch, const ptx_function *fn)
     for (int i = 0; i < fn->instr_count; i++) {
         const ptx_instr *in = &fn->instrs[i];
         ptx_class cls = ptx_opcodes[in->opcode].cls;
-        ws_exec_fn special = ws_specialised_handler(fn, in);
+        ws_handler_shape computes;
+        ws_exec_fn special = ws_specialised_handler(fn, in, &computes);
         d[i].run = special ? special : ws_exec_table[in->opcode];
         d[i].moves_stack = cls == PTX_CLASS_CTRL || cls == PTX_CLASS_SYNC;
         d[i].sass_branches = (uint8_t)ws_sass_has_branches(in);
         ws_timing_decode(arch, fn, in, &d[i].timing);
+        ws_shape_decode(in, special, computes, &d[i].shape);
+    }
+    ws_shape_op *shapes = calloc((size_t)fn->instr_count + 1, sizeof *shapes);
+    if (!shapes) {
+        free(d);
+        return NULL;
+    }
+    for (int i = 0; i < fn->instr_count; i++)
+        shapes[i] = d[i].shape;
+    int pruned = ws_shape_prune(fn, shapes, shaped);
+    for (int i = 0; i < fn->instr_count; i++)
+        d[i].shape = shapes[i];
+    free(shapes);
+    if (pruned < 0) {
+        free(d);
+        return NULL;
     }
     for (int i = 0; i < fn->instr_count; i++)
         ws_timing_decode_loop(fn, i, d);
@@ -314,12 +331,15 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
     l->instr_counters = calloc((size_t)m->function_count, sizeof(ws_instr_counters *));
     l->decoded = calloc((size_t)m->function_count, sizeof(ws_decoded *));
     l->zeroed = calloc((size_t)m->function_count, sizeof(ws_register_list));
+    l->shaped = calloc((size_t)m->function_count, sizeof(ws_register_list));
     l->builtin = calloc((size_t)m->function_count + 1, sizeof(int32_t));
     l->printf_out = cfg->printf_out;
     l->display_name = cfg->display_name;
     l->device = cfg->device;
     l->device_mask = cfg->device_mask;
     l->initcheck = (uint8_t)(cfg->initcheck != 0);
+    const char *check_shapes = getenv("WARPSIM_CHECK_SHAPES");   /* a developer's check (tests/README.md) */
+    l->check_shapes = check_shapes && strcmp(check_shapes, "1") == 0;
     l->racecheck = (uint8_t)(cfg->racecheck != 0);
     l->racecheck_global = (uint8_t)(cfg->racecheck && cfg->racecheck_global);
     l->synccheck = (uint8_t)(cfg->synccheck != 0);
@@ -334,7 +354,7 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
     }
     l->check_out = cfg->check_out ? cfg->check_out : stderr;
     if (!fn_marks || !used || !l->symbol_address || !l->reconverge || !l->instr_counters || !l->decoded ||
-        !l->zeroed || !l->builtin) {
+        !l->zeroed || !l->shaped || !l->builtin) {
         free(fn_marks); free(used);
         ws_launch_error(l, "error: out of host memory");
         return -1;
@@ -363,7 +383,7 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
         }
         l->reconverge[f] = ws_postdominators(F);
         l->instr_counters[f] = calloc((size_t)F->instr_count + 1, sizeof(ws_instr_counters));
-        l->decoded[f] = decode(cfg->arch, F);
+        l->decoded[f] = decode(cfg->arch, F, &l->shaped[f]);
         if (!l->reconverge[f] || !l->instr_counters[f] || !l->decoded[f] || read_before_written(F, &l->zeroed[f]) < 0) {
             free(fn_marks); free(used);
             ws_launch_error(l, "error: out of host memory");

@@ -23,6 +23,7 @@
 #include "sim/arch.h"
 #include "sim/counters.h"
 #include "sim/exec.h"
+#include "sim/shape.h"
 
 /* ---- Memory --------------------------------------------------------------- */
 
@@ -176,13 +177,10 @@ typedef struct {
     uint8_t moves_stack;       /* control and synchronisation: the handler moves the SIMT stack itself */
     uint8_t sass_branches;     /* the SASS holds branches PTX does not show (sim/sass.c) */
     ws_timing_op timing;
+    ws_shape_op shape;         /* what it does to its destinations' shapes (sim/shape.h) */
 } ws_decoded;
 
-/* Value registers of a function, by index. */
-typedef struct {
-    int32_t *regs;
-    int32_t count;
-} ws_register_list;
+/* ws_register_list: value registers of a function, by index (sim/shape.h). */
 
 /* Per-instruction counters: ws_launch.instr_counters[fn][instr][counter]. */
 typedef uint64_t ws_instr_counters[WS_CTR_COUNT];
@@ -203,6 +201,8 @@ typedef struct {
     size_t reg_capacity, pred_capacity;   /* registers allocated at this depth, kept for the next call */
     uint64_t *ready;                      /* timing: per register, ready cycle << 2 | ws_wait_kind */
     size_t ready_capacity;
+    ws_shape *shape;                      /* per value register, its lanes' shape (sim/shape.h) */
+    size_t shape_capacity;
 } ws_frame;
 
 #define WS_MAX_SIMT_DEPTH 256
@@ -280,6 +280,7 @@ struct ws_launch {
     uint8_t racecheck_global;    /* --racecheck-global yes: racecheck on global memory too, between threads of one block */
     uint64_t print_limit;        /* --print-limit: reports printed per launch */
     uint8_t its;                 /* --sched its: lanes of a warp see each other's shared stores only after a sync */
+    uint8_t check_shapes;        /* WARPSIM_CHECK_SHAPES=1: step() checks every register shape against its row */
     uint64_t seed;               /* --seed: its draws its splits of the lanes from it */
     uint64_t check_errors;       /* found, whether printed or not */
     FILE *check_out;
@@ -298,6 +299,7 @@ struct ws_launch {
     int32_t **reconverge;        /* [fn][instr] immediate post-dominator, -1 = exit */
     ws_decoded **decoded;        /* [fn][instr] */
     ws_register_list *zeroed;    /* [fn] the value registers a frame of fn must start with zeroed */
+    ws_register_list *shaped;    /* [fn] the value registers whose shapes are kept (a frame starts them unknown) */
     int32_t *builtin;            /* [fn] for a function without a body: its sim/builtins.def index */
     FILE *printf_out;            /* where device printf writes (stdout when NULL) */
     const ws_allocation *last_allocation;  /* the global allocation the last access hit: the next one likely does too */

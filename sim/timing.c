@@ -528,6 +528,84 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     }
 }
 
+void ws_timing_load_run(ws_exec *x, const ws_allocation *al, uint64_t lo, uint64_t end)
+{
+    ws_launch *l = x->launch;
+    const ws_arch *a = l->arch;
+    ws_block_timing *bt = &x->block->tm;
+    if (al->host_link || (al->base & 31) || !a->l1_caches_global_loads || !bt->l1_sets) {
+        /* sectors another allocation may share, host memory, no L1: the general path */
+        ws_lane_span span = {.lo = lo, .hi = end, .any_bits = 0, .stride = 0, .segment_lanes = WS_WARP_SIZE};
+        ws_timing_memory(x, PTX_SPACE_GLOBAL, NULL, WS_FULL_MASK, 1, 0, 0, &span);
+        return;
+    }
+    ws_warp *w = x->warp;
+    bt->waits[load_wait(w, 2)]++;
+    uint64_t first = lo >> 5, last = end >> 5, issued = w->tm.issue;
+    uint32_t latency = 0, l1_hits = 0, dram = 0, l2_hits = 0;
+    uint8_t *map = al->l2 ? al->l2 + (first - (al->base >> 5)) : NULL;   /* the L2 map of sector `first` on */
+    for (uint64_t line_sector = first & ~UINT64_C(3); line_sector <= last; line_sector += 4) {
+        /* l1_lookup's set and way, once for the line's sectors: the first allocates it */
+        uint64_t line = (line_sector >> 2) + 1;
+        uint64_t set = (line * UINT64_C(0x9E3779B97F4A7C15) >> 32) % bt->l1_sets;
+        uint64_t *tags = &bt->l1_line[set * bt->l1_ways];
+        uint32_t way = 0;
+        while (way < bt->l1_ways && tags[way] != line)
+            way++;
+        uint8_t *held = &bt->l1_sectors[set * bt->l1_ways];
+        if (way == bt->l1_ways) {
+            way = (uint32_t)(bt->l1_clock++ % bt->l1_ways);
+            tags[way] = line;
+            held[way] = 0;
+        }
+        uint64_t *filled_line = &bt->l1_filled[(set * bt->l1_ways + way) * 4];
+        uint64_t from = line_sector > first ? line_sector : first, to = line_sector + 3 < last ? line_sector + 3 : last;
+        for (uint64_t sector = from; sector <= to; sector++) {
+            uint8_t bit = (uint8_t)(1u << (sector & 3));
+            uint64_t *filled = &filled_line[sector & 3];
+            uint32_t level = a->latency_l2;
+            if (held[way] & bit) {
+                l1_hits++;
+                level = a->latency_l1;
+                if (*filled > issued + level)   /* another warp's miss still on its way: wait for it */
+                    level = (uint32_t)(*filled - issued);
+            } else {
+                held[way] |= bit;
+                if (map) {
+                    uint8_t *st = &map[sector - first], before;
+                    if (l->global_atomics) {   /* as in ws_timing_memory */
+                        before = __atomic_load_n(st, __ATOMIC_RELAXED);
+                        if (!(before & 1))
+                            before = __atomic_fetch_or(st, 1, __ATOMIC_RELAXED);
+                    } else {
+                        before = *st;
+                        *st = before | 1;
+                    }
+                    if (before & 1) {
+                        l2_hits++;
+                    } else {
+                        dram++;
+                        level = a->latency_global;
+                    }
+                }
+                *filled = issued + level;
+            }
+            if (level > latency)
+                latency = level;
+        }
+    }
+    unsigned n = (unsigned)(last - first + 1);
+    bt->l1_wavefronts += (last >> 2) - (first >> 2) + 1;
+    w->tm.latency = latency + n / 4;
+    w->tm.wait = WS_WAIT_LONG;
+    ws_traffic *tr = &bt->traffic;
+    tr->l1_lookups += n;
+    tr->l1_hits += l1_hits;
+    tr->l2_read_sectors += n - l1_hits;
+    tr->l2_read_hits += l2_hits;
+    tr->dram_read_sectors += dram;
+}
+
 /* A word many updates queue on at L2: their cost in hundredths of a float update. */
 static void hot_word(ws_launch_timing *t, uint64_t addr, uint64_t updates)
 {

@@ -118,9 +118,14 @@ void ws_timing_block_free(ws_block *b);
  * The issue step of --build O0, out of line so that the real build's stays short. */
 void ws_timing_issue_o0(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask);
 /* The memory path: one warp-level access of `space`, lanes `mask`, already costed (shared:
- * its wavefronts); `span` the lanes' address span when the counting measured it, else NULL. */
+ * its wavefronts); `span` the lanes' address span when the counting measured it, else NULL.
+ * addr may be NULL for a full warp's global load whose span (one run, aligned) steps forward
+ * by a sector at most: its sectors come from the span alone. */
 void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
                       unsigned bytes_per_lane, int is_store, uint32_t wavefronts, const ws_lane_span *span);
+/* The same for the commonest global load: a full warp's, aligned, inside allocation al, whose
+ * lanes read every sector from byte lo's to byte end's (a run stepping by a sector at most). */
+void ws_timing_load_run(ws_exec *x, const ws_allocation *al, uint64_t lo, uint64_t end);
 void ws_timing_atomic(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
                       int is_float, uint32_t serial_lanes);
 /* A barrier releases its warps (sim/warp.c), before they leave it. */

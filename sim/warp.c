@@ -35,6 +35,19 @@ int ws_frame_registers(ws_launch *l, ws_frame *f, int32_t fn_index)
         for (int32_t i = 0; i < zero->count; i++)
             memset(f->reg[zero->regs[i]], 0, sizeof f->reg[0]);
     }
+    /* every shape that is kept unknown (the others are never looked at) */
+    if (regs > f->shape_capacity) {
+        void *p = calloc(regs, sizeof *f->shape);
+        if (!p)
+            return -1;
+        free(f->shape);
+        f->shape = p;
+        f->shape_capacity = regs;
+    } else {
+        const ws_register_list *shaped = &l->shaped[fn_index];
+        for (int32_t i = 0; i < shaped->count; i++)
+            f->shape[shaped->regs[i]].known = 0;
+    }
     if (preds > f->pred_capacity) {
         void *p = realloc(f->pred, preds * sizeof *f->pred);
         if (!p)
@@ -182,6 +195,7 @@ void ws_block_free(ws_block *b)
             free(b->warps[wi].frames[d].reg);
             free(b->warps[wi].frames[d].pred);
             free(b->warps[wi].frames[d].ready);
+            free(b->warps[wi].frames[d].shape);
         }
     }
     free(b->warps);
@@ -219,6 +233,7 @@ void ws_barrier_check(ws_launch *l, ws_block *b, int id)
                 uint64_t v = in->mode == PTX_BARRED_POPC ? popc : in->mode == PTX_BARRED_AND ? all : any;
                 WS_FOR_LANES(w->barrier_mask, lane)
                     f->reg[d->reg][lane] = v;
+                f->shape[d->reg].known = 0;   /* written after its step */
             }
         }
         w->state = WS_WARP_READY;

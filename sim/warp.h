@@ -34,7 +34,7 @@ static inline void ws_warp_context(ws_launch *l, ws_block *b, ws_warp *w)
     ws_frame *f = &w->frames[w->frame_depth - 1];
     w->exec = (ws_exec){
         .launch = l, .block = b, .warp = w, .fn = f->fn,
-        .reg = f->reg, .pred = f->pred, .carry = &w->carry,
+        .reg = f->reg, .pred = f->pred, .carry = &w->carry, .shape = f->shape,
     };
 }
 

@@ -153,7 +153,8 @@ START_TEST(specialised_handlers_match_general_ones)
         ptx_instr in = random_instr();
         for (int r = 0; r < NREG; r++)
             reg_types[r] = (uint8_t)(rnd() % 2 ? PTX_B32 : PTX_B64);
-        ws_exec_fn fast = ws_specialised_handler(&fn, &in);
+        ws_handler_shape computes;
+        ws_exec_fn fast = ws_specialised_handler(&fn, &in, &computes);
         if (!fast)
             continue;
         specialised++;
