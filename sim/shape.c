@@ -28,6 +28,22 @@ static void add_destination(ws_shape_op *op, int32_t reg)
     op->dst[op->ndst++] = reg;
 }
 
+/* How a move of a special register knows its shape: the same in every lane (sim/operand.c), %tid
+ * from the warp's layout, the lane masks and %laneid by looking. */
+static uint8_t sreg_shape(ptx_sreg r)
+{
+    switch (r) {
+    case PTX_SREG_TID_X: return WS_SHAPE_TID_X;
+    case PTX_SREG_TID_Y: return WS_SHAPE_TID_Y;
+    case PTX_SREG_TID_Z: return WS_SHAPE_TID_Z;
+    case PTX_SREG_LANEID: case PTX_SREG_LANEMASK_EQ: case PTX_SREG_LANEMASK_LT: case PTX_SREG_LANEMASK_LE:
+    case PTX_SREG_LANEMASK_GT: case PTX_SREG_LANEMASK_GE:
+        return WS_SHAPE_SCAN;
+    default:
+        return WS_SHAPE_UNIFORM;
+    }
+}
+
 void ws_shape_decode(const ptx_instr *in, ws_exec_fn special, ws_handler_shape computes, ws_shape_op *op)
 {
     memset(op, 0, sizeof *op);
@@ -35,10 +51,17 @@ void ws_shape_decode(const ptx_instr *in, ws_exec_fn special, ws_handler_shape c
         return;
     const ptx_operand *d = &in->operand[0];
     unsigned kind = special ? computes.kind : WS_SHAPE_NONE, width = computes.width;
-    if (d->kind == PTX_OPD_REG && in->operand_count > 1 &&
-        ((in->opcode == OP_mov && (in->operand[1].kind == PTX_OPD_SREG || in->operand[1].kind == PTX_OPD_SYMBOL)) ||
-         (in->opcode == OP_ld && in->space == PTX_SPACE_PARAM && in->vec <= 1))) {
-        op->kind = WS_SHAPE_SCAN;   /* before the handler's kind: a special register is no operand it has a shape for */
+    /* before the handler's kind: a special register or a symbol is no operand it has a shape for */
+    const ptx_operand *a = &in->operand[1];
+    if (d->kind == PTX_OPD_REG && in->operand_count > 1 && in->opcode == OP_mov &&
+        (a->kind == PTX_OPD_SYMBOL || a->kind == PTX_OPD_SREG)) {
+        op->kind = a->kind == PTX_OPD_SYMBOL ? WS_SHAPE_UNIFORM : sreg_shape((ptx_sreg)a->reg);
+        op->ndst = 1;
+        op->dst[0] = d->reg;
+        return;
+    }
+    if (d->kind == PTX_OPD_REG && in->opcode == OP_ld && in->space == PTX_SPACE_PARAM && in->vec <= 1) {
+        op->kind = WS_SHAPE_SCAN;
         op->ndst = 1;
         op->dst[0] = d->reg;
         return;
@@ -193,12 +216,27 @@ static int widened(const ws_shape *a, int sign, ws_shape *out)
 void ws_shape_compute(ws_exec *x, const ws_shape_op *op, const ptx_instr *in, uint32_t mask)
 {
     ws_shape *d = &x->shape[op->dst[0]];
-    if (op->kind == WS_SHAPE_SCAN) {
+    const uint64_t *row = x->reg[op->dst[0]];
+    switch (op->kind) {
+    case WS_SHAPE_SCAN:
         if (mask == WS_FULL_MASK)
-            ws_shape_of_row(x->reg[op->dst[0]], d);
+            ws_shape_of_row(row, d);
         else
             d->known = 0;
         return;
+    case WS_SHAPE_UNIFORM:
+        *d = (ws_shape){row[0], 0, mask == WS_FULL_MASK};
+        return;
+    case WS_SHAPE_TID_X:
+    case WS_SHAPE_TID_Y:
+    case WS_SHAPE_TID_Z: {
+        /* the move copies the thread indices (under 2^16: no width cuts them) */
+        const ws_shape *t = &x->warp->tid_shape[op->kind - WS_SHAPE_TID_X];
+        *d = (ws_shape){row[0], t->stride, mask == WS_FULL_MASK && t->known && row[0] == t->base};
+        return;
+    }
+    default:
+        break;
     }
     ws_shape a, b = {0, 0, 0}, c = {0, 0, 0}, r = {0, 0, 0}, wa, wb;
     if (op->kind == WS_SHAPE_ADD && op->width == 64) {   /* address arithmetic's commonest: no narrowing */

@@ -38,7 +38,9 @@ typedef struct ws_shape {
 enum {
     WS_SHAPE_NONE,     /* writes no value register */
     WS_SHAPE_CLEAR,    /* writes dst[0..ndst-1]: their shapes are forgotten */
-    WS_SHAPE_SCAN,     /* d = a special register or a parameter: the row is looked at once */
+    WS_SHAPE_SCAN,     /* d = a parameter or a lane-dependent special register: the row is looked at once */
+    WS_SHAPE_UNIFORM,  /* d = a symbol's address or a special register the same in every lane */
+    WS_SHAPE_TID_X, WS_SHAPE_TID_Y, WS_SHAPE_TID_Z,   /* d = %tid.x, .y, .z: the warp's (ws_warp.tid_shape) */
     /* d = f(operands), computed from their shapes (the specialised handlers' operations, sim/exec_fast.c) */
     WS_SHAPE_ADD, WS_SHAPE_SUB, WS_SHAPE_MUL_LO, WS_SHAPE_MAD_LO, WS_SHAPE_MUL_WIDE_S, WS_SHAPE_MUL_WIDE_U,
     WS_SHAPE_MAD_WIDE_S, WS_SHAPE_MAD_WIDE_U, WS_SHAPE_SHL, WS_SHAPE_MOV, WS_SHAPE_SEXT,

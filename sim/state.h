@@ -235,6 +235,7 @@ struct ws_warp {
         uint32_t stretch;        /* synchronisations so far (the seed's draw) */
     } its;
     uint32_t tid[3][WS_WARP_SIZE];
+    ws_shape tid_shape[3];       /* their shapes (sim/shape.h), when they have one */
     ws_warp_timing tm;
     ws_exec exec;                /* the handlers' context for the top frame (ws_warp_context keeps it current) */
 };

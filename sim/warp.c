@@ -139,6 +139,13 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
                 w->tid[1][lane] = t / bx % by;
                 w->tid[2][lane] = t / (bx * by);
             }
+            for (int axis = 0; axis < 3; axis++) {
+                uint64_t row[WS_WARP_SIZE];
+                for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+                    row[lane] = w->tid[axis][lane];
+                ws_shape_of_row(row, &w->tid_shape[axis]);
+                w->tid_shape[axis].known &= w->lanes == WS_FULL_MASK;
+            }
         }
         w->frame_depth = 1;
         ws_frame *f = &w->frames[0];

@@ -12,6 +12,7 @@
 #include "sim/exec.h"
 #include "sim/exec_fast.h"
 #include "sim/setup.h"
+#include "sim/shape.h"
 
 #define NREG 6
 #define NPRED 4
@@ -173,12 +174,89 @@ START_TEST(specialised_handlers_match_general_ones)
 }
 END_TEST
 
+/* A row that is one shape: lane 0's value and the step chosen to land near the edges the
+ * rules must respect (2^31, 2^32, 2^64), or anywhere. */
+static void shaped_row(uint64_t row[WS_WARP_SIZE], ws_shape *s, int bits32)
+{
+    static const uint64_t edges[] = {0, 1, 0x7fffffe0u, 0x7fffffffu, 0x80000000u, 0xffffffe0u, 0xffffffffu,
+                                     UINT64_C(0x7fffffffffffffe0), UINT64_MAX - 40};
+    uint64_t base = rnd() % 3 ? edges[rnd() % (sizeof edges / sizeof edges[0])] + rnd() % 8 : value();
+    uint64_t strides[] = {0, 1, 4, 8, 32, 128, UINT64_MAX, UINT64_MAX - 3, 1u << 20, rnd()};
+    uint64_t stride = strides[rnd() % (sizeof strides / sizeof strides[0])];
+    if (bits32)   /* a 32-bit register holds its lanes zero-extended: a shape only where none wraps */
+        base &= 0xffffffffu;
+    for (int l = 0; l < WS_WARP_SIZE; l++)
+        row[l] = base + (uint64_t)l * stride;
+    ws_shape_of_row(row, s);
+    if (bits32)
+        for (int l = 0; l < WS_WARP_SIZE; l++)
+            s->known &= row[l] <= 0xffffffffu;
+}
+
+/* The shapes sim/shape.c computes for a result are the result's: every specialised integer
+ * handler on random sources that have shapes (and some that do not), full warps. */
+START_TEST(computed_shapes_match_rows)
+{
+    uint8_t reg_types[NREG];
+    ptx_function fn;
+    memset(&fn, 0, sizeof fn);
+    fn.value_reg_type = reg_types;
+    fn.value_reg_count = NREG;
+    int known = 0, computed = 0;
+    for (int trial = 0; trial < 400000; trial++) {
+        ptx_instr in = random_instr();
+        for (int r = 0; r < NREG; r++)
+            reg_types[r] = (uint8_t)(rnd() % 2 ? PTX_B32 : PTX_B64);
+        ws_handler_shape computes;
+        ws_exec_fn fast = ws_specialised_handler(&fn, &in, &computes);
+        ws_shape_op op;
+        ws_shape_decode(&in, fast, computes, &op);
+        if (!fast || op.kind < WS_SHAPE_ADD)
+            continue;
+        machine_state m;
+        ws_shape shapes[NREG];
+        randomise(&m);
+        for (int r = 0; r < NREG; r++) {
+            shaped_row(m.reg[r], &shapes[r], reg_types[r] == PTX_B32);
+            if (rnd() % 8 == 0)
+                shapes[r].known = 0;   /* a source whose shape is not kept */
+        }
+        ws_exec x;
+        memset(&x, 0, sizeof x);
+        x.fn = &fn;
+        x.reg = m.reg;
+        x.pred = m.pred;
+        x.carry = &m.carry;
+        x.active = WS_FULL_MASK;
+        x.shape = shapes;
+        fast(&x, &in, WS_FULL_MASK);
+        ws_shape_after(&x, &op, &in, WS_FULL_MASK);
+        computed++;
+        const ws_shape *d = &shapes[op.dst[0]];
+        if (!d->known)
+            continue;
+        known++;
+        ws_shape row;
+        ws_shape_of_row(m.reg[op.dst[0]], &row);
+        ck_assert_msg(row.known && row.base == d->base && row.stride == d->stride,
+                      "%s type %s mode %d: shape %#llx + lane * %#llx, row %#llx, %#llx, ... (%s)",
+                      ptx_opcodes[in.opcode].spelling, ptx_types[in.type].name, in.mode,
+                      (unsigned long long)d->base, (unsigned long long)d->stride,
+                      (unsigned long long)m.reg[op.dst[0]][0], (unsigned long long)m.reg[op.dst[0]][1],
+                      row.known ? "another shape" : "no shape");
+    }
+    ck_assert_int_gt(computed, 20000);
+    ck_assert_int_gt(known, computed / 4);   /* the rules are not merely cautious */
+}
+END_TEST
+
 int main(void)
 {
     Suite *suite = suite_create("exec_fast");
     TCase *tc = tcase_create("differential");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, specialised_handlers_match_general_ones);
+    tcase_add_test(tc, computed_shapes_match_rows);
     suite_add_tcase(suite, tc);
     SRunner *runner = srunner_create(suite);
     srunner_run_all(runner, CK_NORMAL);
