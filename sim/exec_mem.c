@@ -409,10 +409,80 @@ static int load_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     return 1;
 }
 
+/* A shaped full warp's shared access, checked: its span (from the shape), and its cost when it
+ * is the commonest (ws_shared_run_cost). Returns 0 when the access is not such or not inside
+ * the block's shared memory, aligned: the general path then does everything. */
+static int shared_run(ws_exec *x, const ptx_instr *in, const ptx_operand *op, unsigned size, ws_lane_span *span,
+                      ws_shared_cost *cost)
+{
+    ws_launch *l = x->launch;
+    if (in->space != PTX_SPACE_SHARED || in->vec > 1 || (size != 4 && size != 8) || op->symbol >= 0 ||
+        l->initcheck || l->racecheck || l->capture)
+        return 0;
+    const ws_shape *s = &x->shape[op->reg];
+    uint64_t a0 = s->base + (uint64_t)op->imm, stride = s->stride;
+    if (!op->reg_is_64) {   /* the low 32 bits of register + offset */
+        ws_shape low;
+        if (!ws_shape_narrow(a0, stride, 0, &low))
+            return 0;
+        a0 = low.base, stride = low.stride;
+    }
+    uint64_t a31 = a0 + 31 * stride;
+    if (stride >= (UINT64_C(1) << 32) || a31 < a0 || ((a0 | stride) & (size - 1)))
+        return 0;   /* stepping backwards, or wrapping: the general path */
+    *span = (ws_lane_span){.lo = a0, .hi = a31, .any_bits = a0 | stride, .stride = stride,
+                           .segment_lanes = WS_WARP_SIZE};
+    uint64_t limit = l->shared_size;
+    if (limit < size || span->hi > limit - size || !ws_shared_run_cost(l->arch, size, span, cost))
+        return 0;
+    return 1;
+}
+
+/* count_access's counters of a shared access. */
+static void count_shared(ws_exec *x, const ws_shared_cost *cost, int is_store)
+{
+    uint64_t *ic = ws_icounters(x);
+    uint64_t conflicts = cost->wavefronts > cost->ideal_wavefronts ? cost->wavefronts - cost->ideal_wavefronts : 0;
+    ic[is_store ? WS_CTR_shared_st_inst : WS_CTR_shared_ld_inst]++;
+    ic[is_store ? WS_CTR_shared_st_wavefronts : WS_CTR_shared_ld_wavefronts] += cost->wavefronts;
+    ic[is_store ? WS_CTR_shared_st_bank_conflicts : WS_CTR_shared_ld_bank_conflicts] += conflicts;
+    ic[WS_CTR_shared_wavefronts] += cost->wavefronts;
+    ic[WS_CTR_shared_conflict_cycles] += conflicts;
+}
+
+/* A full warp's ld.shared of a shaped address in one pass, as load_global_run (with --sched its,
+ * only while the warp holds no store back). */
+static int load_shared_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    const ptx_operand *op = &in->operand[1], *d = &in->operand[0];
+    unsigned size = ptx_types[in->type].size;
+    ws_lane_span span;
+    ws_shared_cost cost;
+    if (d->kind != PTX_OPD_REG || x->warp->its.count || !shared_run(x, in, op, size, &span, &cost))
+        return 0;
+    if (ptx_types[in->type].kind == PTX_KIND_SIGNED &&
+        (size == 8 ? ws_type_bits((ptx_type)x->fn->value_reg_type[d->reg]) < 64
+                   : ws_type_bits((ptx_type)x->fn->value_reg_type[d->reg]) > 32))
+        return 0;   /* sign extension to do */
+    uint64_t a0 = span.lo;
+    if (x->launch->check_shapes) {
+        uint64_t shaped[WS_WARP_SIZE];
+        affine_lanes(shaped, a0, span.stride);
+        check_shaped_addresses(x, in, op, shaped);
+    }
+    count_shared(x, &cost, 0);
+    if (x->launch->timing)
+        ws_timing_shared(x, a0, span.lo == span.hi, size, 0, cost.wavefronts);
+    read_run(x->reg[d->reg], x->block->shared + a0, size, span.stride);
+    (void)mask;
+    return 1;
+}
+
 WS_LANE_LOOPS static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     int32_t base = in->operand[1].reg;   /* the one-pass path wants a full warp and an address register's shape */
-    if (mask == WS_FULL_MASK && base >= 0 && x->shape[base].known && load_global_run(x, in, mask))
+    if (mask == WS_FULL_MASK && base >= 0 && x->shape[base].known &&
+        (load_global_run(x, in, mask) || load_shared_run(x, in, mask)))
         return;
     unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;
     int is_signed = ptx_types[in->type].kind == PTX_KIND_SIGNED;
@@ -554,10 +624,34 @@ static int store_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     return 1;
 }
 
+/* A full warp's st.shared of a shaped address in one pass, as store_global_run. */
+static int store_shared_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    const ptx_operand *op = &in->operand[0], *v = &in->operand[1];
+    unsigned size = ptx_types[in->type].size;
+    ws_lane_span span;
+    ws_shared_cost cost;
+    if ((v->kind != PTX_OPD_REG && v->kind != PTX_OPD_IMM) || !shared_run(x, in, op, size, &span, &cost))
+        return 0;
+    uint64_t addr[WS_WARP_SIZE], tmp[WS_WARP_SIZE];
+    affine_lanes(addr, span.lo, span.stride);
+    if (x->launch->check_shapes)
+        check_shaped_addresses(x, in, op, addr);
+    const uint64_t *values = ws_src(x, v, tmp);
+    count_shared(x, &cost, 1);
+    if (x->launch->timing)
+        ws_timing_shared(x, span.lo, span.lo == span.hi, size, 1, cost.wavefronts);
+    if (x->launch->its)   /* --sched its: the warp's other lanes do not see it yet */
+        ws_its_store_lanes(x, mask, addr, 0, values, size);
+    write_run(x->block->shared + span.lo, values, size, span.stride);
+    return 1;
+}
+
 void exec_st(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     int32_t base = in->operand[0].reg;   /* as in load() */
-    if (mask == WS_FULL_MASK && base >= 0 && x->shape[base].known && store_global_run(x, in, mask))
+    if (mask == WS_FULL_MASK && base >= 0 && x->shape[base].known &&
+        (store_global_run(x, in, mask) || store_shared_run(x, in, mask)))
         return;
     unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;
     access_target t;

@@ -562,7 +562,7 @@ void ws_shared_access_cost(const ws_arch *a, const uint64_t addr[32], uint32_t a
  * one phase. Its words are all in different banks, or on one word, or
  * stride through the banks (see busiest_bank); the conflict-free minimum is
  * 1. Returns 0 for anything else. */
-static int quick_shared_cost(const ws_arch *a, unsigned bytes, const ws_lane_span *span, ws_shared_cost *out)
+int ws_shared_run_cost(const ws_arch *a, unsigned bytes, const ws_lane_span *span, ws_shared_cost *out)
 {
     if (a->shared_model != SHARED_MODEL_MODERN || a->shared_banks != WARP_LANES || bytes > 4 ||
         span->segment_lanes != WARP_LANES || (span->any_bits & (bytes - 1)))
@@ -589,7 +589,7 @@ void ws_shared_access_cost_span(const ws_arch *a, const uint64_t addr[32], uint3
                                 unsigned bytes_per_lane, int is_store, const ws_lane_span *span,
                                 ws_shared_cost *out)
 {
-    if (active_mask == 0xffffffffu && bytes_per_lane > 0 && quick_shared_cost(a, bytes_per_lane, span, out))
+    if (active_mask == 0xffffffffu && bytes_per_lane > 0 && ws_shared_run_cost(a, bytes_per_lane, span, out))
         return;
     out->wavefronts = 0;
     out->ideal_wavefronts = 0;

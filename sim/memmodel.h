@@ -48,6 +48,9 @@ typedef struct {
 
 void ws_shared_access_cost(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
                            unsigned bytes_per_lane, int is_store, ws_shared_cost *out);
+/* The commonest case from the span alone: a full warp of aligned accesses of 4 bytes or fewer,
+ * one affine run, on sm_50+'s 32 banks. Returns 0 (*out untouched) for anything else. */
+int ws_shared_run_cost(const ws_arch *a, unsigned bytes, const ws_lane_span *span, ws_shared_cost *out);
 /* The same, with the lanes' span already measured (span of active_mask). */
 void ws_shared_access_cost_span(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
                                 unsigned bytes_per_lane, int is_store, const ws_lane_span *span,

@@ -384,6 +384,22 @@ static __attribute__((noinline)) void segment_sectors(const uint64_t addr[WS_WAR
             note_sector(sector, bytes, n, lines, s);
 }
 
+void ws_timing_shared(ws_exec *x, uint64_t first, int one_address, unsigned bytes_per_lane, int is_store,
+                      uint32_t wavefronts)
+{
+    const ws_arch *a = x->launch->arch;
+    ws_warp *w = x->warp;
+    ws_block_timing *bt = &x->block->tm;
+    bt->waits[is_store ? WS_WAIT_SHARED_STORE : load_wait(w, 1)]++;
+    if (one_address && !is_store && bytes_per_lane == 4 && !x->launch->timing->in_order &&
+        merges_into_vector(w, first))
+        bt->shared_merged++;
+    else
+        bt->shared_cycles += wavefronts;
+    w->tm.latency = a->latency_shared + 2 * (wavefronts > 1 ? wavefronts - 1 : 0);
+    w->tm.wait = WS_WAIT_SHORT;
+}
+
 void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
                       unsigned bytes_per_lane, int is_store, uint32_t wavefronts, const ws_lane_span *span)
 {
@@ -402,14 +418,8 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
         }
     }
     if (space == PTX_SPACE_SHARED) {
-        bt->waits[is_store ? WS_WAIT_SHARED_STORE : load_wait(w, 1)]++;
-        if (span && span->lo == span->hi && !is_store && bytes_per_lane == 4 && !l->timing->in_order &&
-            merges_into_vector(w, addr[__builtin_ctz(mask)]))
-            bt->shared_merged++;
-        else
-            bt->shared_cycles += wavefronts;
-        w->tm.latency = a->latency_shared + 2 * (wavefronts > 1 ? wavefronts - 1 : 0);
-        w->tm.wait = WS_WAIT_SHORT;
+        ws_timing_shared(x, mask ? addr[__builtin_ctz(mask)] : 0, span && span->lo == span->hi, bytes_per_lane,
+                         is_store, wavefronts);
         return;
     }
     /* The distinct sectors, with the bytes each receives, and the distinct 128-byte lines. */

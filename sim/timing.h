@@ -123,6 +123,10 @@ void ws_timing_issue_o0(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t m
  * by a sector at most: its sectors come from the span alone. */
 void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
                       unsigned bytes_per_lane, int is_store, uint32_t wavefronts, const ws_lane_span *span);
+/* The shared-memory part of it: `first` the first active lane's address, one_address whether
+ * every lane's is that one, `wavefronts` the access's. */
+void ws_timing_shared(ws_exec *x, uint64_t first, int one_address, unsigned bytes_per_lane, int is_store,
+                      uint32_t wavefronts);
 /* The same for the commonest global load: a full warp's, aligned, inside allocation al, whose
  * lanes read every sector from byte lo's to byte end's (a run stepping by a sector at most). */
 void ws_timing_load_run(ws_exec *x, const ws_allocation *al, uint64_t lo, uint64_t end);
