@@ -163,54 +163,42 @@ WS_LANE_LOOPS void ws_shape_of_row(const uint64_t row[WS_WARP_SIZE], ws_shape *o
     out->known = (differs[0] | differs[1] | differs[2] | differs[3]) == 0;
 }
 
-int ws_shape_narrow(uint64_t base, uint64_t stride, int sign, ws_shape *out)
+/* ws_shape_narrow's rule, for the computations below. */
+static inline int narrow(uint64_t base, uint64_t stride, int sign, uint64_t *out_base, uint64_t *out_stride)
 {
     /* The low 32 bits step by stride's low 32 bits, as a signed step; lane 0's value is in
      * range, and the lanes are one shape when lane 31's is too (they lie between). */
     int64_t first = sign ? (int64_t)(int32_t)(uint32_t)base : (int64_t)(base & MASK_32);
     int64_t step = (int64_t)(int32_t)(uint32_t)stride;
     int64_t last = first + 31 * step;
-    int64_t lo = sign ? INT32_MIN : 0, hi = sign ? INT32_MAX : (int64_t)MASK_32;
-    if (last < lo || last > hi)
+    if (sign ? last < INT32_MIN || last > INT32_MAX : last < 0 || last > (int64_t)MASK_32)
         return 0;
-    out->base = (uint64_t)first;
-    out->stride = (uint64_t)step;
+    *out_base = (uint64_t)first;
+    *out_stride = (uint64_t)step;
+    return 1;
+}
+
+int ws_shape_narrow(uint64_t base, uint64_t stride, int sign, ws_shape *out)
+{
+    if (!narrow(base, stride, sign, &out->base, &out->stride))
+        return 0;
     out->known = 1;
     return 1;
 }
 
 /* An operand's shape: a known register's, or an immediate's (uniform). */
-static int source(const ws_exec *x, const ptx_operand *op, ws_shape *s)
+static inline int operand(const ws_exec *x, const ptx_operand *op, uint64_t *base, uint64_t *stride)
 {
     if (op->kind == PTX_OPD_REG) {
-        *s = x->shape[op->reg];
+        const ws_shape *s = &x->shape[op->reg];
+        *base = s->base, *stride = s->stride;
         return s->known;
     }
     if (op->kind == PTX_OPD_IMM) {
-        s->base = (uint64_t)op->imm, s->stride = 0, s->known = 1;
+        *base = (uint64_t)op->imm, *stride = 0;
         return 1;
     }
     return 0;
-}
-
-/* a * b where one of them is uniform. */
-static int product(const ws_shape *a, const ws_shape *b, ws_shape *out)
-{
-    if (b->stride == 0)
-        out->stride = a->stride * b->base;
-    else if (a->stride == 0)
-        out->stride = b->stride * a->base;
-    else
-        return 0;
-    out->base = a->base * b->base;
-    out->known = 1;
-    return 1;
-}
-
-/* The 32-bit operands of mul.wide and mad.wide, as the handlers read them (sx32, or the low half). */
-static int widened(const ws_shape *a, int sign, ws_shape *out)
-{
-    return ws_shape_narrow(a->base, a->stride, sign, out);
 }
 
 void ws_shape_compute(ws_exec *x, const ws_shape_op *op, const ptx_instr *in, uint32_t mask)
@@ -238,67 +226,66 @@ void ws_shape_compute(ws_exec *x, const ws_shape_op *op, const ptx_instr *in, ui
     default:
         break;
     }
-    ws_shape a, b = {0, 0, 0}, c = {0, 0, 0}, r = {0, 0, 0}, wa, wb;
-    if (op->kind == WS_SHAPE_ADD && op->width == 64) {   /* address arithmetic's commonest: no narrowing */
-        if (mask == WS_FULL_MASK && source(x, &in->operand[1], &a) && source(x, &in->operand[2], &b))
-            *d = (ws_shape){a.base + b.base, a.stride + b.stride, 1};
-        else
-            d->known = 0;
-        return;
-    }
-    int ok = mask == WS_FULL_MASK && source(x, &in->operand[1], &a);
+    /* the operands' shapes: a (all kinds), b (two or more operands), c (mad) */
+    uint64_t ab, as, bb = 0, bs = 0, cb = 0, cs = 0, rb, rs;
     int binary = op->kind != WS_SHAPE_MOV && op->kind != WS_SHAPE_SEXT;
     int ternary = op->kind == WS_SHAPE_MAD_LO || op->kind == WS_SHAPE_MAD_WIDE_S || op->kind == WS_SHAPE_MAD_WIDE_U;
-    ok = ok && (!binary || source(x, &in->operand[2], &b)) && (!ternary || source(x, &in->operand[3], &c));
-    if (ok) {
-        switch (op->kind) {
-        case WS_SHAPE_ADD:
-            r = (ws_shape){a.base + b.base, a.stride + b.stride, 1};
-            break;
-        case WS_SHAPE_SUB:
-            r = (ws_shape){a.base - b.base, a.stride - b.stride, 1};
-            break;
-        case WS_SHAPE_MUL_LO:
-        case WS_SHAPE_MAD_LO:
-            ok = product(&a, &b, &r);
-            break;
-        case WS_SHAPE_MUL_WIDE_S:
-        case WS_SHAPE_MAD_WIDE_S:
-        case WS_SHAPE_MUL_WIDE_U:
-        case WS_SHAPE_MAD_WIDE_U: {
-            int sign = op->kind == WS_SHAPE_MUL_WIDE_S || op->kind == WS_SHAPE_MAD_WIDE_S;
-            ok = widened(&a, sign, &wa) && widened(&b, sign, &wb) && product(&wa, &wb, &r);
-            break;
-        }
-        case WS_SHAPE_SHL: {
-            /* by a uniform amount: a multiply by 2^amount, or 0 at or past the width */
-            uint32_t amount = (uint32_t)b.base;
-            if (b.stride != 0)
-                ok = 0;
-            else if (amount >= op->width)
-                r = (ws_shape){0, 0, 1};
-            else
-                r = (ws_shape){a.base << amount, a.stride << amount, 1};
-            break;
-        }
-        case WS_SHAPE_MOV:
-            r = a;
-            break;
-        case WS_SHAPE_SEXT:
-            ok = widened(&a, 1, &r);
-            break;
-        default:
-            ok = 0;
-            break;
-        }
+    if (mask != WS_FULL_MASK || !operand(x, &in->operand[1], &ab, &as) ||
+        (binary && !operand(x, &in->operand[2], &bb, &bs)) || (ternary && !operand(x, &in->operand[3], &cb, &cs)))
+        goto unknown;
+    switch (op->kind) {
+    case WS_SHAPE_ADD:
+        rb = ab + bb, rs = as + bs;
+        break;
+    case WS_SHAPE_SUB:
+        rb = ab - bb, rs = as - bs;
+        break;
+    case WS_SHAPE_MUL_WIDE_S:
+    case WS_SHAPE_MAD_WIDE_S:
+    case WS_SHAPE_MUL_WIDE_U:
+    case WS_SHAPE_MAD_WIDE_U:
+        /* the 32-bit operands as the handlers read them (sign-extended, or the low half), then their product */
+        if (!narrow(ab, as, op->kind == WS_SHAPE_MUL_WIDE_S || op->kind == WS_SHAPE_MAD_WIDE_S, &ab, &as) ||
+            !narrow(bb, bs, op->kind == WS_SHAPE_MUL_WIDE_S || op->kind == WS_SHAPE_MAD_WIDE_S, &bb, &bs))
+            goto unknown;
+        /* fall through */
+    case WS_SHAPE_MUL_LO:
+    case WS_SHAPE_MAD_LO:
+        /* a * b, one of them uniform */
+        if (bs == 0)
+            rs = as * bb;
+        else if (as == 0)
+            rs = bs * ab;
+        else
+            goto unknown;
+        rb = ab * bb;
+        break;
+    case WS_SHAPE_SHL: {
+        /* by a uniform amount: a multiply by 2^amount, or 0 at or past the width */
+        uint32_t amount = (uint32_t)bb;
+        if (bs != 0)
+            goto unknown;
+        if (amount >= op->width)
+            rb = 0, rs = 0;
+        else
+            rb = ab << amount, rs = as << amount;
+        break;
     }
-    if (ok && ternary)
-        r.base += c.base, r.stride += c.stride;
-    if (ok && op->width == 32)
-        ok = ws_shape_narrow(r.base, r.stride, 0, &r);
-    if (!ok) {
-        d->known = 0;
-        return;
+    case WS_SHAPE_MOV:
+        rb = ab, rs = as;
+        break;
+    case WS_SHAPE_SEXT:
+        if (!narrow(ab, as, 1, &rb, &rs))
+            goto unknown;
+        break;
+    default:
+        goto unknown;
     }
-    *d = r;
+    rb += cb, rs += cs;   /* mad's addend (0 otherwise) */
+    if (op->width == 32 && !narrow(rb, rs, 0, &rb, &rs))
+        goto unknown;
+    *d = (ws_shape){rb, rs, 1};
+    return;
+unknown:
+    d->known = 0;
 }
