@@ -478,11 +478,37 @@ static int load_shared_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     return 1;
 }
 
+/* ld.param of a kernel parameter by a full warp: every lane reads the same bytes of the parameter
+ * buffer; a parameter read is no memory request, so nothing is counted (count_access). Returns 0,
+ * having done nothing, for anything else (a .func's parameters live in each thread's frame). */
+static int load_kernel_param(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    ws_launch *l = x->launch;
+    const ptx_operand *op = &in->operand[1], *d = &in->operand[0];
+    unsigned size = ptx_types[in->type].size;
+    uint64_t at;
+    if (mask != WS_FULL_MASK || in->space != PTX_SPACE_PARAM || in->vec > 1 || d->kind != PTX_OPD_REG ||
+        op->symbol < 0 || op->reg >= 0 || l->initcheck || l->racecheck || l->capture || size > 8 ||
+        ws_symbol_location(x, op->symbol, &at) != PTX_SPACE_PARAM)
+        return 0;
+    at += (uint64_t)op->imm;
+    uint64_t limit = l->kernel->param_size;
+    if (limit < size || at > limit - size || (at & (size - 1)))
+        return 0;   /* the checked path says what is wrong */
+    unsigned reg_bits = ws_type_bits((ptx_type)x->fn->value_reg_type[d->reg]);
+    uint64_t v = widen(load_bytes(l->params + at, size), (ptx_type)in->type, reg_bits), *r = x->reg[d->reg];
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+        r[lane] = v;
+    return 1;
+}
+
 WS_LANE_LOOPS static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     int32_t base = in->operand[1].reg;   /* the one-pass path wants a full warp and an address register's shape */
     if (mask == WS_FULL_MASK && base >= 0 && x->shape[base].known &&
         (load_global_run(x, in, mask) || load_shared_run(x, in, mask)))
+        return;
+    if (base < 0 && load_kernel_param(x, in, mask))
         return;
     unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;
     int is_signed = ptx_types[in->type].kind == PTX_KIND_SIGNED;

@@ -257,7 +257,7 @@ static int read_before_written(const ptx_function *fn, ws_register_list *out)
 /* What step() looks up per instruction, once: the handler (specialised where
  * sim/exec_alu.c has one for the opcode and types), whether it moves the
  * SIMT stack, whether sim/sass.c has branches to count for it. */
-static ws_decoded *decode(const ws_arch *arch, const ptx_function *fn, ws_register_list *shaped)
+static ws_decoded *decode(const ws_arch *arch, const ptx_module *m, const ptx_function *fn, ws_register_list *shaped)
 {
     ws_decoded *d = calloc((size_t)fn->instr_count + 1, sizeof *d);
     if (!d)
@@ -271,7 +271,7 @@ static ws_decoded *decode(const ws_arch *arch, const ptx_function *fn, ws_regist
         d[i].moves_stack = cls == PTX_CLASS_CTRL || cls == PTX_CLASS_SYNC;
         d[i].sass_branches = (uint8_t)ws_sass_has_branches(in);
         ws_timing_decode(arch, fn, in, &d[i].timing);
-        ws_shape_decode(in, special, computes, &d[i].shape);
+        ws_shape_decode(m, in, special, computes, &d[i].shape);
     }
     ws_shape_op *shapes = calloc((size_t)fn->instr_count + 1, sizeof *shapes);
     if (!shapes) {
@@ -383,7 +383,7 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
         }
         l->reconverge[f] = ws_postdominators(F);
         l->instr_counters[f] = calloc((size_t)F->instr_count + 1, sizeof(ws_instr_counters));
-        l->decoded[f] = decode(cfg->arch, F, &l->shaped[f]);
+        l->decoded[f] = decode(cfg->arch, m, F, &l->shaped[f]);
         if (!l->reconverge[f] || !l->instr_counters[f] || !l->decoded[f] || read_before_written(F, &l->zeroed[f]) < 0) {
             free(fn_marks); free(used);
             ws_launch_error(l, "error: out of host memory");

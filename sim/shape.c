@@ -44,7 +44,8 @@ static uint8_t sreg_shape(ptx_sreg r)
     }
 }
 
-void ws_shape_decode(const ptx_instr *in, ws_exec_fn special, ws_handler_shape computes, ws_shape_op *op)
+void ws_shape_decode(const ptx_module *m, const ptx_instr *in, ws_exec_fn special, ws_handler_shape computes,
+                     ws_shape_op *op)
 {
     memset(op, 0, sizeof *op);
     if (!ws_instr_has_destination(in) || in->operand_count == 0)
@@ -61,7 +62,10 @@ void ws_shape_decode(const ptx_instr *in, ws_exec_fn special, ws_handler_shape c
         return;
     }
     if (d->kind == PTX_OPD_REG && in->opcode == OP_ld && in->space == PTX_SPACE_PARAM && in->vec <= 1) {
-        op->kind = WS_SHAPE_SCAN;
+        /* a kernel's parameter is the same for every thread; a .func's lives in each thread's frame */
+        const ptx_symbol *sym = m && a->symbol >= 0 && a->reg < 0 ? &m->symbols[a->symbol] : NULL;
+        int kernel = sym && sym->kind == PTX_SYM_PARAM && sym->function >= 0 && m->functions[sym->function].is_entry;
+        op->kind = kernel ? WS_SHAPE_UNIFORM : WS_SHAPE_SCAN;
         op->ndst = 1;
         op->dst[0] = d->reg;
         return;

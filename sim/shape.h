@@ -53,9 +53,10 @@ typedef struct {
     int32_t dst[PTX_MAX_VEC];
 } ws_shape_op;
 
-/* The shape operation of an instruction: `special` its specialised handler (NULL: the general one),
- * `computes` what that handler computes (sim/exec_fast.h). */
-void ws_shape_decode(const ptx_instr *in, ws_exec_fn special, ws_handler_shape computes, ws_shape_op *op);
+/* The shape operation of an instruction of module m: `special` its specialised handler (NULL: the
+ * general one), `computes` what that handler computes (sim/exec_fast.h). */
+void ws_shape_decode(const ptx_module *m, const ptx_instr *in, ws_exec_fn special, ws_handler_shape computes,
+                     ws_shape_op *op);
 
 /* Forget the operations on registers whose shape nothing reads (ops: one per instruction of fn);
  * *kept_regs lists the registers whose shapes are kept (a new frame clears those). Returns -1

@@ -210,7 +210,7 @@ START_TEST(computed_shapes_match_rows)
         ws_handler_shape computes;
         ws_exec_fn fast = ws_specialised_handler(&fn, &in, &computes);
         ws_shape_op op;
-        ws_shape_decode(&in, fast, computes, &op);
+        ws_shape_decode(NULL, &in, fast, computes, &op);
         if (!fast || op.kind < WS_SHAPE_ADD)
             continue;
         machine_state m;
