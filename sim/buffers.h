@@ -47,6 +47,11 @@ size_t ws_buffer_bytes(const ws_buffer_spec *b);
  * with err set when file=PATH cannot be read or is longer than the buffer. */
 int ws_buffer_fill(const ws_buffer_spec *b, void *bytes, char *err, size_t errlen);
 
+/* The same on up to `threads` threads (0: as ws_buffer_fill picks, one per
+ * processor online and per 4 MiB; 1: this thread only). Every element's value
+ * depends on its index alone: the bytes are the same for any count. */
+int ws_buffer_fill_threads(const ws_buffer_spec *b, void *bytes, unsigned threads, char *err, size_t errlen);
+
 /* One step of the random generator above: advances *state, returns z. */
 uint64_t ws_splitmix64_next(uint64_t *state);
 

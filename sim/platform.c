@@ -35,6 +35,18 @@ uint64_t ws_peak_rss_kib(void)
 #endif
 }
 
+unsigned ws_cpu_count(void)
+{
+#if defined(_WIN32)
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return si.dwNumberOfProcessors ? (unsigned)si.dwNumberOfProcessors : 1;
+#else
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+#endif
+}
+
 int ws_sync_file(FILE *f)
 {
 #if defined(_WIN32)

@@ -10,6 +10,9 @@
 /* Peak resident memory of the process in KiB; 0 where the system does not say. */
 uint64_t ws_peak_rss_kib(void);
 
+/* Processors online, at least 1: the cap on helper threads. */
+unsigned ws_cpu_count(void);
+
 /* Make a written file's bytes durable (fsync, _commit on Windows); 0 or -1 with errno. */
 int ws_sync_file(FILE *f);
 

@@ -77,7 +77,8 @@ int ws_session_open_module(ws_session *s, const ws_run_options *o, ptx_module *m
                      spec->name, bytes, s->global.bytes_in_use, s->global.limit);
             return 1;
         }
-        if (ws_buffer_fill(spec, s->buffers[b]->bytes, err, errlen) < 0)
+        /* ws_global_alloc's bytes are zero already: writing zeros again would touch every page for nothing */
+        if (spec->init != WS_INIT_ZERO && ws_buffer_fill(spec, s->buffers[b]->bytes, err, errlen) < 0)
             return 1;
         ws_global_mark_written(s->buffers[b], 0, bytes);   /* every --buf starts filled */
     }

@@ -835,6 +835,76 @@ START_TEST(fill_random)
 }
 END_TEST
 
+/* Element i of a computed INIT, written the plain way (the generator stepped
+ * one element at a time, f32 through double as the fill first did): what
+ * every split of a fill over threads, and the vectorised fill, must equal. */
+static void reference_element(const ws_buffer_spec *b, uint64_t i, uint64_t z, unsigned char *out)
+{
+    const ptx_type_info *ti = &ptx_types[b->type];
+    int iota = b->init == WS_INIT_IOTA;
+    uint64_t bits = 0;   /* zero */
+    if (b->init == WS_INIT_CONST)
+        bits = b->const_bits;
+    else if (b->init != WS_INIT_ZERO && b->type == PTX_F32) {
+        float f = iota ? (float)i : (float)((double)(z >> 40) * 0x1p-23 - 1.0);
+        memcpy(&bits, &f, 4);
+    } else if (b->init != WS_INIT_ZERO && b->type == PTX_F64) {
+        double d = iota ? (double)i : (double)(z >> 11) * 0x1p-52 - 1.0;
+        memcpy(&bits, &d, 8);
+    } else if (b->init != WS_INIT_ZERO)
+        bits = iota ? i : ti->kind == PTX_KIND_SIGNED ? (uint64_t)((int64_t)(z % 2000) - 1000) : z % 1000;
+    for (unsigned k = 0; k < ti->size; k++)
+        out[k] = (unsigned char)(bits >> (8 * k));
+}
+
+/* Fill b on 1, 3, 7 and the automatic count of threads; each must equal the
+ * reference, and leave the byte past the end alone. */
+static void check_fill_splits(const ws_buffer_spec *b)
+{
+    size_t n = ws_buffer_bytes(b);
+    unsigned char *want = malloc(n), *got = malloc(n + 1);
+    ck_assert(want && got);
+    uint64_t st = b->seed;
+    for (uint64_t i = 0; i < b->count; i++) {
+        uint64_t z = ws_splitmix64_next(&st);
+        reference_element(b, i, z, want + i * ptx_types[b->type].size);
+    }
+    static const unsigned threads[] = {1, 3, 7, 0};
+    char err[256];
+    for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+        memset(got, 0xa5, n + 1);
+        ck_assert_int_eq(ws_buffer_fill_threads(b, got, threads[t], err, sizeof err), 0);
+        ck_assert_msg(memcmp(got, want, n) == 0, "%s %s x %llu on %u threads differs from the reference",
+                      ptx_types[b->type].name, b->init == WS_INIT_RANDOM ? "random" : "zero/iota/const",
+                      (unsigned long long)b->count, threads[t]);
+        ck_assert_uint_eq(got[n], 0xa5);
+    }
+    free(want);
+    free(got);
+}
+
+START_TEST(fill_threads_equal_one)
+{
+    static const ptx_type types[] = {PTX_U8, PTX_U16, PTX_U32, PTX_U64, PTX_S8, PTX_S16, PTX_S32, PTX_S64, PTX_F32, PTX_F64};
+    static const ws_init_kind inits[] = {WS_INIT_ZERO, WS_INIT_IOTA, WS_INIT_CONST, WS_INIT_RANDOM};
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+        for (size_t k = 0; k < sizeof inits / sizeof inits[0]; k++) {
+            /* 100003: prime, so no thread's part and no vector's width divides it */
+            ws_buffer_spec b = spec(types[t], 100003, inits[k]);
+            b.const_bits = UINT64_C(0xc0ffee0badf00d17) & (ptx_types[types[t]].size == 8 ? UINT64_MAX
+                                                           : (UINT64_C(1) << (8 * ptx_types[types[t]].size)) - 1);
+            b.seed = 7;
+            check_fill_splits(&b);
+        }
+    /* large enough that the automatic count starts threads where there are processors for them */
+    ws_buffer_spec big = spec(PTX_F32, (UINT64_C(3) << 20) + 5, WS_INIT_RANDOM);
+    big.seed = UINT64_MAX;
+    check_fill_splits(&big);
+    big = spec(PTX_U64, (UINT64_C(3) << 20) + 5, WS_INIT_IOTA);
+    check_fill_splits(&big);
+}
+END_TEST
+
 START_TEST(fill_file)
 {
     char err[512];
@@ -1024,6 +1094,7 @@ static Suite *launch_suite(void)
     tcase_add_test(tv, values);
     tcase_add_test(tv, fill_iota_const);
     tcase_add_test(tv, fill_random);
+    tcase_add_test(tv, fill_threads_equal_one);
     tcase_add_test(tv, fill_file);
     tcase_add_test(tv, atomic_write);
     tcase_add_test(tv, mutation_fuzz);
