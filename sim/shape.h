@@ -77,9 +77,24 @@ static inline void ws_shape_after(ws_exec *x, const ws_shape_op *op, const ptx_i
         return;
     /* the commonest outcome where shapes are unknown (a 16 x 16 block's warps): an operand without one */
     const ptx_operand *a = &in->operand[1];
+    ws_shape *d = &x->shape[op->dst[0]];
     if (op->kind >= WS_SHAPE_ADD && a->kind == PTX_OPD_REG && !x->shape[a->reg].known) {
-        x->shape[op->dst[0]].known = 0;
+        d->known = 0;
         return;
+    }
+    /* 64-bit address steps (add.s64 %rd, %rd, %rd or an immediate), inline: the commonest in loops */
+    const ptx_operand *b = &in->operand[2];
+    if (op->kind == WS_SHAPE_ADD && op->width == 64 && mask == WS_FULL_MASK && a->kind == PTX_OPD_REG) {
+        const ws_shape *sa = &x->shape[a->reg];
+        if (b->kind == PTX_OPD_IMM) {
+            *d = (ws_shape){sa->base + (uint64_t)b->imm, sa->stride, 1};
+            return;
+        }
+        if (b->kind == PTX_OPD_REG && x->shape[b->reg].known) {
+            const ws_shape *sb = &x->shape[b->reg];
+            *d = (ws_shape){sa->base + sb->base, sa->stride + sb->stride, 1};
+            return;
+        }
     }
     ws_shape_compute(x, op, in, mask);
 }
