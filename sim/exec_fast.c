@@ -15,7 +15,6 @@
 #include "sim/exec_fast.h"
 
 #include "sim/exec_alu.h"
-#include "sim/shape.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>

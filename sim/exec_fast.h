@@ -3,12 +3,8 @@
 #define WARPSIM_SIM_EXEC_FAST_H
 
 #include "sim/exec.h"
+#include "sim/shape_types.h"
 
-/* What a specialised handler computes, for the register shapes (sim/shape.h):
- * a WS_SHAPE_* operation and its result's bits; WS_SHAPE_NONE for the others. */
-typedef struct {
-    uint8_t kind, width;
-} ws_handler_shape;
 
 /* A handler specialised to this instruction's opcode and types, or NULL
  * when the general one of ws_exec_table serves it. Resolved once per launch,

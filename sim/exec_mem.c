@@ -16,6 +16,7 @@
 #include "sim/memory.h"
 #include "sim/timing.h"
 #include "sim/memmodel.h"
+#include "sim/shape.h"
 
 /* Four lanes' addresses, written 32 bytes at a time (GNU C vector extension). */
 typedef uint64_t lane_quad __attribute__((vector_size(32)));
@@ -59,35 +60,63 @@ WS_LANE_LOOPS static void affine_lanes(uint64_t addr[restrict WS_WARP_SIZE], uin
         memcpy(addr + q, &at, sizeof at);
 }
 
-/* The lanes' addresses of an [address] operand and their span (ws_lane_span_of's) from its register's
- * shape (sim/shape.h), without reading the register's lanes: a full warp whose register is known to
- * hold base + lane * stride. Returns 0 when it is not, or when the addresses are not one run
- * ws_lane_span_of would find (a stride of 2^32 or more, a run that wraps): the caller computes them. */
-static int shaped_addresses(ws_exec *x, const ptx_operand *op, uint64_t addr[restrict WS_WARP_SIZE],
-                            ws_lane_span *span)
+/* addr[lane] = a0 + (lane % n) * stride + (lane / n) * row_step (n a multiple of 4). */
+WS_LANE_LOOPS static void shape_lanes(uint64_t addr[restrict WS_WARP_SIZE], uint64_t a0, uint64_t stride,
+                                      uint64_t row_step, unsigned n)
+{
+    lane_quad at = {a0, a0 + stride, a0 + 2 * stride, a0 + 3 * stride}, row = at;
+    lane_quad step = {4 * stride, 4 * stride, 4 * stride, 4 * stride};
+    lane_quad next = {row_step, row_step, row_step, row_step};
+    for (unsigned q = 0; q < WS_WARP_SIZE; q += 4) {
+        memcpy(addr + q, &at, sizeof at);
+        at += step;
+        if ((q + 4) % n == 0)
+            at = row += next;
+    }
+}
+
+/* The address shape of an [address] operand: its register's shape (sim/shape.h) plus the offset,
+ * cut to 32 bits for a 32-bit register. Returns 0 when it has none. */
+static int address_shape(const ws_exec *x, const ptx_operand *op, ws_shape *a)
 {
     if (op->symbol >= 0 || op->reg < 0 || !x->shape[op->reg].known)
         return 0;
-    const ws_shape *s = &x->shape[op->reg];
-    uint64_t a0 = s->base + (uint64_t)op->imm, stride = s->stride;
-    if (!op->reg_is_64) {   /* the low 32 bits of register + offset */
-        ws_shape low;
-        if (!ws_shape_narrow(a0, stride, 0, &low))
-            return 0;
-        a0 = low.base, stride = low.stride;
-    }
-    int up = stride < (UINT64_C(1) << 32), down = -stride < (UINT64_C(1) << 32);
-    uint64_t a31 = a0 + 31 * stride;
-    if (!(up || down) || (up ? a31 < a0 : a31 > a0))
+    *a = x->shape[op->reg];
+    a->base += (uint64_t)op->imm;
+    return op->reg_is_64 || ws_shape_narrow(a, 0, a);
+}
+
+/* The lanes' addresses of an [address] operand and their span (ws_lane_span_of's) from its
+ * register's shape, without reading the register's lanes: one run, or the segments of a warp
+ * in rows. Returns 0 when it has none, or when the addresses are not runs ws_lane_span_of would
+ * find (a step of 2^32 or more, a run that wraps): the caller computes them. */
+static int shaped_addresses(ws_exec *x, const ptx_operand *op, uint64_t addr[restrict WS_WARP_SIZE],
+                            ws_lane_span *span)
+{
+    ws_shape a;
+    if (!address_shape(x, op, &a))
         return 0;
-    affine_lanes(addr, a0, stride);
-    span->lo = up ? a0 : a31;
-    span->hi = up ? a31 : a0;
+    uint64_t stride = a.stride;
+    int up = stride < (UINT64_C(1) << 32), down = -stride < (UINT64_C(1) << 32);
+    if (!(up || down))
+        return 0;
+    unsigned n = a.width;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (unsigned first = 0; first < WS_WARP_SIZE; first += n) {   /* each segment, from its first lane to its last */
+        uint64_t start = a.base + (first / n) * a.row_step, end = start + (n - 1) * stride;
+        if (up ? end < start : end > start)
+            return 0;
+        lo = (up ? start : end) < lo ? (up ? start : end) : lo;
+        hi = (up ? end : start) > hi ? (up ? end : start) : hi;
+    }
+    shape_lanes(addr, a.base, stride, a.row_step, n);
+    span->lo = lo;
+    span->hi = hi;
     /* the OR of the lanes' addresses has the low bits the alignment tests look at: a power of two
-     * divides every lane's address exactly when it divides lane 0's and the stride */
-    span->any_bits = a0 | stride;
+     * divides every lane's address exactly when it divides lane 0's and both steps */
+    span->any_bits = a.base | stride | a.row_step;
     span->stride = stride;
-    span->segment_lanes = WS_WARP_SIZE;
+    span->segment_lanes = n;
     return 1;
 }
 
@@ -374,8 +403,8 @@ static int load_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     const ptx_operand *op = &in->operand[1], *d = &in->operand[0];
     unsigned size = ptx_types[in->type].size;
     if (mask != WS_FULL_MASK || in->space != PTX_SPACE_GLOBAL || in->vec > 1 || d->kind != PTX_OPD_REG ||
-        (size != 4 && size != 8) || op->symbol >= 0 || op->reg < 0 || !x->shape[op->reg].known || !op->reg_is_64 ||
-        l->initcheck || l->racecheck || l->capture)
+        (size != 4 && size != 8) || op->symbol >= 0 || op->reg < 0 || !ws_shape_is_run(&x->shape[op->reg]) ||
+        !op->reg_is_64 || l->initcheck || l->racecheck || l->capture)
         return 0;
     if (ptx_types[in->type].kind == PTX_KIND_SIGNED &&
         (size == 8 ? ws_type_bits((ptx_type)x->fn->value_reg_type[d->reg]) < 64
@@ -416,18 +445,11 @@ static int shared_run(ws_exec *x, const ptx_instr *in, const ptx_operand *op, un
                       ws_shared_cost *cost)
 {
     ws_launch *l = x->launch;
-    if (in->space != PTX_SPACE_SHARED || in->vec > 1 || (size != 4 && size != 8) || op->symbol >= 0 ||
-        l->initcheck || l->racecheck || l->capture)
+    ws_shape a;
+    if (in->space != PTX_SPACE_SHARED || in->vec > 1 || (size != 4 && size != 8) || l->initcheck || l->racecheck ||
+        l->capture || !address_shape(x, op, &a) || a.width != WS_WARP_SIZE)
         return 0;
-    const ws_shape *s = &x->shape[op->reg];
-    uint64_t a0 = s->base + (uint64_t)op->imm, stride = s->stride;
-    if (!op->reg_is_64) {   /* the low 32 bits of register + offset */
-        ws_shape low;
-        if (!ws_shape_narrow(a0, stride, 0, &low))
-            return 0;
-        a0 = low.base, stride = low.stride;
-    }
-    uint64_t a31 = a0 + 31 * stride;
+    uint64_t a0 = a.base, stride = a.stride, a31 = a0 + 31 * stride;
     if (stride >= (UINT64_C(1) << 32) || a31 < a0 || ((a0 | stride) & (size - 1)))
         return 0;   /* stepping backwards, or wrapping: the general path */
     *span = (ws_lane_span){.lo = a0, .hi = a31, .any_bits = a0 | stride, .stride = stride,
@@ -504,8 +526,8 @@ static int load_kernel_param(ws_exec *x, const ptx_instr *in, uint32_t mask)
 
 WS_LANE_LOOPS static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
-    int32_t base = in->operand[1].reg;   /* the one-pass path wants a full warp and an address register's shape */
-    if (mask == WS_FULL_MASK && base >= 0 && x->shape[base].known &&
+    int32_t base = in->operand[1].reg;   /* the one-pass path wants a full warp and an address register's run */
+    if (mask == WS_FULL_MASK && base >= 0 && ws_shape_is_run(&x->shape[base]) &&
         (load_global_run(x, in, mask) || load_shared_run(x, in, mask)))
         return;
     if (base < 0 && load_kernel_param(x, in, mask))
@@ -618,7 +640,8 @@ static int store_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     const ptx_operand *op = &in->operand[0], *v = &in->operand[1];
     unsigned size = ptx_types[in->type].size;
     if (in->space != PTX_SPACE_GLOBAL || in->vec > 1 || (v->kind != PTX_OPD_REG && v->kind != PTX_OPD_IMM) ||
-        (size != 4 && size != 8) || op->symbol >= 0 || !op->reg_is_64 || l->initcheck || l->racecheck || l->capture)
+        (size != 4 && size != 8) || op->symbol >= 0 || !ws_shape_is_run(&x->shape[op->reg]) || !op->reg_is_64 ||
+        l->initcheck || l->racecheck || l->capture)
         return 0;
     const ws_arch *a = l->arch;
     const ws_shape *s = &x->shape[op->reg];
@@ -676,7 +699,7 @@ static int store_shared_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
 void exec_st(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     int32_t base = in->operand[0].reg;   /* as in load() */
-    if (mask == WS_FULL_MASK && base >= 0 && x->shape[base].known &&
+    if (mask == WS_FULL_MASK && base >= 0 && ws_shape_is_run(&x->shape[base]) &&
         (store_global_run(x, in, mask) || store_shared_run(x, in, mask)))
         return;
     unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;

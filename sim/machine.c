@@ -21,6 +21,7 @@
 #include "sim/timing.h"
 #include "sim/timing_issue.h"
 #include "sim/warp.h"
+#include "sim/shape.h"
 
 /* ---- Stepping ------------------------------------------------------------------ */
 
@@ -46,9 +47,11 @@ static void check_shapes(ws_launch *l, ws_exec *x, const ws_shape_op *op, const 
         const ws_shape *s = &x->shape[op->dst[i]];
         ws_shape row;
         ws_shape_of_row(x->reg[op->dst[i]], &row);
-        if (s->known && (!row.known || row.base != s->base || row.stride != s->stride)) {
-            fprintf(stderr, "warpsim: internal error: line %d: the shape of register %d (%#" PRIx64 " + lane * %#" PRIx64
-                    ") is not its row's\n", in->line, (int)op->dst[i], s->base, s->stride);
+        if (s->known && (!row.known || row.base != s->base || row.stride != s->stride || row.width != s->width ||
+                         row.row_step != s->row_step)) {
+            fprintf(stderr, "warpsim: internal error: line %d: the shape of register %d (%#" PRIx64 " + lane %% %u * %#"
+                    PRIx64 " + lane / %u * %#" PRIx64 ") is not its row's\n", in->line, (int)op->dst[i], s->base,
+                    (unsigned)s->width, s->stride, (unsigned)s->width, s->row_step);
             abort();
         }
     }
@@ -79,6 +82,7 @@ static void step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
     }
     const ptx_instr *in = &fn->instrs[pc];
     const ws_decoded *d = &frame->decoded[pc];
+    int32_t depth = w->frame_depth;
     uint32_t mask = active;
     if (in->guard >= 0) {
         uint32_t g = frame->pred[in->guard];
@@ -125,8 +129,10 @@ static void step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
             ws_timing_retire(x, d, frame);
     }
     ws_simt_settle(w);
-    ws_frames_settle(x);
-    ws_warp_context(l, b, w);
+    if (w->frame_depth > 1 || w->simt_depth == 0)   /* a frame to pop, or the warp is done */
+        ws_frames_settle(x);
+    if (w->frame_depth != depth)   /* a call or a return moved the top frame */
+        ws_warp_context(l, b, w);
 }
 
 /* ---- Blocks ------------------------------------------------------------------- */

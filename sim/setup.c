@@ -23,6 +23,7 @@
 #include "sim/timing.h"
 #include "sim/simt.h"
 #include "sim/targets.h"
+#include "sim/shape.h"
 
 /* The dispatch table: OP_<id> -> exec_<id>; isa/opcodes.def names each handler's file. */
 const ws_exec_fn ws_exec_table[OP_COUNT] = {

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/exec_fast.h"
 #include "sim/state.h"
 
 #define MASK_32 UINT64_C(0xffffffff)
@@ -152,9 +151,9 @@ int ws_shape_prune(const ptx_function *fn, ws_shape_op *ops, ws_register_list *k
 /* Four lanes at a time (GNU C vector extension). */
 typedef uint64_t lane_quad __attribute__((vector_size(32)));
 
-WS_LANE_LOOPS void ws_shape_of_row(const uint64_t row[WS_WARP_SIZE], ws_shape *out)
+/* Whether row is one run, base + lane * stride (the commonest: four lanes at a time). */
+WS_LANE_LOOPS static int one_run(const uint64_t row[WS_WARP_SIZE], uint64_t base, uint64_t stride)
 {
-    uint64_t base = row[0], stride = row[1] - row[0];
     lane_quad expect = {base, base + stride, base + 2 * stride, base + 3 * stride};
     lane_quad step = {4 * stride, 4 * stride, 4 * stride, 4 * stride}, differs = {0, 0, 0, 0};
     for (int q = 0; q < WS_WARP_SIZE; q += 4, expect += step) {
@@ -162,16 +161,83 @@ WS_LANE_LOOPS void ws_shape_of_row(const uint64_t row[WS_WARP_SIZE], ws_shape *o
         memcpy(&here, row + q, sizeof here);
         differs |= here ^ expect;
     }
-    out->base = base;
-    out->stride = stride;
-    out->known = (differs[0] | differs[1] | differs[2] | differs[3]) == 0;
+    return (differs[0] | differs[1] | differs[2] | differs[3]) == 0;
 }
 
-/* ws_shape_narrow's rule, for the computations below. */
-static inline int narrow(uint64_t base, uint64_t stride, int sign, uint64_t *out_base, uint64_t *out_stride)
+void ws_shape_of_row(const uint64_t row[WS_WARP_SIZE], ws_shape *out)
 {
-    /* The low 32 bits step by stride's low 32 bits, as a signed step; lane 0's value is in
-     * range, and the lanes are one shape when lane 31's is too (they lie between). */
+    *out = (ws_shape){.base = row[0], .stride = row[1] - row[0], .width = WS_WARP_SIZE};
+    if (one_run(row, out->base, out->stride)) {
+        out->known = 1;
+        return;
+    }
+    for (unsigned width = WS_WARP_SIZE / 2; width >= 4; width /= 2) {   /* rows of a 2D block */
+        uint64_t row_step = row[width] - row[0], differs = 0;
+        for (unsigned lane = 0; lane < WS_WARP_SIZE; lane++)
+            differs |= row[lane] ^ (out->base + (lane % width) * out->stride + (lane / width) * row_step);
+        if (!differs) {
+            out->row_step = row_step;
+            out->width = (uint8_t)width;
+            out->known = 1;
+            return;
+        }
+    }
+}
+
+/* One row when the rows step on as the lanes do (the canonical form ws_shape_of_row finds). */
+static inline void canonical(ws_shape *s)
+{
+    if (s->width < WS_WARP_SIZE && s->row_step == s->width * s->stride)
+        s->width = WS_WARP_SIZE, s->row_step = 0;
+}
+
+
+/* An operand's shape: a known register's, or an immediate's (uniform). */
+static inline int operand(const ws_exec *x, const ptx_operand *op, ws_shape *s)
+{
+    if (op->kind == PTX_OPD_REG) {
+        *s = x->shape[op->reg];
+        return s->known;
+    }
+    if (op->kind == PTX_OPD_IMM) {
+        *s = (ws_shape){(uint64_t)op->imm, 0, 0, 1, WS_WARP_SIZE};
+        return 1;
+    }
+    return 0;
+}
+
+static inline int uniform(const ws_shape *s) { return s->stride == 0 && s->row_step == 0; }
+
+/* Give a and b the same rows: a uniform value or a one-row shape takes the other's. 0: they cannot. */
+static int same_rows(ws_shape *a, ws_shape *b)
+{
+    if (a->width == b->width)
+        return 1;
+    ws_shape *wide = a->width > b->width ? a : b;
+    unsigned width = a->width > b->width ? b->width : a->width;
+    if (wide->width == WS_WARP_SIZE)
+        wide->row_step = width * wide->stride;
+    else if (!uniform(wide))
+        return 0;
+    wide->width = (uint8_t)width;
+    return 1;
+}
+
+/* a * b, one of them uniform. */
+static int product(ws_shape *a, ws_shape *b, ws_shape *r)
+{
+    if (uniform(b))
+        *r = (ws_shape){a->base * b->base, a->stride * b->base, a->row_step * b->base, 1, a->width};
+    else if (uniform(a))
+        *r = (ws_shape){a->base * b->base, b->stride * a->base, b->row_step * a->base, 1, b->width};
+    else
+        return 0;
+    return 1;
+}
+
+/* narrow() of a run: lanes 0 and 31 are its corners. */
+static inline int narrow_run(uint64_t base, uint64_t stride, int sign, uint64_t *out_base, uint64_t *out_stride)
+{
     int64_t first = sign ? (int64_t)(int32_t)(uint32_t)base : (int64_t)(base & MASK_32);
     int64_t step = (int64_t)(int32_t)(uint32_t)stride;
     int64_t last = first + 31 * step;
@@ -182,27 +248,59 @@ static inline int narrow(uint64_t base, uint64_t stride, int sign, uint64_t *out
     return 1;
 }
 
-int ws_shape_narrow(uint64_t base, uint64_t stride, int sign, ws_shape *out)
+/* The result's shape when every operand is one run (the commonest): ws_shape_compute's rules on
+ * (base, stride). Returns 0 when the result has none. */
+static int compute_run(const ws_shape_op *op, const ws_shape *a, const ws_shape *b, const ws_shape *c, ws_shape *d)
 {
-    if (!narrow(base, stride, sign, &out->base, &out->stride))
+    uint64_t ab = a->base, as = a->stride, bb = b->base, bs = b->stride, rb, rs;
+    switch (op->kind) {
+    case WS_SHAPE_ADD:
+        rb = ab + bb, rs = as + bs;
+        break;
+    case WS_SHAPE_SUB:
+        rb = ab - bb, rs = as - bs;
+        break;
+    case WS_SHAPE_MUL_WIDE_S:
+    case WS_SHAPE_MAD_WIDE_S:
+    case WS_SHAPE_MUL_WIDE_U:
+    case WS_SHAPE_MAD_WIDE_U:
+        if (!narrow_run(ab, as, op->kind == WS_SHAPE_MUL_WIDE_S || op->kind == WS_SHAPE_MAD_WIDE_S, &ab, &as) ||
+            !narrow_run(bb, bs, op->kind == WS_SHAPE_MUL_WIDE_S || op->kind == WS_SHAPE_MAD_WIDE_S, &bb, &bs))
+            return 0;
+        /* fall through */
+    case WS_SHAPE_MUL_LO:
+    case WS_SHAPE_MAD_LO:
+        if (bs == 0)
+            rs = as * bb;
+        else if (as == 0)
+            rs = bs * ab;
+        else
+            return 0;
+        rb = ab * bb;
+        break;
+    case WS_SHAPE_SHL:
+        if (bs != 0)
+            return 0;
+        if ((uint32_t)bb >= op->width)
+            rb = 0, rs = 0;
+        else
+            rb = ab << (uint32_t)bb, rs = as << (uint32_t)bb;
+        break;
+    case WS_SHAPE_MOV:
+        rb = ab, rs = as;
+        break;
+    case WS_SHAPE_SEXT:
+        if (!narrow_run(ab, as, 1, &rb, &rs))
+            return 0;
+        break;
+    default:
         return 0;
-    out->known = 1;
+    }
+    rb += c->base, rs += c->stride;   /* mad's addend (0 otherwise) */
+    if (op->width == 32 && !narrow_run(rb, rs, 0, &rb, &rs))
+        return 0;
+    *d = (ws_shape){rb, rs, 0, 1, WS_WARP_SIZE};
     return 1;
-}
-
-/* An operand's shape: a known register's, or an immediate's (uniform). */
-static inline int operand(const ws_exec *x, const ptx_operand *op, uint64_t *base, uint64_t *stride)
-{
-    if (op->kind == PTX_OPD_REG) {
-        const ws_shape *s = &x->shape[op->reg];
-        *base = s->base, *stride = s->stride;
-        return s->known;
-    }
-    if (op->kind == PTX_OPD_IMM) {
-        *base = (uint64_t)op->imm, *stride = 0;
-        return 1;
-    }
-    return 0;
 }
 
 void ws_shape_compute(ws_exec *x, const ws_shape_op *op, const ptx_instr *in, uint32_t mask)
@@ -217,78 +315,86 @@ void ws_shape_compute(ws_exec *x, const ws_shape_op *op, const ptx_instr *in, ui
             d->known = 0;
         return;
     case WS_SHAPE_UNIFORM:
-        *d = (ws_shape){row[0], 0, mask == WS_FULL_MASK};
+        *d = (ws_shape){row[0], 0, 0, mask == WS_FULL_MASK, WS_WARP_SIZE};
         return;
     case WS_SHAPE_TID_X:
     case WS_SHAPE_TID_Y:
     case WS_SHAPE_TID_Z: {
         /* the move copies the thread indices (under 2^16: no width cuts them) */
         const ws_shape *t = &x->warp->tid_shape[op->kind - WS_SHAPE_TID_X];
-        *d = (ws_shape){row[0], t->stride, mask == WS_FULL_MASK && t->known && row[0] == t->base};
+        *d = *t;
+        d->known = mask == WS_FULL_MASK && t->known && row[0] == t->base;
         return;
     }
     default:
         break;
     }
     /* the operands' shapes: a (all kinds), b (two or more operands), c (mad) */
-    uint64_t ab, as, bb = 0, bs = 0, cb = 0, cs = 0, rb, rs;
+    ws_shape a, b = {0, 0, 0, 1, WS_WARP_SIZE}, c = {0, 0, 0, 1, WS_WARP_SIZE}, r;
     int binary = op->kind != WS_SHAPE_MOV && op->kind != WS_SHAPE_SEXT;
     int ternary = op->kind == WS_SHAPE_MAD_LO || op->kind == WS_SHAPE_MAD_WIDE_S || op->kind == WS_SHAPE_MAD_WIDE_U;
-    if (mask != WS_FULL_MASK || !operand(x, &in->operand[1], &ab, &as) ||
-        (binary && !operand(x, &in->operand[2], &bb, &bs)) || (ternary && !operand(x, &in->operand[3], &cb, &cs)))
+    if (mask != WS_FULL_MASK || !operand(x, &in->operand[1], &a) ||
+        (binary && !operand(x, &in->operand[2], &b)) || (ternary && !operand(x, &in->operand[3], &c)))
         goto unknown;
+    if ((a.width & b.width & c.width) == WS_WARP_SIZE) {   /* all one run: the rules on (base, stride) alone */
+        if (!compute_run(op, &a, &b, &c, d))
+            goto unknown;
+        return;
+    }
     switch (op->kind) {
     case WS_SHAPE_ADD:
-        rb = ab + bb, rs = as + bs;
+    case WS_SHAPE_SUB: {
+        if (!same_rows(&a, &b))
+            goto unknown;
+        uint64_t sign = op->kind == WS_SHAPE_SUB ? UINT64_MAX : 1;   /* a + sign * b */
+        r = (ws_shape){a.base + sign * b.base, a.stride + sign * b.stride, a.row_step + sign * b.row_step, 1, a.width};
         break;
-    case WS_SHAPE_SUB:
-        rb = ab - bb, rs = as - bs;
-        break;
+    }
     case WS_SHAPE_MUL_WIDE_S:
     case WS_SHAPE_MAD_WIDE_S:
     case WS_SHAPE_MUL_WIDE_U:
-    case WS_SHAPE_MAD_WIDE_U:
+    case WS_SHAPE_MAD_WIDE_U: {
         /* the 32-bit operands as the handlers read them (sign-extended, or the low half), then their product */
-        if (!narrow(ab, as, op->kind == WS_SHAPE_MUL_WIDE_S || op->kind == WS_SHAPE_MAD_WIDE_S, &ab, &as) ||
-            !narrow(bb, bs, op->kind == WS_SHAPE_MUL_WIDE_S || op->kind == WS_SHAPE_MAD_WIDE_S, &bb, &bs))
+        int sign = op->kind == WS_SHAPE_MUL_WIDE_S || op->kind == WS_SHAPE_MAD_WIDE_S;
+        if (!ws_shape_narrow(&a, sign, &a) || !ws_shape_narrow(&b, sign, &b) || !product(&a, &b, &r))
             goto unknown;
-        /* fall through */
+        break;
+    }
     case WS_SHAPE_MUL_LO:
     case WS_SHAPE_MAD_LO:
-        /* a * b, one of them uniform */
-        if (bs == 0)
-            rs = as * bb;
-        else if (as == 0)
-            rs = bs * ab;
-        else
+        if (!product(&a, &b, &r))
             goto unknown;
-        rb = ab * bb;
         break;
     case WS_SHAPE_SHL: {
         /* by a uniform amount: a multiply by 2^amount, or 0 at or past the width */
-        uint32_t amount = (uint32_t)bb;
-        if (bs != 0)
+        uint32_t amount = (uint32_t)b.base;
+        if (!uniform(&b))
             goto unknown;
         if (amount >= op->width)
-            rb = 0, rs = 0;
+            r = (ws_shape){0, 0, 0, 1, WS_WARP_SIZE};
         else
-            rb = ab << amount, rs = as << amount;
+            r = (ws_shape){a.base << amount, a.stride << amount, a.row_step << amount, 1, a.width};
         break;
     }
     case WS_SHAPE_MOV:
-        rb = ab, rs = as;
+        r = a;
         break;
     case WS_SHAPE_SEXT:
-        if (!narrow(ab, as, 1, &rb, &rs))
+        if (!ws_shape_narrow(&a, 1, &r))
             goto unknown;
         break;
     default:
         goto unknown;
     }
-    rb += cb, rs += cs;   /* mad's addend (0 otherwise) */
-    if (op->width == 32 && !narrow(rb, rs, 0, &rb, &rs))
+    if (ternary) {   /* mad's addend */
+        if (!same_rows(&r, &c))
+            goto unknown;
+        r.base += c.base, r.stride += c.stride, r.row_step += c.row_step;
+    }
+    if (op->width == 32 && !ws_shape_narrow(&r, 0, &r))
         goto unknown;
-    *d = (ws_shape){rb, rs, 1};
+    canonical(&r);
+    *d = r;
     return;
 unknown:
     d->known = 0;

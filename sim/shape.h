@@ -21,37 +21,7 @@
 
 #include "isa/ptx.h"
 #include "sim/exec.h"
-#include "sim/exec_fast.h"
-
-/* Value registers of a function, by index (sim/state.h uses it too). */
-typedef struct {
-    int32_t *regs;
-    int32_t count;
-} ws_register_list;
-
-typedef struct ws_shape {
-    uint64_t base, stride;   /* lane i holds base + i * stride (mod 2^64) */
-    uint8_t known;           /* 0: nothing known about the lanes */
-} ws_shape;
-
-/* What an instruction does to the shapes of the registers it writes. */
-enum {
-    WS_SHAPE_NONE,     /* writes no value register */
-    WS_SHAPE_CLEAR,    /* writes dst[0..ndst-1]: their shapes are forgotten */
-    WS_SHAPE_SCAN,     /* d = a parameter or a lane-dependent special register: the row is looked at once */
-    WS_SHAPE_UNIFORM,  /* d = a symbol's address or a special register the same in every lane */
-    WS_SHAPE_TID_X, WS_SHAPE_TID_Y, WS_SHAPE_TID_Z,   /* d = %tid.x, .y, .z: the warp's (ws_warp.tid_shape) */
-    /* d = f(operands), computed from their shapes (the specialised handlers' operations, sim/exec_fast.c) */
-    WS_SHAPE_ADD, WS_SHAPE_SUB, WS_SHAPE_MUL_LO, WS_SHAPE_MAD_LO, WS_SHAPE_MUL_WIDE_S, WS_SHAPE_MUL_WIDE_U,
-    WS_SHAPE_MAD_WIDE_S, WS_SHAPE_MAD_WIDE_U, WS_SHAPE_SHL, WS_SHAPE_MOV, WS_SHAPE_SEXT,
-};
-
-typedef struct {
-    uint8_t kind;              /* WS_SHAPE_* */
-    uint8_t width;             /* the result's bits (32 or 64) for the computed kinds */
-    uint8_t ndst;              /* WS_SHAPE_CLEAR: the value registers written */
-    int32_t dst[PTX_MAX_VEC];
-} ws_shape_op;
+#include "sim/shape_types.h"
 
 /* The shape operation of an instruction of module m: `special` its specialised handler (NULL: the
  * general one), `computes` what that handler computes (sim/exec_fast.h). */
@@ -66,7 +36,8 @@ int ws_shape_prune(const ptx_function *fn, ws_shape_op *ops, ws_register_list *k
 /* After the handler ran for the lanes of mask (not 0): the destination shapes. Out of line but for
  * the commonest case, an instruction that only forgets. */
 void ws_shape_compute(ws_exec *x, const ws_shape_op *op, const ptx_instr *in, uint32_t mask);
-static inline void ws_shape_after(ws_exec *x, const ws_shape_op *op, const ptx_instr *in, uint32_t mask)
+static inline __attribute__((always_inline)) void ws_shape_after(ws_exec *x, const ws_shape_op *op,
+                                                                  const ptx_instr *in, uint32_t mask)
 {
     if (op->kind == WS_SHAPE_CLEAR) {
         for (unsigned i = 0; i < op->ndst; i++)
@@ -75,24 +46,27 @@ static inline void ws_shape_after(ws_exec *x, const ws_shape_op *op, const ptx_i
     }
     if (op->kind == WS_SHAPE_NONE)
         return;
-    /* the commonest outcome where shapes are unknown (a 16 x 16 block's warps): an operand without one */
-    const ptx_operand *a = &in->operand[1];
+    /* the commonest outcome where shapes are unknown: an operand without one */
+    const ptx_operand *a = &in->operand[1], *b = &in->operand[2];
     ws_shape *d = &x->shape[op->dst[0]];
     if (op->kind >= WS_SHAPE_ADD && a->kind == PTX_OPD_REG && !x->shape[a->reg].known) {
         d->known = 0;
         return;
     }
-    /* 64-bit address steps (add.s64 %rd, %rd, %rd or an immediate), inline: the commonest in loops */
-    const ptx_operand *b = &in->operand[2];
+    /* 64-bit address steps (add.s64 %rd, %rd, %rd of the same rows, or an immediate), inline: the
+     * commonest in loops */
     if (op->kind == WS_SHAPE_ADD && op->width == 64 && mask == WS_FULL_MASK && a->kind == PTX_OPD_REG) {
         const ws_shape *sa = &x->shape[a->reg];
         if (b->kind == PTX_OPD_IMM) {
-            *d = (ws_shape){sa->base + (uint64_t)b->imm, sa->stride, 1};
+            *d = *sa;
+            d->base += (uint64_t)b->imm;
             return;
         }
-        if (b->kind == PTX_OPD_REG && x->shape[b->reg].known) {
-            const ws_shape *sb = &x->shape[b->reg];
-            *d = (ws_shape){sa->base + sb->base, sa->stride + sb->stride, 1};
+        const ws_shape *sb = b->kind == PTX_OPD_REG ? &x->shape[b->reg] : NULL;
+        if (sb && sb->known && sb->width == sa->width) {
+            uint64_t stride = sa->stride + sb->stride, row_step = sa->row_step + sb->row_step;
+            int run = sa->width == WS_SHAPE_LANES || row_step == sa->width * stride;   /* rows that make one run */
+            *d = (ws_shape){sa->base + sb->base, stride, run ? 0 : row_step, 1, run ? WS_SHAPE_LANES : sa->width};
             return;
         }
     }
@@ -103,7 +77,28 @@ static inline void ws_shape_after(ws_exec *x, const ws_shape_op *op, const ptx_i
 void ws_shape_of_row(const uint64_t row[WS_WARP_SIZE], ws_shape *out);
 
 /* The lanes of a 32-bit result: a shape's values truncated (or, `sign`, sign-extended)
- * from their low 32 bits, when those are again one shape. Returns 0 when they are not. */
-int ws_shape_narrow(uint64_t base, uint64_t stride, int sign, ws_shape *out);
+ * from their low 32 bits, when those are again one shape (out may be in). Returns 0 when
+ * they are not. */
+static inline int ws_shape_narrow(const ws_shape *in, int sign, ws_shape *out)
+{
+    /* The low 32 bits step by the steps' low 32 bits, as signed steps; lane 0's value is in
+     * range, and every lane's is when the corners' are (the values are linear in the lane's
+     * column and row). */
+    int64_t first = sign ? (int64_t)(int32_t)(uint32_t)in->base : (int64_t)(in->base & UINT64_C(0xffffffff));
+    int64_t step = (int64_t)(int32_t)(uint32_t)in->stride, row_step = 0;
+    int64_t lo = sign ? INT32_MIN : 0, hi = sign ? INT32_MAX : (int64_t)UINT64_C(0xffffffff);
+    int64_t last_column = first + (in->width - 1) * step;
+    if (last_column < lo || last_column > hi)
+        return 0;
+    if (in->width < WS_WARP_SIZE) {   /* the last row's first and last lanes */
+        int64_t rows = WS_WARP_SIZE / in->width - 1;
+        row_step = (int64_t)(int32_t)(uint32_t)in->row_step;
+        if (first + rows * row_step < lo || first + rows * row_step > hi ||
+            last_column + rows * row_step < lo || last_column + rows * row_step > hi)
+            return 0;
+    }
+    *out = (ws_shape){(uint64_t)first, (uint64_t)step, (uint64_t)row_step, 1, in->width};
+    return 1;
+}
 
 #endif

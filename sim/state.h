@@ -23,7 +23,7 @@
 #include "sim/arch.h"
 #include "sim/counters.h"
 #include "sim/exec.h"
-#include "sim/shape.h"
+#include "sim/shape_types.h"
 
 /* ---- Memory --------------------------------------------------------------- */
 

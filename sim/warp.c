@@ -15,6 +15,7 @@
 #include "sim/sass.h"
 #include "sim/simt.h"
 #include "sim/timing.h"
+#include "sim/shape.h"
 
 /* ---- Call frames ------------------------------------------------------------- */
 

@@ -174,8 +174,8 @@ START_TEST(specialised_handlers_match_general_ones)
 }
 END_TEST
 
-/* A row that is one shape: lane 0's value and the step chosen to land near the edges the
- * rules must respect (2^31, 2^32, 2^64), or anywhere. */
+/* A row that is one shape: lane 0's value and the steps chosen to land near the edges the
+ * rules must respect (2^31, 2^32, 2^64), or anywhere; one run or rows. */
 static void shaped_row(uint64_t row[WS_WARP_SIZE], ws_shape *s, int bits32)
 {
     static const uint64_t edges[] = {0, 1, 0x7fffffe0u, 0x7fffffffu, 0x80000000u, 0xffffffe0u, 0xffffffffu,
@@ -183,10 +183,13 @@ static void shaped_row(uint64_t row[WS_WARP_SIZE], ws_shape *s, int bits32)
     uint64_t base = rnd() % 3 ? edges[rnd() % (sizeof edges / sizeof edges[0])] + rnd() % 8 : value();
     uint64_t strides[] = {0, 1, 4, 8, 32, 128, UINT64_MAX, UINT64_MAX - 3, 1u << 20, rnd()};
     uint64_t stride = strides[rnd() % (sizeof strides / sizeof strides[0])];
+    /* one run, or rows of 16, 8 or 4 lanes (a 2D block's warps) */
+    unsigned width = rnd() % 2 ? WS_WARP_SIZE : WS_WARP_SIZE >> (1 + rnd() % 3);
+    uint64_t row_step = width == WS_WARP_SIZE ? 0 : strides[rnd() % (sizeof strides / sizeof strides[0])];
     if (bits32)   /* a 32-bit register holds its lanes zero-extended: a shape only where none wraps */
         base &= 0xffffffffu;
     for (int l = 0; l < WS_WARP_SIZE; l++)
-        row[l] = base + (uint64_t)l * stride;
+        row[l] = base + (uint64_t)(l % width) * stride + (uint64_t)(l / width) * row_step;
     ws_shape_of_row(row, s);
     if (bits32)
         for (int l = 0; l < WS_WARP_SIZE; l++)
@@ -202,7 +205,7 @@ START_TEST(computed_shapes_match_rows)
     memset(&fn, 0, sizeof fn);
     fn.value_reg_type = reg_types;
     fn.value_reg_count = NREG;
-    int known = 0, computed = 0;
+    int known = 0, computed = 0, rows = 0;
     for (int trial = 0; trial < 400000; trial++) {
         ptx_instr in = random_instr();
         for (int r = 0; r < NREG; r++)
@@ -238,15 +241,20 @@ START_TEST(computed_shapes_match_rows)
         known++;
         ws_shape row;
         ws_shape_of_row(m.reg[op.dst[0]], &row);
-        ck_assert_msg(row.known && row.base == d->base && row.stride == d->stride,
-                      "%s type %s mode %d: shape %#llx + lane * %#llx, row %#llx, %#llx, ... (%s)",
+        if (d->width < WS_WARP_SIZE)
+            rows++;
+        ck_assert_msg(row.known && row.base == d->base && row.stride == d->stride && row.width == d->width &&
+                      row.row_step == d->row_step,
+                      "%s type %s mode %d: shape %#llx + lane %% %u * %#llx + lane / %u * %#llx, row %#llx, %#llx, ... (%s)",
                       ptx_opcodes[in.opcode].spelling, ptx_types[in.type].name, in.mode,
-                      (unsigned long long)d->base, (unsigned long long)d->stride,
+                      (unsigned long long)d->base, d->width, (unsigned long long)d->stride, d->width,
+                      (unsigned long long)d->row_step,
                       (unsigned long long)m.reg[op.dst[0]][0], (unsigned long long)m.reg[op.dst[0]][1],
                       row.known ? "another shape" : "no shape");
     }
     ck_assert_int_gt(computed, 20000);
     ck_assert_int_gt(known, computed / 4);   /* the rules are not merely cautious */
+    ck_assert_int_gt(rows, known / 10);      /* and shapes in rows are among them */
 }
 END_TEST
 
