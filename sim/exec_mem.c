@@ -363,6 +363,20 @@ static inline uint64_t widen(uint64_t v, ptx_type type, unsigned reg_bits)
     return v;
 }
 
+/* Lane l's element of a row of n lanes: size bytes at first + l * stride. */
+static void read_run_lanes(uint64_t *restrict r, const uint8_t *first, unsigned size, uint64_t stride, unsigned n)
+{
+    if (size == 8)
+        for (unsigned lane = 0; lane < n; lane++)
+            memcpy(&r[lane], first + lane * stride, 8);
+    else
+        for (unsigned lane = 0; lane < n; lane++) {
+            uint32_t v;
+            memcpy(&v, first + lane * stride, 4);
+            r[lane] = v;
+        }
+}
+
 /* Lane l's element of a run: size bytes at first + l * stride (stride 0: one element for all). */
 WS_LANE_LOOPS static void read_run(uint64_t r[restrict WS_WARP_SIZE], const uint8_t *first, unsigned size,
                                    uint64_t stride)
@@ -435,6 +449,75 @@ static int load_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     if (l->timing)
         ws_timing_load_run(x, al, a0, a31 + size - 1);
     read_run(x->reg[d->reg], al->bytes + (a0 - al->base), size, stride);
+    return 1;
+}
+
+/* A full warp's ld.global of one 4- or 8-byte element whose address register's shape is rows (a warp
+ * of a block 16, 8 or 4 threads wide), each stepping forward by a sector at most: load_global_run
+ * for the rows, as the general path takes them (its segments, sim/memmodel.c and sim/timing.c). */
+static int load_global_rows(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    ws_launch *l = x->launch;
+    const ptx_operand *op = &in->operand[1], *d = &in->operand[0];
+    unsigned size = ptx_types[in->type].size;
+    const ws_shape *s = &x->shape[op->reg];
+    if (mask != WS_FULL_MASK || in->space != PTX_SPACE_GLOBAL || in->vec > 1 || d->kind != PTX_OPD_REG ||
+        (size != 4 && size != 8) || op->symbol >= 0 || !s->known || s->width == WS_WARP_SIZE || !op->reg_is_64 ||
+        l->initcheck || l->racecheck || l->capture)
+        return 0;
+    if (ptx_types[in->type].kind == PTX_KIND_SIGNED &&
+        (size == 8 ? ws_type_bits((ptx_type)x->fn->value_reg_type[d->reg]) < 64
+                   : ws_type_bits((ptx_type)x->fn->value_reg_type[d->reg]) > 32))
+        return 0;   /* sign extension to do */
+    const ws_arch *a = l->arch;
+    unsigned width = s->width, rows = WS_WARP_SIZE / width;
+    uint64_t base = s->base + (uint64_t)op->imm, stride = s->stride, start[WS_WARP_SIZE / 4], lo = UINT64_MAX, hi = 0;
+    if (stride > 32 || ((base | stride | s->row_step) & (size - 1)) || a->global_model != GLOBAL_MODEL_SECTORS ||
+        a->sector_bytes != 32 || a->line_bytes != 128)
+        return 0;
+    for (unsigned j = 0; j < rows; j++) {
+        uint64_t first = base + j * s->row_step, last = first + (width - 1) * stride;
+        if (last < first || last + (size - 1) < last)
+            return 0;   /* a row that wraps */
+        start[j] = first;
+        lo = first < lo ? first : lo;
+        hi = last > hi ? last : hi;
+    }
+    const ws_allocation *al = allocation_of(l, lo, hi, size);
+    if (!al || (l->timing && !ws_timing_load_sectors_apply(x, al)))
+        return 0;
+    if (l->check_shapes) {
+        uint64_t shaped[WS_WARP_SIZE];
+        shape_lanes(shaped, base, stride, s->row_step, width);
+        check_shaped_addresses(x, in, op, shaped);
+    }
+    /* the distinct sectors as the rows meet them, each row from its first lane's to its last's, and their lines */
+    uint64_t sector[WS_WARP_SIZE], line[WS_WARP_SIZE];
+    unsigned n = 0, lines = 0;
+    for (unsigned j = 0; j < rows; j++)
+        for (uint64_t sc = start[j] >> 5, last = (start[j] + (width - 1) * stride) >> 5; sc <= last; sc++) {
+            unsigned k = 0, m = 0;
+            while (k < n && sector[k] != sc)
+                k++;
+            if (k < n)
+                continue;
+            sector[n++] = sc;
+            while (m < lines && line[m] != sc >> 2)
+                m++;
+            if (m == lines)
+                line[lines++] = sc >> 2;
+        }
+    uint64_t *ic = ws_icounters(x);
+    ic[WS_CTR_global_ld_inst]++;
+    ic[WS_CTR_global_ld_requests]++;
+    ic[WS_CTR_global_ld_sectors] += n;
+    ic[WS_CTR_transactions_32b] += n;
+    ic[WS_CTR_extra_transaction_cycles] += n - 1;
+    if (l->timing)
+        ws_timing_load_sectors(x, al, sector, n, lines);
+    uint64_t *r = x->reg[d->reg];
+    for (unsigned j = 0; j < rows; j++)
+        read_run_lanes(r + j * width, al->bytes + (start[j] - al->base), size, stride, width);
     return 1;
 }
 
@@ -527,8 +610,9 @@ static int load_kernel_param(ws_exec *x, const ptx_instr *in, uint32_t mask)
 WS_LANE_LOOPS static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     int32_t base = in->operand[1].reg;   /* the one-pass path wants a full warp and an address register's run */
-    if (mask == WS_FULL_MASK && base >= 0 && ws_shape_is_run(&x->shape[base]) &&
-        (load_global_run(x, in, mask) || load_shared_run(x, in, mask)))
+    if (mask == WS_FULL_MASK && base >= 0 && x->shape[base].known &&
+        (ws_shape_is_run(&x->shape[base]) ? load_global_run(x, in, mask) || load_shared_run(x, in, mask)
+                                           : load_global_rows(x, in, mask)))
         return;
     if (base < 0 && load_kernel_param(x, in, mask))
         return;

@@ -538,12 +538,93 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     }
 }
 
+/* A load's line in the block's L1, as l1_lookup finds or allocates it for its first sector:
+ * the line's held sectors and the fills of its four. */
+static inline __attribute__((always_inline)) void l1_line(ws_block_timing *bt, uint64_t sector, uint8_t **held,
+                                                          uint64_t **filled)
+{
+    uint64_t line = (sector >> 2) + 1;
+    uint64_t set = (line * UINT64_C(0x9E3779B97F4A7C15) >> 32) % bt->l1_sets;
+    uint64_t *tags = &bt->l1_line[set * bt->l1_ways];
+    uint32_t way = 0;
+    while (way < bt->l1_ways && tags[way] != line)
+        way++;
+    if (way == bt->l1_ways) {
+        way = (uint32_t)(bt->l1_clock++ % bt->l1_ways);
+        tags[way] = line;
+        bt->l1_sectors[set * bt->l1_ways + way] = 0;
+    }
+    *held = &bt->l1_sectors[set * bt->l1_ways + way];
+    *filled = &bt->l1_filled[(set * bt->l1_ways + way) * 4];
+}
+
+typedef struct {
+    uint32_t latency, l1_hits, dram, l2_hits;
+} load_tally;
+
+/* One sector of a load, as ws_timing_memory's loop takes it: the L1 (line found by l1_line), else
+ * the L2 map (st: its entry, NULL: none kept). */
+static inline __attribute__((always_inline)) void load_sector(const ws_launch *l, uint8_t *held,
+                                                              uint64_t *filled_line, uint64_t sector, uint8_t *st,
+                                                              uint64_t issued, load_tally *t)
+{
+    const ws_arch *a = l->arch;
+    uint8_t bit = (uint8_t)(1u << (sector & 3));
+    uint64_t *filled = &filled_line[sector & 3];
+    uint32_t level = a->latency_l2;
+    if (*held & bit) {
+        t->l1_hits++;
+        level = a->latency_l1;
+        if (*filled > issued + level)   /* another warp's miss still on its way: wait for it */
+            level = (uint32_t)(*filled - issued);
+    } else {
+        *held |= bit;
+        if (st) {
+            uint8_t before;
+            if (l->global_atomics) {   /* as in ws_timing_memory */
+                before = __atomic_load_n(st, __ATOMIC_RELAXED);
+                if (!(before & 1))
+                    before = __atomic_fetch_or(st, 1, __ATOMIC_RELAXED);
+            } else {
+                before = *st;
+                *st = before | 1;
+            }
+            if (before & 1) {
+                t->l2_hits++;
+            } else {
+                t->dram++;
+                level = a->latency_global;
+            }
+        }
+        *filled = issued + level;
+    }
+    if (level > t->latency)
+        t->latency = level;
+}
+
+/* The end of a load's sectors: n of them on `lines` lines. */
+static void load_done(ws_block_timing *bt, ws_warp *w, const load_tally *t, unsigned n, unsigned lines)
+{
+    bt->l1_wavefronts += lines;
+    w->tm.latency = t->latency + n / 4;
+    w->tm.wait = WS_WAIT_LONG;
+    ws_traffic *tr = &bt->traffic;
+    tr->l1_lookups += n;
+    tr->l1_hits += t->l1_hits;
+    tr->l2_read_sectors += n - t->l1_hits;
+    tr->l2_read_hits += t->l2_hits;
+    tr->dram_read_sectors += t->dram;
+}
+
+int ws_timing_load_sectors_apply(const ws_exec *x, const ws_allocation *al)
+{
+    return !al->host_link && !(al->base & 31) && x->launch->arch->l1_caches_global_loads && x->block->tm.l1_sets;
+}
+
 void ws_timing_load_run(ws_exec *x, const ws_allocation *al, uint64_t lo, uint64_t end)
 {
-    ws_launch *l = x->launch;
-    const ws_arch *a = l->arch;
     ws_block_timing *bt = &x->block->tm;
-    if (al->host_link || (al->base & 31) || !a->l1_caches_global_loads || !bt->l1_sets) {
+    if (!ws_timing_load_sectors_apply(x, al)) {
         /* sectors another allocation may share, host memory, no L1: the general path */
         ws_lane_span span = {.lo = lo, .hi = end, .any_bits = 0, .stride = 0, .segment_lanes = WS_WARP_SIZE};
         ws_timing_memory(x, PTX_SPACE_GLOBAL, NULL, WS_FULL_MASK, 1, 0, 0, &span);
@@ -551,69 +632,35 @@ void ws_timing_load_run(ws_exec *x, const ws_allocation *al, uint64_t lo, uint64
     }
     ws_warp *w = x->warp;
     bt->waits[load_wait(w, 2)]++;
-    uint64_t first = lo >> 5, last = end >> 5, issued = w->tm.issue;
-    uint32_t latency = 0, l1_hits = 0, dram = 0, l2_hits = 0;
+    uint64_t first = lo >> 5, last = end >> 5;
+    load_tally t = {0, 0, 0, 0};
     uint8_t *map = al->l2 ? al->l2 + (first - (al->base >> 5)) : NULL;   /* the L2 map of sector `first` on */
     for (uint64_t line_sector = first & ~UINT64_C(3); line_sector <= last; line_sector += 4) {
-        /* l1_lookup's set and way, once for the line's sectors: the first allocates it */
-        uint64_t line = (line_sector >> 2) + 1;
-        uint64_t set = (line * UINT64_C(0x9E3779B97F4A7C15) >> 32) % bt->l1_sets;
-        uint64_t *tags = &bt->l1_line[set * bt->l1_ways];
-        uint32_t way = 0;
-        while (way < bt->l1_ways && tags[way] != line)
-            way++;
-        uint8_t *held = &bt->l1_sectors[set * bt->l1_ways];
-        if (way == bt->l1_ways) {
-            way = (uint32_t)(bt->l1_clock++ % bt->l1_ways);
-            tags[way] = line;
-            held[way] = 0;
-        }
-        uint64_t *filled_line = &bt->l1_filled[(set * bt->l1_ways + way) * 4];
+        uint8_t *held;
+        uint64_t *filled_line;
+        l1_line(bt, line_sector, &held, &filled_line);   /* once for the line's sectors: the first allocates it */
         uint64_t from = line_sector > first ? line_sector : first, to = line_sector + 3 < last ? line_sector + 3 : last;
-        for (uint64_t sector = from; sector <= to; sector++) {
-            uint8_t bit = (uint8_t)(1u << (sector & 3));
-            uint64_t *filled = &filled_line[sector & 3];
-            uint32_t level = a->latency_l2;
-            if (held[way] & bit) {
-                l1_hits++;
-                level = a->latency_l1;
-                if (*filled > issued + level)   /* another warp's miss still on its way: wait for it */
-                    level = (uint32_t)(*filled - issued);
-            } else {
-                held[way] |= bit;
-                if (map) {
-                    uint8_t *st = &map[sector - first], before;
-                    if (l->global_atomics) {   /* as in ws_timing_memory */
-                        before = __atomic_load_n(st, __ATOMIC_RELAXED);
-                        if (!(before & 1))
-                            before = __atomic_fetch_or(st, 1, __ATOMIC_RELAXED);
-                    } else {
-                        before = *st;
-                        *st = before | 1;
-                    }
-                    if (before & 1) {
-                        l2_hits++;
-                    } else {
-                        dram++;
-                        level = a->latency_global;
-                    }
-                }
-                *filled = issued + level;
-            }
-            if (level > latency)
-                latency = level;
-        }
+        for (uint64_t sector = from; sector <= to; sector++)
+            load_sector(x->launch, held, filled_line, sector, map ? &map[sector - first] : NULL, w->tm.issue, &t);
     }
-    unsigned n = (unsigned)(last - first + 1);
-    bt->l1_wavefronts += (last >> 2) - (first >> 2) + 1;
-    w->tm.latency = latency + n / 4;
-    w->tm.wait = WS_WAIT_LONG;
-    ws_traffic *tr = &bt->traffic;
-    tr->l1_lookups += n;
-    tr->l1_hits += l1_hits;
-    tr->l2_read_sectors += n - l1_hits;
-    tr->l2_read_hits += l2_hits;
-    tr->dram_read_sectors += dram;
+    load_done(bt, w, &t, (unsigned)(last - first + 1), (unsigned)((last >> 2) - (first >> 2) + 1));
+}
+
+void ws_timing_load_sectors(ws_exec *x, const ws_allocation *al, const uint64_t *sector, unsigned n, unsigned lines)
+{
+    ws_block_timing *bt = &x->block->tm;
+    ws_warp *w = x->warp;
+    bt->waits[load_wait(w, 2)]++;
+    load_tally t = {0, 0, 0, 0};
+    uint8_t *held = NULL;
+    uint64_t *filled_line = NULL;
+    for (unsigned i = 0; i < n; i++) {
+        if (i == 0 || sector[i] >> 2 != sector[i - 1] >> 2)   /* a new line: looked up (the L1 holds the last one) */
+            l1_line(bt, sector[i], &held, &filled_line);
+        load_sector(x->launch, held, filled_line, sector[i],
+                    al->l2 ? &al->l2[sector[i] - (al->base >> 5)] : NULL, w->tm.issue, &t);
+    }
+    load_done(bt, w, &t, n, lines);
 }
 
 /* A word many updates queue on at L2: their cost in hundredths of a float update. */

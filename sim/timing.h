@@ -130,6 +130,10 @@ void ws_timing_shared(ws_exec *x, uint64_t first, int one_address, unsigned byte
 /* The same for the commonest global load: a full warp's, aligned, inside allocation al, whose
  * lanes read every sector from byte lo's to byte end's (a run stepping by a sector at most). */
 void ws_timing_load_run(ws_exec *x, const ws_allocation *al, uint64_t lo, uint64_t end);
+/* The same for sectors in any order (distinct, as the lanes meet them; on `lines` lines), when
+ * ws_timing_load_sectors_apply says the allocation's sectors may be taken so. */
+int ws_timing_load_sectors_apply(const ws_exec *x, const ws_allocation *al);
+void ws_timing_load_sectors(ws_exec *x, const ws_allocation *al, const uint64_t *sector, unsigned n, unsigned lines);
 void ws_timing_atomic(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
                       int is_float, uint32_t serial_lanes);
 /* A barrier releases its warps (sim/warp.c), before they leave it. */

@@ -245,7 +245,8 @@ START_TEST(computed_shapes_match_rows)
             rows++;
         ck_assert_msg(row.known && row.base == d->base && row.stride == d->stride && row.width == d->width &&
                       row.row_step == d->row_step,
-                      "%s type %s mode %d: shape %#llx + lane %% %u * %#llx + lane / %u * %#llx, row %#llx, %#llx, ... (%s)",
+                      "%s type %s mode %d: shape %#llx + lane %% %u * %#llx + lane / %u * %#llx, "
+                      "row %#llx, %#llx, ... (%s)",
                       ptx_opcodes[in.opcode].spelling, ptx_types[in.type].name, in.mode,
                       (unsigned long long)d->base, d->width, (unsigned long long)d->stride, d->width,
                       (unsigned long long)d->row_step,
