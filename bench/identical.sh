@@ -1,6 +1,6 @@
 #!/bin/bash
 # Whether a change to the simulator left its results alone: runs the bench's
-# workloads (small sizes, some with partial warps) and every
+# workloads (small sizes, some with partial warps or 2D blocks) and every
 # programs/*/*.launch with the timing model on, --json, every buffer dumped,
 # and keeps stdout, stderr, the exit status and the buffers' bytes.
 #
@@ -46,6 +46,12 @@ record() {
         --buf A=f32:16384:random=1 --buf B=f32:16384:random=2 --buf C=f32:16384 --arg A --arg B --arg C --arg s32:128
     run_case "$warpsim" "$dir" matmul_naive_100_16x16 $mm --kernel matmul_naive --grid 7,7 --block 16,16 \
         --buf A=f32:10000:random=1 --buf B=f32:10000:random=2 --buf C=f32:10000 --arg A --arg B --arg C --arg s32:100
+    local block   # warps in rows of 8, 4 and 2 lanes, and blocks whose rows do not fill a warp
+    for block in 8,8 4,16 16,2 12,12; do
+        run_case "$warpsim" "$dir" "matmul_naive_64_${block/,/x}" $mm --kernel matmul_naive \
+            --grid $(((64 + ${block%,*} - 1) / ${block%,*})),$(((64 + ${block#*,} - 1) / ${block#*,})) --block $block \
+            --buf A=f32:4096:random=1 --buf B=f32:4096:random=2 --buf C=f32:4096 --arg A --arg B --arg C --arg s32:64
+    done
     run_case "$warpsim" "$dir" matmul_tiled_128 $mm --kernel matmul_optimized --grid 4,4 --block 32,32 \
         --buf A=f32:16384:random=1 --buf B=f32:16384:random=2 --buf C=f32:16384 --arg A --arg B --arg C --arg s32:128
     run_case "$warpsim" "$dir" vector_add_64k $va --kernel vector_add_naive --grid 256 --block 256 \
