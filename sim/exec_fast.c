@@ -320,7 +320,7 @@ static int int_width(ptx_type t)
 
 #define BY_WIDTH(name) (width == 32 ? fast_##name##_32 : width == 64 ? fast_##name##_64 : NULL)
 
-/* The handler, and in *shape the register-shape operation it computes (sim/shape.h). */
+/* The handler, and in *shape the register-shape operation it computes (sim/shape.h: adds and moves). */
 #define SHAPED(kind, bits, handler) (*shape = (ws_handler_shape){(kind), (bits)}, (handler))
 
 ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in, ws_handler_shape *shape)
@@ -354,17 +354,16 @@ ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in, w
     case OP_sub:
         if (plain_float)
             return fast_sub_f32;
-        return no_cc_sat ? SHAPED(WS_SHAPE_SUB, width, BY_WIDTH(sub)) : NULL;
+        return no_cc_sat ? BY_WIDTH(sub) : NULL;
     case OP_mul:
         if (plain_float)
             return fast_mul_f32;
         if (!no_cc_sat)
             return NULL;
         if (lo)
-            return SHAPED(WS_SHAPE_MUL_LO, width, BY_WIDTH(mul_lo));
+            return BY_WIDTH(mul_lo);
         if (in->mode == PTX_MUL_WIDE && width == 32)
-            return is_signed ? SHAPED(WS_SHAPE_MUL_WIDE_S, 64, fast_mul_wide_s_64)
-                             : SHAPED(WS_SHAPE_MUL_WIDE_U, 64, fast_mul_wide_u_64);
+            return is_signed ? fast_mul_wide_s_64 : fast_mul_wide_u_64;
         return NULL;
     case OP_mad:
     case OP_fma:
@@ -378,10 +377,9 @@ ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in, w
         if (in->opcode != OP_mad || !no_cc_sat)
             return NULL;
         if (lo)
-            return SHAPED(WS_SHAPE_MAD_LO, width, BY_WIDTH(mad_lo));
+            return BY_WIDTH(mad_lo);
         if (in->mode == PTX_MUL_WIDE && width == 32)
-            return is_signed ? SHAPED(WS_SHAPE_MAD_WIDE_S, 64, fast_mad_wide_s_64)
-                             : SHAPED(WS_SHAPE_MAD_WIDE_U, 64, fast_mad_wide_u_64);
+            return is_signed ? fast_mad_wide_s_64 : fast_mad_wide_u_64;
         return NULL;
     case OP_and:
         return BY_WIDTH(and);
@@ -390,7 +388,7 @@ ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in, w
     case OP_xor:
         return BY_WIDTH(xor);
     case OP_shl:
-        return SHAPED(WS_SHAPE_SHL, width, BY_WIDTH(shl));
+        return BY_WIDTH(shl);
     case OP_shr:
         return is_signed ? BY_WIDTH(shr_s) : BY_WIDTH(shr_u);
     case OP_mov:
@@ -413,8 +411,7 @@ ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in, w
             ptx_types[fn->value_reg_type[d->reg]].size * 8 != (unsigned)width)
             return NULL;
         if (int_width(st) == 32 && width == 64)
-            return ptx_types[st].kind == PTX_KIND_SIGNED ? SHAPED(WS_SHAPE_SEXT, 64, fast_sext_64)
-                                                         : SHAPED(WS_SHAPE_MOV, 32, fast_mov_32);
+            return ptx_types[st].kind == PTX_KIND_SIGNED ? fast_sext_64 : SHAPED(WS_SHAPE_MOV, 32, fast_mov_32);
         if (width == 32)
             return SHAPED(WS_SHAPE_MOV, 32, fast_mov_32);   /* from 32 or 64 bits: the low half */
         return SHAPED(WS_SHAPE_MOV, 64, fast_mov_64);

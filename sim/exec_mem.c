@@ -77,9 +77,9 @@ WS_LANE_LOOPS static void shape_lanes(uint64_t addr[restrict WS_WARP_SIZE], uint
 
 /* The address shape of an [address] operand: its register's shape (sim/shape.h) plus the offset,
  * cut to 32 bits for a 32-bit register. Returns 0 when it has none. */
-static int address_shape(const ws_exec *x, const ptx_operand *op, ws_shape *a)
+static int address_shape(ws_exec *x, const ptx_operand *op, ws_shape *a)
 {
-    if (op->symbol >= 0 || op->reg < 0 || !x->shape[op->reg].known)
+    if (op->symbol >= 0 || op->reg < 0 || !ws_shape_get(x, op->reg)->known)
         return 0;
     *a = x->shape[op->reg];
     a->base += (uint64_t)op->imm;
@@ -610,7 +610,7 @@ static int load_kernel_param(ws_exec *x, const ptx_instr *in, uint32_t mask)
 WS_LANE_LOOPS static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     int32_t base = in->operand[1].reg;   /* the one-pass path wants a full warp and an address register's run */
-    if (mask == WS_FULL_MASK && base >= 0 && x->shape[base].known &&
+    if (mask == WS_FULL_MASK && base >= 0 && ws_shape_get(x, base)->known &&
         (ws_shape_is_run(&x->shape[base]) ? load_global_run(x, in, mask) || load_shared_run(x, in, mask)
                                            : load_global_rows(x, in, mask)))
         return;
@@ -783,7 +783,7 @@ static int store_shared_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
 void exec_st(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     int32_t base = in->operand[0].reg;   /* as in load() */
-    if (mask == WS_FULL_MASK && base >= 0 && ws_shape_is_run(&x->shape[base]) &&
+    if (mask == WS_FULL_MASK && base >= 0 && ws_shape_is_run(ws_shape_get(x, base)) &&
         (store_global_run(x, in, mask) || store_shared_run(x, in, mask)))
         return;
     unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;

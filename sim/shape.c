@@ -28,7 +28,7 @@ static void add_destination(ws_shape_op *op, int32_t reg)
 }
 
 /* How a move of a special register knows its shape: the same in every lane (sim/operand.c), %tid
- * from the warp's layout, the lane masks and %laneid by looking. */
+ * from the warp's layout, the lane masks and %laneid by looking when needed. */
 static uint8_t sreg_shape(ptx_sreg r)
 {
     switch (r) {
@@ -37,7 +37,7 @@ static uint8_t sreg_shape(ptx_sreg r)
     case PTX_SREG_TID_Z: return WS_SHAPE_TID_Z;
     case PTX_SREG_LANEID: case PTX_SREG_LANEMASK_EQ: case PTX_SREG_LANEMASK_LT: case PTX_SREG_LANEMASK_LE:
     case PTX_SREG_LANEMASK_GT: case PTX_SREG_LANEMASK_GE:
-        return WS_SHAPE_SCAN;
+        return WS_SHAPE_CLEAR;   /* looked at when needed */
     default:
         return WS_SHAPE_UNIFORM;
     }
@@ -60,16 +60,19 @@ void ws_shape_decode(const ptx_module *m, const ptx_instr *in, ws_exec_fn specia
         op->dst[0] = d->reg;
         return;
     }
-    if (d->kind == PTX_OPD_REG && in->opcode == OP_ld && in->space == PTX_SPACE_PARAM && in->vec <= 1) {
-        /* a kernel's parameter is the same for every thread; a .func's lives in each thread's frame */
-        const ptx_symbol *sym = m && a->symbol >= 0 && a->reg < 0 ? &m->symbols[a->symbol] : NULL;
-        int kernel = sym && sym->kind == PTX_SYM_PARAM && sym->function >= 0 && m->functions[sym->function].is_entry;
-        op->kind = kernel ? WS_SHAPE_UNIFORM : WS_SHAPE_SCAN;
+    /* a kernel's parameter is the same for every thread (a .func's lives in each thread's frame) */
+    const ptx_symbol *sym = m && in->operand_count > 1 && a->symbol >= 0 && a->reg < 0 ? &m->symbols[a->symbol] : NULL;
+    if (d->kind == PTX_OPD_REG && in->opcode == OP_ld && in->space == PTX_SPACE_PARAM && in->vec <= 1 && sym &&
+        sym->kind == PTX_SYM_PARAM && sym->function >= 0 && m->functions[sym->function].is_entry) {
+        op->kind = WS_SHAPE_UNIFORM;
         op->ndst = 1;
         op->dst[0] = d->reg;
         return;
     }
-    if (kind != WS_SHAPE_NONE && d->kind == PTX_OPD_REG) {
+    /* 64-bit moves and adds (the address steps of loops) keep their result's shape as they run; any
+     * other result is looked at when an access needs its shape (ws_shape_get): computing every
+     * integer result's shape cost more than it saved (bench/README.md, "Issue 15, third steps") */
+    if (kind != WS_SHAPE_NONE && width == 64 && d->kind == PTX_OPD_REG) {
         op->kind = (uint8_t)kind;
         op->width = (uint8_t)width;
         op->ndst = 1;
@@ -102,9 +105,9 @@ int ws_shape_prune(const ptx_function *fn, ws_shape_op *ops, ws_register_list *k
         return -1;
     for (int i = 0; i < fn->instr_count; i++) {
         const ptx_instr *in = &fn->instrs[i];
-        if (in->opcode != OP_ld && in->opcode != OP_st)
-            continue;
-        const ptx_operand *a = &in->operand[in->opcode == OP_ld ? 1 : 0];
+        if (in->opcode != OP_ld && in->opcode != OP_ldu && in->opcode != OP_st)
+            continue;   /* the instructions whose addresses sim/exec_mem.c takes from shapes */
+        const ptx_operand *a = &in->operand[in->opcode == OP_st ? 0 : 1];
         if (a->kind == PTX_OPD_ADDR && a->reg >= 0 && a->reg < fn->value_reg_count)
             read[a->reg] = 1;
     }
@@ -129,7 +132,7 @@ int ws_shape_prune(const ptx_function *fn, ws_shape_op *ops, ws_register_list *k
             if (op->dst[k] >= 0 && op->dst[k] < fn->value_reg_count && read[op->dst[k]])
                 op->dst[kept++] = op->dst[k];
         op->ndst = (uint8_t)kept;
-        if (kept == 0 || (op->kind >= WS_SHAPE_SCAN && kept != 1))
+        if (kept == 0 || (op->kind >= WS_SHAPE_UNIFORM && kept != 1))
             memset(op, 0, sizeof *op);
     }
     int n = 0;
@@ -191,22 +194,19 @@ static inline void canonical(ws_shape *s)
         s->width = WS_WARP_SIZE, s->row_step = 0;
 }
 
-
-/* An operand's shape: a known register's, or an immediate's (uniform). */
-static inline int operand(const ws_exec *x, const ptx_operand *op, ws_shape *s)
+/* An operand's shape: a register's (looked at if need be), or an immediate's (uniform). */
+static inline int operand(ws_exec *x, const ptx_operand *op, int32_t dst, ws_shape *s)
 {
     if (op->kind == PTX_OPD_REG) {
-        *s = x->shape[op->reg];
+        *s = *ws_shape_source(x, op->reg, dst);
         return s->known;
     }
     if (op->kind == PTX_OPD_IMM) {
-        *s = (ws_shape){(uint64_t)op->imm, 0, 0, 1, WS_WARP_SIZE};
+        *s = (ws_shape){(uint64_t)op->imm, 0, 0, 1, WS_WARP_SIZE, 0};
         return 1;
     }
     return 0;
 }
-
-static inline int uniform(const ws_shape *s) { return s->stride == 0 && s->row_step == 0; }
 
 /* Give a and b the same rows: a uniform value or a one-row shape takes the other's. 0: they cannot. */
 static int same_rows(ws_shape *a, ws_shape *b)
@@ -217,89 +217,9 @@ static int same_rows(ws_shape *a, ws_shape *b)
     unsigned width = a->width > b->width ? b->width : a->width;
     if (wide->width == WS_WARP_SIZE)
         wide->row_step = width * wide->stride;
-    else if (!uniform(wide))
+    else if (wide->stride != 0 || wide->row_step != 0)
         return 0;
     wide->width = (uint8_t)width;
-    return 1;
-}
-
-/* a * b, one of them uniform. */
-static int product(ws_shape *a, ws_shape *b, ws_shape *r)
-{
-    if (uniform(b))
-        *r = (ws_shape){a->base * b->base, a->stride * b->base, a->row_step * b->base, 1, a->width};
-    else if (uniform(a))
-        *r = (ws_shape){a->base * b->base, b->stride * a->base, b->row_step * a->base, 1, b->width};
-    else
-        return 0;
-    return 1;
-}
-
-/* narrow() of a run: lanes 0 and 31 are its corners. */
-static inline int narrow_run(uint64_t base, uint64_t stride, int sign, uint64_t *out_base, uint64_t *out_stride)
-{
-    int64_t first = sign ? (int64_t)(int32_t)(uint32_t)base : (int64_t)(base & MASK_32);
-    int64_t step = (int64_t)(int32_t)(uint32_t)stride;
-    int64_t last = first + 31 * step;
-    if (sign ? last < INT32_MIN || last > INT32_MAX : last < 0 || last > (int64_t)MASK_32)
-        return 0;
-    *out_base = (uint64_t)first;
-    *out_stride = (uint64_t)step;
-    return 1;
-}
-
-/* The result's shape when every operand is one run (the commonest): ws_shape_compute's rules on
- * (base, stride). Returns 0 when the result has none. */
-static int compute_run(const ws_shape_op *op, const ws_shape *a, const ws_shape *b, const ws_shape *c, ws_shape *d)
-{
-    uint64_t ab = a->base, as = a->stride, bb = b->base, bs = b->stride, rb, rs;
-    switch (op->kind) {
-    case WS_SHAPE_ADD:
-        rb = ab + bb, rs = as + bs;
-        break;
-    case WS_SHAPE_SUB:
-        rb = ab - bb, rs = as - bs;
-        break;
-    case WS_SHAPE_MUL_WIDE_S:
-    case WS_SHAPE_MAD_WIDE_S:
-    case WS_SHAPE_MUL_WIDE_U:
-    case WS_SHAPE_MAD_WIDE_U:
-        if (!narrow_run(ab, as, op->kind == WS_SHAPE_MUL_WIDE_S || op->kind == WS_SHAPE_MAD_WIDE_S, &ab, &as) ||
-            !narrow_run(bb, bs, op->kind == WS_SHAPE_MUL_WIDE_S || op->kind == WS_SHAPE_MAD_WIDE_S, &bb, &bs))
-            return 0;
-        /* fall through */
-    case WS_SHAPE_MUL_LO:
-    case WS_SHAPE_MAD_LO:
-        if (bs == 0)
-            rs = as * bb;
-        else if (as == 0)
-            rs = bs * ab;
-        else
-            return 0;
-        rb = ab * bb;
-        break;
-    case WS_SHAPE_SHL:
-        if (bs != 0)
-            return 0;
-        if ((uint32_t)bb >= op->width)
-            rb = 0, rs = 0;
-        else
-            rb = ab << (uint32_t)bb, rs = as << (uint32_t)bb;
-        break;
-    case WS_SHAPE_MOV:
-        rb = ab, rs = as;
-        break;
-    case WS_SHAPE_SEXT:
-        if (!narrow_run(ab, as, 1, &rb, &rs))
-            return 0;
-        break;
-    default:
-        return 0;
-    }
-    rb += c->base, rs += c->stride;   /* mad's addend (0 otherwise) */
-    if (op->width == 32 && !narrow_run(rb, rs, 0, &rb, &rs))
-        return 0;
-    *d = (ws_shape){rb, rs, 0, 1, WS_WARP_SIZE};
     return 1;
 }
 
@@ -307,15 +227,10 @@ void ws_shape_compute(ws_exec *x, const ws_shape_op *op, const ptx_instr *in, ui
 {
     ws_shape *d = &x->shape[op->dst[0]];
     const uint64_t *row = x->reg[op->dst[0]];
+    ws_shape a, b;
     switch (op->kind) {
-    case WS_SHAPE_SCAN:
-        if (mask == WS_FULL_MASK)
-            ws_shape_of_row(row, d);
-        else
-            d->known = 0;
-        return;
     case WS_SHAPE_UNIFORM:
-        *d = (ws_shape){row[0], 0, 0, mask == WS_FULL_MASK, WS_WARP_SIZE};
+        *d = (ws_shape){row[0], 0, 0, mask == WS_FULL_MASK, WS_WARP_SIZE, 0};
         return;
     case WS_SHAPE_TID_X:
     case WS_SHAPE_TID_Y:
@@ -326,76 +241,20 @@ void ws_shape_compute(ws_exec *x, const ws_shape_op *op, const ptx_instr *in, ui
         d->known = mask == WS_FULL_MASK && t->known && row[0] == t->base;
         return;
     }
-    default:
-        break;
-    }
-    /* the operands' shapes: a (all kinds), b (two or more operands), c (mad) */
-    ws_shape a, b = {0, 0, 0, 1, WS_WARP_SIZE}, c = {0, 0, 0, 1, WS_WARP_SIZE}, r;
-    int binary = op->kind != WS_SHAPE_MOV && op->kind != WS_SHAPE_SEXT;
-    int ternary = op->kind == WS_SHAPE_MAD_LO || op->kind == WS_SHAPE_MAD_WIDE_S || op->kind == WS_SHAPE_MAD_WIDE_U;
-    if (mask != WS_FULL_MASK || !operand(x, &in->operand[1], &a) ||
-        (binary && !operand(x, &in->operand[2], &b)) || (ternary && !operand(x, &in->operand[3], &c)))
-        goto unknown;
-    if ((a.width & b.width & c.width) == WS_WARP_SIZE) {   /* all one run: the rules on (base, stride) alone */
-        if (!compute_run(op, &a, &b, &c, d))
-            goto unknown;
+    case WS_SHAPE_MOV:   /* 64 bits: the value itself */
+        if (mask != WS_FULL_MASK || !operand(x, &in->operand[1], op->dst[0], &a))
+            break;
+        *d = a;
         return;
-    }
-    switch (op->kind) {
-    case WS_SHAPE_ADD:
-    case WS_SHAPE_SUB: {
-        if (!same_rows(&a, &b))
-            goto unknown;
-        uint64_t sign = op->kind == WS_SHAPE_SUB ? UINT64_MAX : 1;   /* a + sign * b */
-        r = (ws_shape){a.base + sign * b.base, a.stride + sign * b.stride, a.row_step + sign * b.row_step, 1, a.width};
-        break;
-    }
-    case WS_SHAPE_MUL_WIDE_S:
-    case WS_SHAPE_MAD_WIDE_S:
-    case WS_SHAPE_MUL_WIDE_U:
-    case WS_SHAPE_MAD_WIDE_U: {
-        /* the 32-bit operands as the handlers read them (sign-extended, or the low half), then their product */
-        int sign = op->kind == WS_SHAPE_MUL_WIDE_S || op->kind == WS_SHAPE_MAD_WIDE_S;
-        if (!ws_shape_narrow(&a, sign, &a) || !ws_shape_narrow(&b, sign, &b) || !product(&a, &b, &r))
-            goto unknown;
-        break;
-    }
-    case WS_SHAPE_MUL_LO:
-    case WS_SHAPE_MAD_LO:
-        if (!product(&a, &b, &r))
-            goto unknown;
-        break;
-    case WS_SHAPE_SHL: {
-        /* by a uniform amount: a multiply by 2^amount, or 0 at or past the width */
-        uint32_t amount = (uint32_t)b.base;
-        if (!uniform(&b))
-            goto unknown;
-        if (amount >= op->width)
-            r = (ws_shape){0, 0, 0, 1, WS_WARP_SIZE};
-        else
-            r = (ws_shape){a.base << amount, a.stride << amount, a.row_step << amount, 1, a.width};
-        break;
-    }
-    case WS_SHAPE_MOV:
-        r = a;
-        break;
-    case WS_SHAPE_SEXT:
-        if (!ws_shape_narrow(&a, 1, &r))
-            goto unknown;
-        break;
+    case WS_SHAPE_ADD:   /* 64 bits, mod 2^64 as the lanes add: the shapes add, once in the same rows */
+        if (mask != WS_FULL_MASK || !operand(x, &in->operand[1], op->dst[0], &a) ||
+            !operand(x, &in->operand[2], op->dst[0], &b) || !same_rows(&a, &b))
+            break;
+        *d = (ws_shape){a.base + b.base, a.stride + b.stride, a.row_step + b.row_step, 1, a.width, 0};
+        canonical(d);
+        return;
     default:
-        goto unknown;
+        break;
     }
-    if (ternary) {   /* mad's addend */
-        if (!same_rows(&r, &c))
-            goto unknown;
-        r.base += c.base, r.stride += c.stride, r.row_step += c.row_step;
-    }
-    if (op->width == 32 && !ws_shape_narrow(&r, 0, &r))
-        goto unknown;
-    canonical(&r);
-    *d = r;
-    return;
-unknown:
-    d->known = 0;
+    ws_shape_forget(d);
 }

@@ -2,17 +2,21 @@
  * Register shapes: what a warp knows about a register's 32 lanes without
  * reading them. A known shape says lane i holds base + i * stride (mod 2^64,
  * exactly the value the register row holds): a uniform value (stride 0), or
- * an address that steps through memory, as threadIdx.x-derived addresses do.
- * The rows are always written as well; shapes only let a memory access take
- * its lanes' addresses and span from a formula (sim/exec_mem.c) instead of
- * computing and searching 32 addresses.
+ * an address that steps through memory, as threadIdx.x-derived addresses do;
+ * or the same in rows of 16, 8 or 4 lanes (sim/shape_types.h). The rows are
+ * always written as well; shapes only let a memory access take its lanes'
+ * addresses and span from a formula (sim/exec_mem.c) instead of computing and
+ * searching 32 addresses, and go in one pass.
  *
  * Who keeps them: step() (sim/machine.c), after each instruction's handler,
- * with the shape operation decode gave it (sim/shape.c). Integer address
- * arithmetic computes the result's shape from its sources' shapes; a move of
- * a special register or a parameter looks at the row once; every other
- * instruction forgets the shapes of the registers it writes, and so does a
- * partial warp. A new frame starts with every shape unknown.
+ * with the shape operation decode gave it (sim/shape.c), for the registers
+ * whose shapes are ever read (ws_shape_prune). A move of a kernel parameter,
+ * a symbol or a special register knows its shape; 64-bit adds and moves (the
+ * address steps of loops) compute theirs from their operands'; every other
+ * writer forgets the register's shape, and so does a partial warp. A shape
+ * nothing knows is looked for in the row the first time an access needs it
+ * (ws_shape_get), and kept until the register is written again. A new frame
+ * starts with every shape unknown.
  */
 #ifndef WARPSIM_SIM_SHAPE_H
 #define WARPSIM_SIM_SHAPE_H
@@ -33,48 +37,21 @@ void ws_shape_decode(const ptx_module *m, const ptx_instr *in, ws_exec_fn specia
  * when out of memory. */
 int ws_shape_prune(const ptx_function *fn, ws_shape_op *ops, ws_register_list *kept_regs);
 
-/* After the handler ran for the lanes of mask (not 0): the destination shapes. Out of line but for
- * the commonest case, an instruction that only forgets. */
-void ws_shape_compute(ws_exec *x, const ws_shape_op *op, const ptx_instr *in, uint32_t mask);
-static inline __attribute__((always_inline)) void ws_shape_after(ws_exec *x, const ws_shape_op *op,
-                                                                  const ptx_instr *in, uint32_t mask)
-{
-    if (op->kind == WS_SHAPE_CLEAR) {
-        for (unsigned i = 0; i < op->ndst; i++)
-            x->shape[op->dst[i]].known = 0;
-        return;
-    }
-    if (op->kind == WS_SHAPE_NONE)
-        return;
-    /* the commonest outcome where shapes are unknown: an operand without one */
-    const ptx_operand *a = &in->operand[1], *b = &in->operand[2];
-    ws_shape *d = &x->shape[op->dst[0]];
-    if (op->kind >= WS_SHAPE_ADD && a->kind == PTX_OPD_REG && !x->shape[a->reg].known) {
-        d->known = 0;
-        return;
-    }
-    /* 64-bit address steps (add.s64 %rd, %rd, %rd of the same rows, or an immediate), inline: the
-     * commonest in loops */
-    if (op->kind == WS_SHAPE_ADD && op->width == 64 && mask == WS_FULL_MASK && a->kind == PTX_OPD_REG) {
-        const ws_shape *sa = &x->shape[a->reg];
-        if (b->kind == PTX_OPD_IMM) {
-            *d = *sa;
-            d->base += (uint64_t)b->imm;
-            return;
-        }
-        const ws_shape *sb = b->kind == PTX_OPD_REG ? &x->shape[b->reg] : NULL;
-        if (sb && sb->known && sb->width == sa->width) {
-            uint64_t stride = sa->stride + sb->stride, row_step = sa->row_step + sb->row_step;
-            int run = sa->width == WS_SHAPE_LANES || row_step == sa->width * stride;   /* rows that make one run */
-            *d = (ws_shape){sa->base + sb->base, stride, run ? 0 : row_step, 1, run ? WS_SHAPE_LANES : sa->width};
-            return;
-        }
-    }
-    ws_shape_compute(x, op, in, mask);
-}
-
 /* The shape a row has, if it is one (*out.known). */
 void ws_shape_of_row(const uint64_t row[WS_WARP_SIZE], ws_shape *out);
+
+/* A kept register's shape (sim/shape.c: ws_shape_prune keeps it), its row looked at the first time
+ * nothing is known since it was written: any row's shape is its own, whatever wrote it, until the
+ * register is written again (its writers forget it then). */
+static inline const ws_shape *ws_shape_get(ws_exec *x, int32_t reg)
+{
+    ws_shape *s = &x->shape[reg];
+    if (!s->known && !s->looked) {
+        ws_shape_of_row(x->reg[reg], s);
+        s->looked = 1;
+    }
+    return s;
+}
 
 /* The lanes of a 32-bit result: a shape's values truncated (or, `sign`, sign-extended)
  * from their low 32 bits, when those are again one shape (out may be in). Returns 0 when
@@ -97,8 +74,55 @@ static inline int ws_shape_narrow(const ws_shape *in, int sign, ws_shape *out)
             last_column + rows * row_step < lo || last_column + rows * row_step > hi)
             return 0;
     }
-    *out = (ws_shape){(uint64_t)first, (uint64_t)step, (uint64_t)row_step, 1, in->width};
+    *out = (ws_shape){(uint64_t)first, (uint64_t)step, (uint64_t)row_step, 1, in->width, 0};
     return 1;
+}
+
+/* A source operand's shape after its instruction ran: looked for as ws_shape_get does, but for the
+ * destination itself, whose row already holds the result. */
+static inline const ws_shape *ws_shape_source(ws_exec *x, int32_t reg, int32_t dst)
+{
+    return reg == dst ? &x->shape[reg] : ws_shape_get(x, reg);
+}
+
+/* After the handler ran for the lanes of mask (not 0): the destination shapes. Out of line but for
+ * the commonest case, an instruction that only forgets. */
+void ws_shape_compute(ws_exec *x, const ws_shape_op *op, const ptx_instr *in, uint32_t mask);
+static inline __attribute__((always_inline)) void ws_shape_after(ws_exec *x, const ws_shape_op *op,
+                                                                  const ptx_instr *in, uint32_t mask)
+{
+    if (op->kind == WS_SHAPE_CLEAR) {
+        for (unsigned i = 0; i < op->ndst; i++)
+            ws_shape_forget(&x->shape[op->dst[i]]);
+        return;
+    }
+    if (op->kind == WS_SHAPE_NONE)
+        return;
+    /* the commonest outcome where shapes are unknown: an operand without one */
+    const ptx_operand *a = &in->operand[1], *b = &in->operand[2];
+    ws_shape *d = &x->shape[op->dst[0]];
+    if (op->kind >= WS_SHAPE_ADD && a->kind == PTX_OPD_REG && !ws_shape_source(x, a->reg, op->dst[0])->known) {
+        ws_shape_forget(d);
+        return;
+    }
+    /* 64-bit address steps (add.s64 %rd, %rd, %rd of the same rows, or an immediate), inline: the
+     * commonest in loops */
+    if (op->kind == WS_SHAPE_ADD && op->width == 64 && mask == WS_FULL_MASK && a->kind == PTX_OPD_REG) {
+        const ws_shape *sa = &x->shape[a->reg];
+        if (b->kind == PTX_OPD_IMM) {
+            *d = *sa;
+            d->base += (uint64_t)b->imm;
+            return;
+        }
+        const ws_shape *sb = b->kind == PTX_OPD_REG ? ws_shape_source(x, b->reg, op->dst[0]) : NULL;
+        if (sb && sb->known && sb->width == sa->width) {
+            uint64_t stride = sa->stride + sb->stride, row_step = sa->row_step + sb->row_step;
+            int run = sa->width == WS_SHAPE_LANES || row_step == sa->width * stride;   /* rows that make one run */
+            *d = (ws_shape){sa->base + sb->base, stride, run ? 0 : row_step, 1, run ? WS_SHAPE_LANES : sa->width, 0};
+            return;
+        }
+    }
+    ws_shape_compute(x, op, in, mask);
 }
 
 #endif

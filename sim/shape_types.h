@@ -25,7 +25,15 @@ typedef struct ws_shape {
     uint64_t base, stride, row_step;
     uint8_t known;           /* 0: nothing known about the lanes */
     uint8_t width;           /* lanes per row */
+    uint8_t looked;          /* known 0: the row was looked at since it was last written, and has no shape */
 } ws_shape;
+
+/* The register was written: nothing is known of its lanes. */
+static inline void ws_shape_forget(ws_shape *s)
+{
+    s->known = 0;
+    s->looked = 0;
+}
 
 /* One run: lane i holds base + i * stride. */
 static inline int ws_shape_is_run(const ws_shape *s)
@@ -36,18 +44,16 @@ static inline int ws_shape_is_run(const ws_shape *s)
 /* What an instruction does to the shapes of the registers it writes. */
 enum {
     WS_SHAPE_NONE,     /* writes no value register */
-    WS_SHAPE_CLEAR,    /* writes dst[0..ndst-1]: their shapes are forgotten */
-    WS_SHAPE_SCAN,     /* d = a parameter or a lane-dependent special register: the row is looked at once */
-    WS_SHAPE_UNIFORM,  /* d = a symbol's address or a special register the same in every lane */
+    WS_SHAPE_CLEAR,    /* writes dst[0..ndst-1]: their shapes are forgotten (looked for again when needed) */
+    WS_SHAPE_UNIFORM,  /* d = a kernel parameter, a symbol's address or a special register the same in every lane */
     WS_SHAPE_TID_X, WS_SHAPE_TID_Y, WS_SHAPE_TID_Z,   /* d = %tid.x, .y, .z: the warp's (ws_warp.tid_shape) */
-    /* d = f(operands), computed from their shapes (the specialised handlers' operations, sim/exec_fast.c) */
-    WS_SHAPE_ADD, WS_SHAPE_SUB, WS_SHAPE_MUL_LO, WS_SHAPE_MAD_LO, WS_SHAPE_MUL_WIDE_S, WS_SHAPE_MUL_WIDE_U,
-    WS_SHAPE_MAD_WIDE_S, WS_SHAPE_MAD_WIDE_U, WS_SHAPE_SHL, WS_SHAPE_MOV, WS_SHAPE_SEXT,
+    /* d = f(operands) from their shapes, 64 bits (sim/exec_fast.c's handlers say which compute what) */
+    WS_SHAPE_ADD, WS_SHAPE_MOV,
 };
 
 typedef struct {
     uint8_t kind;              /* WS_SHAPE_* */
-    uint8_t width;             /* the result's bits (32 or 64) for the computed kinds */
+    uint8_t width;             /* the result's bits for the computed kinds (64) */
     uint8_t ndst;              /* WS_SHAPE_CLEAR: the value registers written */
     int32_t dst[PTX_MAX_VEC];
 } ws_shape_op;

@@ -47,7 +47,7 @@ int ws_frame_registers(ws_launch *l, ws_frame *f, int32_t fn_index)
     } else {
         const ws_register_list *shaped = &l->shaped[fn_index];
         for (int32_t i = 0; i < shaped->count; i++)
-            f->shape[shaped->regs[i]].known = 0;
+            ws_shape_forget(&f->shape[shaped->regs[i]]);
     }
     if (preds > f->pred_capacity) {
         void *p = realloc(f->pred, preds * sizeof *f->pred);
@@ -241,7 +241,7 @@ void ws_barrier_check(ws_launch *l, ws_block *b, int id)
                 uint64_t v = in->mode == PTX_BARRED_POPC ? popc : in->mode == PTX_BARRED_AND ? all : any;
                 WS_FOR_LANES(w->barrier_mask, lane)
                     f->reg[d->reg][lane] = v;
-                f->shape[d->reg].known = 0;   /* written after its step */
+                ws_shape_forget(&f->shape[d->reg]);   /* written after its step */
             }
         }
         w->state = WS_WARP_READY;

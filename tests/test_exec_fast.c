@@ -196,8 +196,9 @@ static void shaped_row(uint64_t row[WS_WARP_SIZE], ws_shape *s, int bits32)
             s->known &= row[l] <= 0xffffffffu;
 }
 
-/* The shapes sim/shape.c computes for a result are the result's: every specialised integer
- * handler on random sources that have shapes (and some that do not), full warps. */
+/* The shapes sim/shape.c computes for a result are the result's: every specialised handler
+ * whose result's shape is computed, on random sources that have shapes, or none (then looked
+ * for in the row, as step() does), full warps. */
 START_TEST(computed_shapes_match_rows)
 {
     uint8_t reg_types[NREG];
@@ -208,6 +209,8 @@ START_TEST(computed_shapes_match_rows)
     int known = 0, computed = 0, rows = 0;
     for (int trial = 0; trial < 400000; trial++) {
         ptx_instr in = random_instr();
+        if (trial % 2)   /* the opcodes whose results have computed shapes, more often */
+            in.opcode = rnd() % 2 ? OP_add : OP_mov;
         for (int r = 0; r < NREG; r++)
             reg_types[r] = (uint8_t)(rnd() % 2 ? PTX_B32 : PTX_B64);
         ws_handler_shape computes;
@@ -222,7 +225,7 @@ START_TEST(computed_shapes_match_rows)
         for (int r = 0; r < NREG; r++) {
             shaped_row(m.reg[r], &shapes[r], reg_types[r] == PTX_B32);
             if (rnd() % 8 == 0)
-                shapes[r].known = 0;   /* a source whose shape is not kept */
+                shapes[r].known = 0, shapes[r].looked = rnd() % 2;   /* none yet (looked for), or none at all */
         }
         ws_exec x;
         memset(&x, 0, sizeof x);
