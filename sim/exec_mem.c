@@ -405,6 +405,50 @@ WS_LANE_LOOPS static void read_run(uint64_t r[restrict WS_WARP_SIZE], const uint
     }
 }
 
+/* Whether a loaded element must be sign-extended into its register (the one-pass paths leave that to the
+ * general one). */
+static int widens(const ws_exec *x, const ptx_instr *in, unsigned size, int32_t reg)
+{
+    unsigned reg_bits = ws_type_bits((ptx_type)x->fn->value_reg_type[reg]);
+    return ptx_types[in->type].kind == PTX_KIND_SIGNED && (size == 8 ? reg_bits < 64 : reg_bits > 32);
+}
+
+/* A one-run global access (load_global_run, store_global_run): its first address and step, and its
+ * allocation, when its address register's shape steps forward by a sector at most through sm_50+'s
+ * sectors, aligned, without wrapping, inside one allocation (a store's writable). 0: it is not such. */
+static const ws_allocation *global_run(ws_exec *x, const ptx_instr *in, const ptx_operand *op, unsigned size,
+                                       int is_store, uint64_t *first, uint64_t *step)
+{
+    ws_launch *l = x->launch;
+    const ws_arch *a = l->arch;
+    if (in->space != PTX_SPACE_GLOBAL || in->vec > 1 || (size != 4 && size != 8) || op->symbol >= 0 || op->reg < 0 ||
+        !ws_shape_is_run(&x->shape[op->reg]) || !op->reg_is_64 || l->initcheck || l->racecheck || l->capture)
+        return NULL;
+    const ws_shape *s = &x->shape[op->reg];
+    uint64_t a0 = s->base + (uint64_t)op->imm, stride = s->stride, a31 = a0 + 31 * stride;
+    if (stride > 32 || ((a0 | stride) & (size - 1)) || a31 < a0 || a31 + (size - 1) < a31 ||
+        a->global_model != GLOBAL_MODEL_SECTORS || a->sector_bytes != 32 || a->line_bytes != 128)
+        return NULL;
+    const ws_allocation *al = allocation_of(l, a0, a31, size);
+    if (!al || (is_store && al->read_only))
+        return NULL;
+    *first = a0;
+    *step = stride;
+    return al;
+}
+
+/* count_access's counters of a global access of `sectors` sectors, as ws_global_access_cost_span finds
+ * them for a full warp stepping by a sector at most (one request, a 32-byte transaction a sector). */
+static void count_global(ws_exec *x, uint64_t sectors, int is_store)
+{
+    uint64_t *ic = ws_icounters(x);
+    ic[is_store ? WS_CTR_global_st_inst : WS_CTR_global_ld_inst]++;
+    ic[is_store ? WS_CTR_global_st_requests : WS_CTR_global_ld_requests]++;
+    ic[is_store ? WS_CTR_global_st_sectors : WS_CTR_global_ld_sectors] += sectors;
+    ic[WS_CTR_transactions_32b] += sectors;
+    ic[WS_CTR_extra_transaction_cycles] += sectors - 1;
+}
+
 /* The commonest load in one pass: a full warp's ld.global of one 4- or 8-byte element whose
  * address register has a shape (sim/shape.h) stepping forward by a sector at most (one
  * address, consecutive elements, a small stride), inside one allocation, aligned, with
@@ -416,36 +460,18 @@ static int load_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     ws_launch *l = x->launch;
     const ptx_operand *op = &in->operand[1], *d = &in->operand[0];
     unsigned size = ptx_types[in->type].size;
-    if (mask != WS_FULL_MASK || in->space != PTX_SPACE_GLOBAL || in->vec > 1 || d->kind != PTX_OPD_REG ||
-        (size != 4 && size != 8) || op->symbol >= 0 || op->reg < 0 || !ws_shape_is_run(&x->shape[op->reg]) ||
-        !op->reg_is_64 || l->initcheck || l->racecheck || l->capture)
+    uint64_t a0, stride;
+    const ws_allocation *al;
+    if (mask != WS_FULL_MASK || d->kind != PTX_OPD_REG || !(al = global_run(x, in, op, size, 0, &a0, &stride)) ||
+        widens(x, in, size, d->reg))
         return 0;
-    if (ptx_types[in->type].kind == PTX_KIND_SIGNED &&
-        (size == 8 ? ws_type_bits((ptx_type)x->fn->value_reg_type[d->reg]) < 64
-                   : ws_type_bits((ptx_type)x->fn->value_reg_type[d->reg]) > 32))
-        return 0;   /* sign extension to do */
-    const ws_arch *a = l->arch;
-    const ws_shape *s = &x->shape[op->reg];
-    uint64_t a0 = s->base + (uint64_t)op->imm, stride = s->stride, a31 = a0 + 31 * stride;
-    if (stride > 32 || ((a0 | stride) & (size - 1)) || a31 < a0 || a31 + (size - 1) < a31 ||
-        a->global_model != GLOBAL_MODEL_SECTORS || a->sector_bytes != 32 || a->line_bytes != 128)
-        return 0;
-    const ws_allocation *al = allocation_of(l, a0, a31, size);
-    if (!al)
-        return 0;
+    uint64_t a31 = a0 + 31 * stride;
     if (l->check_shapes) {
         uint64_t shaped[WS_WARP_SIZE];
         affine_lanes(shaped, a0, stride);
         check_shaped_addresses(x, in, op, shaped);
     }
-    /* count_access's counters, as ws_global_access_cost_span finds them for such a span */
-    uint64_t *ic = ws_icounters(x);
-    uint64_t sectors = ((a31 + size - 1) >> 5) - (a0 >> 5) + 1;
-    ic[WS_CTR_global_ld_inst]++;
-    ic[WS_CTR_global_ld_requests]++;
-    ic[WS_CTR_global_ld_sectors] += sectors;
-    ic[WS_CTR_transactions_32b] += sectors;
-    ic[WS_CTR_extra_transaction_cycles] += sectors - 1;
+    count_global(x, ((a31 + size - 1) >> 5) - (a0 >> 5) + 1, 0);
     if (l->timing)
         ws_timing_load_run(x, al, a0, a31 + size - 1);
     read_run(x->reg[d->reg], al->bytes + (a0 - al->base), size, stride);
@@ -465,10 +491,8 @@ static int load_global_rows(ws_exec *x, const ptx_instr *in, uint32_t mask)
         (size != 4 && size != 8) || op->symbol >= 0 || !s->known || s->width == WS_WARP_SIZE || !op->reg_is_64 ||
         l->initcheck || l->racecheck || l->capture)
         return 0;
-    if (ptx_types[in->type].kind == PTX_KIND_SIGNED &&
-        (size == 8 ? ws_type_bits((ptx_type)x->fn->value_reg_type[d->reg]) < 64
-                   : ws_type_bits((ptx_type)x->fn->value_reg_type[d->reg]) > 32))
-        return 0;   /* sign extension to do */
+    if (widens(x, in, size, d->reg))
+        return 0;
     const ws_arch *a = l->arch;
     unsigned width = s->width, rows = WS_WARP_SIZE / width;
     uint64_t base = s->base + (uint64_t)op->imm, stride = s->stride, start[WS_WARP_SIZE / 4], lo = UINT64_MAX, hi = 0;
@@ -507,12 +531,7 @@ static int load_global_rows(ws_exec *x, const ptx_instr *in, uint32_t mask)
             if (m == lines)
                 line[lines++] = sc >> 2;
         }
-    uint64_t *ic = ws_icounters(x);
-    ic[WS_CTR_global_ld_inst]++;
-    ic[WS_CTR_global_ld_requests]++;
-    ic[WS_CTR_global_ld_sectors] += n;
-    ic[WS_CTR_transactions_32b] += n;
-    ic[WS_CTR_extra_transaction_cycles] += n - 1;
+    count_global(x, n, 0);
     if (l->timing)
         ws_timing_load_sectors(x, al, sector, n, lines);
     uint64_t *r = x->reg[d->reg];
@@ -563,12 +582,9 @@ static int load_shared_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     unsigned size = ptx_types[in->type].size;
     ws_lane_span span;
     ws_shared_cost cost;
-    if (d->kind != PTX_OPD_REG || x->warp->its.count || !shared_run(x, in, op, size, &span, &cost))
+    if (d->kind != PTX_OPD_REG || x->warp->its.count || widens(x, in, size, d->reg) ||
+        !shared_run(x, in, op, size, &span, &cost))
         return 0;
-    if (ptx_types[in->type].kind == PTX_KIND_SIGNED &&
-        (size == 8 ? ws_type_bits((ptx_type)x->fn->value_reg_type[d->reg]) < 64
-                   : ws_type_bits((ptx_type)x->fn->value_reg_type[d->reg]) > 32))
-        return 0;   /* sign extension to do */
     uint64_t a0 = span.lo;
     if (x->launch->check_shapes) {
         uint64_t shaped[WS_WARP_SIZE];
@@ -723,31 +739,16 @@ static int store_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     ws_launch *l = x->launch;
     const ptx_operand *op = &in->operand[0], *v = &in->operand[1];
     unsigned size = ptx_types[in->type].size;
-    if (in->space != PTX_SPACE_GLOBAL || in->vec > 1 || (v->kind != PTX_OPD_REG && v->kind != PTX_OPD_IMM) ||
-        (size != 4 && size != 8) || op->symbol >= 0 || !ws_shape_is_run(&x->shape[op->reg]) || !op->reg_is_64 ||
-        l->initcheck || l->racecheck || l->capture)
+    uint64_t a0, stride;
+    const ws_allocation *al;
+    if ((v->kind != PTX_OPD_REG && v->kind != PTX_OPD_IMM) || !(al = global_run(x, in, op, size, 1, &a0, &stride)))
         return 0;
-    const ws_arch *a = l->arch;
-    const ws_shape *s = &x->shape[op->reg];
-    uint64_t a0 = s->base + (uint64_t)op->imm, stride = s->stride, a31 = a0 + 31 * stride;
-    if (stride > 32 || ((a0 | stride) & (size - 1)) || a31 < a0 || a31 + (size - 1) < a31 ||
-        a->global_model != GLOBAL_MODEL_SECTORS || a->sector_bytes != 32 || a->line_bytes != 128)
-        return 0;
-    const ws_allocation *al = allocation_of(l, a0, a31, size);
-    if (!al || al->read_only)
-        return 0;
-    uint64_t addr[WS_WARP_SIZE], tmp[WS_WARP_SIZE];
+    uint64_t a31 = a0 + 31 * stride, addr[WS_WARP_SIZE], tmp[WS_WARP_SIZE];
     affine_lanes(addr, a0, stride);
     if (l->check_shapes)
         check_shaped_addresses(x, in, op, addr);
     const uint64_t *values = ws_src(x, v, tmp);
-    uint64_t *ic = ws_icounters(x);
-    uint64_t sectors = ((a31 + size - 1) >> 5) - (a0 >> 5) + 1;
-    ic[WS_CTR_global_st_inst]++;
-    ic[WS_CTR_global_st_requests]++;
-    ic[WS_CTR_global_st_sectors] += sectors;
-    ic[WS_CTR_transactions_32b] += sectors;
-    ic[WS_CTR_extra_transaction_cycles] += sectors - 1;
+    count_global(x, ((a31 + size - 1) >> 5) - (a0 >> 5) + 1, 1);
     if (l->timing) {
         ws_lane_span span = {.lo = a0, .hi = a31, .any_bits = a0 | stride, .stride = stride,
                              .segment_lanes = WS_WARP_SIZE};
