@@ -77,7 +77,7 @@ WS_LANE_LOOPS static void shape_lanes(uint64_t addr[restrict WS_WARP_SIZE], uint
 
 /* The address shape of an [address] operand: its register's shape (sim/shape.h) plus the offset,
  * cut to 32 bits for a 32-bit register. Returns 0 when it has none. */
-static int address_shape(ws_exec *x, const ptx_operand *op, ws_shape *a)
+static inline int address_shape(ws_exec *x, const ptx_operand *op, ws_shape *a)
 {
     if (op->symbol >= 0 || op->reg < 0 || !ws_shape_get(x, op->reg)->known)
         return 0;
@@ -416,8 +416,8 @@ static int widens(const ws_exec *x, const ptx_instr *in, unsigned size, int32_t 
 /* A one-run global access (load_global_run, store_global_run): its first address and step, and its
  * allocation, when its address register's shape steps forward by a sector at most through sm_50+'s
  * sectors, aligned, without wrapping, inside one allocation (a store's writable). 0: it is not such. */
-static const ws_allocation *global_run(ws_exec *x, const ptx_instr *in, const ptx_operand *op, unsigned size,
-                                       int is_store, uint64_t *first, uint64_t *step)
+static inline const ws_allocation *global_run(ws_exec *x, const ptx_instr *in, const ptx_operand *op,
+                                              unsigned size, int is_store, uint64_t *first, uint64_t *step)
 {
     ws_launch *l = x->launch;
     const ws_arch *a = l->arch;
@@ -543,8 +543,8 @@ static int load_global_rows(ws_exec *x, const ptx_instr *in, uint32_t mask)
 /* A shaped full warp's shared access, checked: its span (from the shape), and its cost when it
  * is the commonest (ws_shared_run_cost). Returns 0 when the access is not such or not inside
  * the block's shared memory, aligned: the general path then does everything. */
-static int shared_run(ws_exec *x, const ptx_instr *in, const ptx_operand *op, unsigned size, ws_lane_span *span,
-                      ws_shared_cost *cost)
+static inline int shared_run(ws_exec *x, const ptx_instr *in, const ptx_operand *op, unsigned size,
+                             ws_lane_span *span, ws_shared_cost *cost)
 {
     ws_launch *l = x->launch;
     ws_shape a;
@@ -626,10 +626,12 @@ static int load_kernel_param(ws_exec *x, const ptx_instr *in, uint32_t mask)
 WS_LANE_LOOPS static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     int32_t base = in->operand[1].reg;   /* the one-pass path wants a full warp and an address register's run */
-    if (mask == WS_FULL_MASK && base >= 0 && ws_shape_get(x, base)->known &&
-        (ws_shape_is_run(&x->shape[base]) ? load_global_run(x, in, mask) || load_shared_run(x, in, mask)
-                                           : load_global_rows(x, in, mask)))
-        return;
+    if (mask == WS_FULL_MASK && base >= 0 && ws_shape_get(x, base)->known) {
+        int run = ws_shape_is_run(&x->shape[base]);
+        if (in->space == PTX_SPACE_GLOBAL ? (run ? load_global_run(x, in, mask) : load_global_rows(x, in, mask))
+                                          : in->space == PTX_SPACE_SHARED && run && load_shared_run(x, in, mask))
+            return;
+    }
     if (base < 0 && load_kernel_param(x, in, mask))
         return;
     unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;
@@ -785,7 +787,8 @@ void exec_st(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     int32_t base = in->operand[0].reg;   /* as in load() */
     if (mask == WS_FULL_MASK && base >= 0 && ws_shape_is_run(ws_shape_get(x, base)) &&
-        (store_global_run(x, in, mask) || store_shared_run(x, in, mask)))
+        (in->space == PTX_SPACE_GLOBAL ? store_global_run(x, in, mask)
+                                       : in->space == PTX_SPACE_SHARED && store_shared_run(x, in, mask)))
         return;
     unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;
     access_target t;

@@ -187,6 +187,14 @@ void ws_shape_of_row(const uint64_t row[WS_WARP_SIZE], ws_shape *out)
     }
 }
 
+/* ws_shape_get's look at the row. */
+void ws_shape_look(ws_exec *x, int32_t reg)
+{
+    ws_shape *s = &x->shape[reg];
+    ws_shape_of_row(x->reg[reg], s);
+    s->looked = 1;
+}
+
 /* One row when the rows step on as the lanes do (the canonical form ws_shape_of_row finds). */
 static inline void canonical(ws_shape *s)
 {

@@ -43,13 +43,12 @@ void ws_shape_of_row(const uint64_t row[WS_WARP_SIZE], ws_shape *out);
 /* A kept register's shape (sim/shape.c: ws_shape_prune keeps it), its row looked at the first time
  * nothing is known since it was written: any row's shape is its own, whatever wrote it, until the
  * register is written again (its writers forget it then). */
+void ws_shape_look(ws_exec *x, int32_t reg);
 static inline const ws_shape *ws_shape_get(ws_exec *x, int32_t reg)
 {
     ws_shape *s = &x->shape[reg];
-    if (!s->known && !s->looked) {
-        ws_shape_of_row(x->reg[reg], s);
-        s->looked = 1;
-    }
+    if (!s->known && !s->looked)
+        ws_shape_look(x, reg);   /* out of line: the callers' common path stays short */
     return s;
 }
 

@@ -560,28 +560,35 @@ static inline __attribute__((always_inline)) void l1_line(ws_block_timing *bt, u
 
 typedef struct {
     uint32_t latency, l1_hits, dram, l2_hits;
+    uint32_t l1, l2, global;   /* the arch's latencies, read once (a byte store may alias them) */
+    int atomics;               /* --jobs: the L2 map is shared (l->global_atomics) */
 } load_tally;
+
+static inline load_tally load_start(const ws_launch *l)
+{
+    return (load_tally){0, 0, 0, 0, l->arch->latency_l1, l->arch->latency_l2, l->arch->latency_global,
+                        l->global_atomics != NULL};
+}
 
 /* One sector of a load, as ws_timing_memory's loop takes it: the L1 (line found by l1_line), else
  * the L2 map (st: its entry, NULL: none kept). */
-static inline __attribute__((always_inline)) void load_sector(const ws_launch *l, uint8_t *held,
-                                                              uint64_t *filled_line, uint64_t sector, uint8_t *st,
-                                                              uint64_t issued, load_tally *t)
+static inline __attribute__((always_inline)) void load_sector(uint8_t *held, uint64_t *filled_line,
+                                                              uint64_t sector, uint8_t *st, uint64_t issued,
+                                                              load_tally *t)
 {
-    const ws_arch *a = l->arch;
     uint8_t bit = (uint8_t)(1u << (sector & 3));
     uint64_t *filled = &filled_line[sector & 3];
-    uint32_t level = a->latency_l2;
+    uint32_t level = t->l2;
     if (*held & bit) {
         t->l1_hits++;
-        level = a->latency_l1;
+        level = t->l1;
         if (*filled > issued + level)   /* another warp's miss still on its way: wait for it */
             level = (uint32_t)(*filled - issued);
     } else {
         *held |= bit;
         if (st) {
             uint8_t before;
-            if (l->global_atomics) {   /* as in ws_timing_memory */
+            if (t->atomics) {   /* as in ws_timing_memory */
                 before = __atomic_load_n(st, __ATOMIC_RELAXED);
                 if (!(before & 1))
                     before = __atomic_fetch_or(st, 1, __ATOMIC_RELAXED);
@@ -593,7 +600,7 @@ static inline __attribute__((always_inline)) void load_sector(const ws_launch *l
                 t->l2_hits++;
             } else {
                 t->dram++;
-                level = a->latency_global;
+                level = t->global;
             }
         }
         *filled = issued + level;
@@ -616,15 +623,20 @@ static void load_done(ws_block_timing *bt, ws_warp *w, const load_tally *t, unsi
     tr->dram_read_sectors += t->dram;
 }
 
-int ws_timing_load_sectors_apply(const ws_exec *x, const ws_allocation *al)
+static inline int sectors_apply(const ws_exec *x, const ws_allocation *al)
 {
     return !al->host_link && !(al->base & 31) && x->launch->arch->l1_caches_global_loads && x->block->tm.l1_sets;
+}
+
+int ws_timing_load_sectors_apply(const ws_exec *x, const ws_allocation *al)
+{
+    return sectors_apply(x, al);
 }
 
 void ws_timing_load_run(ws_exec *x, const ws_allocation *al, uint64_t lo, uint64_t end)
 {
     ws_block_timing *bt = &x->block->tm;
-    if (!ws_timing_load_sectors_apply(x, al)) {
+    if (!sectors_apply(x, al)) {
         /* sectors another allocation may share, host memory, no L1: the general path */
         ws_lane_span span = {.lo = lo, .hi = end, .any_bits = 0, .stride = 0, .segment_lanes = WS_WARP_SIZE};
         ws_timing_memory(x, PTX_SPACE_GLOBAL, NULL, WS_FULL_MASK, 1, 0, 0, &span);
@@ -632,8 +644,8 @@ void ws_timing_load_run(ws_exec *x, const ws_allocation *al, uint64_t lo, uint64
     }
     ws_warp *w = x->warp;
     bt->waits[load_wait(w, 2)]++;
-    uint64_t first = lo >> 5, last = end >> 5;
-    load_tally t = {0, 0, 0, 0};
+    uint64_t first = lo >> 5, last = end >> 5, issued = w->tm.issue;
+    load_tally t = load_start(x->launch);
     uint8_t *map = al->l2 ? al->l2 + (first - (al->base >> 5)) : NULL;   /* the L2 map of sector `first` on */
     for (uint64_t line_sector = first & ~UINT64_C(3); line_sector <= last; line_sector += 4) {
         uint8_t *held;
@@ -641,7 +653,7 @@ void ws_timing_load_run(ws_exec *x, const ws_allocation *al, uint64_t lo, uint64
         l1_line(bt, line_sector, &held, &filled_line);   /* once for the line's sectors: the first allocates it */
         uint64_t from = line_sector > first ? line_sector : first, to = line_sector + 3 < last ? line_sector + 3 : last;
         for (uint64_t sector = from; sector <= to; sector++)
-            load_sector(x->launch, held, filled_line, sector, map ? &map[sector - first] : NULL, w->tm.issue, &t);
+            load_sector(held, filled_line, sector, map ? &map[sector - first] : NULL, issued, &t);
     }
     load_done(bt, w, &t, (unsigned)(last - first + 1), (unsigned)((last >> 2) - (first >> 2) + 1));
 }
@@ -651,14 +663,14 @@ void ws_timing_load_sectors(ws_exec *x, const ws_allocation *al, const uint64_t 
     ws_block_timing *bt = &x->block->tm;
     ws_warp *w = x->warp;
     bt->waits[load_wait(w, 2)]++;
-    load_tally t = {0, 0, 0, 0};
+    load_tally t = load_start(x->launch);
     uint8_t *held = NULL;
     uint64_t *filled_line = NULL;
     for (unsigned i = 0; i < n; i++) {
         if (i == 0 || sector[i] >> 2 != sector[i - 1] >> 2)   /* a new line: looked up (the L1 holds the last one) */
             l1_line(bt, sector[i], &held, &filled_line);
-        load_sector(x->launch, held, filled_line, sector[i],
-                    al->l2 ? &al->l2[sector[i] - (al->base >> 5)] : NULL, w->tm.issue, &t);
+        load_sector(held, filled_line, sector[i], al->l2 ? &al->l2[sector[i] - (al->base >> 5)] : NULL, w->tm.issue,
+                    &t);
     }
     load_done(bt, w, &t, n, lines);
 }
