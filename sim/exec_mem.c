@@ -51,27 +51,16 @@ WS_LANE_LOOPS static ptx_space lane_addresses(ws_exec *x, const ptx_instr *in, c
     return space == PTX_SPACE_CONST ? PTX_SPACE_GLOBAL : space;
 }
 
-/* addr[lane] = a0 + lane * stride, four lanes at a time. */
-WS_LANE_LOOPS static void affine_lanes(uint64_t addr[restrict WS_WARP_SIZE], uint64_t a0, uint64_t stride)
-{
-    lane_quad at = {a0, a0 + stride, a0 + 2 * stride, a0 + 3 * stride};
-    lane_quad step = {4 * stride, 4 * stride, 4 * stride, 4 * stride};
-    for (int q = 0; q < WS_WARP_SIZE; q += 4, at += step)
-        memcpy(addr + q, &at, sizeof at);
-}
-
-/* addr[lane] = a0 + (lane % n) * stride + (lane / n) * row_step (n a multiple of 4). */
+/* addr[lane] = a0 + (lane % n) * stride + (lane / n) * row_step, four lanes at a time (n a multiple of 4;
+ * n = 32: one run). */
 WS_LANE_LOOPS static void shape_lanes(uint64_t addr[restrict WS_WARP_SIZE], uint64_t a0, uint64_t stride,
                                       uint64_t row_step, unsigned n)
 {
-    lane_quad at = {a0, a0 + stride, a0 + 2 * stride, a0 + 3 * stride}, row = at;
     lane_quad step = {4 * stride, 4 * stride, 4 * stride, 4 * stride};
-    lane_quad next = {row_step, row_step, row_step, row_step};
-    for (unsigned q = 0; q < WS_WARP_SIZE; q += 4) {
-        memcpy(addr + q, &at, sizeof at);
-        at += step;
-        if ((q + 4) % n == 0)
-            at = row += next;
+    for (unsigned first = 0; first < WS_WARP_SIZE; first += n, a0 += row_step) {
+        lane_quad at = {a0, a0 + stride, a0 + 2 * stride, a0 + 3 * stride};
+        for (unsigned q = 0; q < n; q += 4, at += step)
+            memcpy(addr + first + q, &at, sizeof at);
     }
 }
 
@@ -309,6 +298,15 @@ static void check_shaped_addresses(ws_exec *x, const ptx_instr *in, const ptx_op
     }
 }
 
+/* The same for addresses the one-pass paths take from a shape without writing them out. */
+static void check_shape_lanes(ws_exec *x, const ptx_instr *in, const ptx_operand *op, uint64_t a0, uint64_t stride,
+                              uint64_t row_step, unsigned width)
+{
+    uint64_t shaped[WS_WARP_SIZE];
+    shape_lanes(shaped, a0, stride, row_step, width);
+    check_shaped_addresses(x, in, op, shaped);
+}
+
 /* Resolve and check every lane; where each lands comes back in *t.
  * Lanes of a generic access may land in different spaces: each space is counted apart. */
 static int access_lanes(ws_exec *x, const ptx_instr *in, const ptx_operand *op, uint32_t mask, unsigned bytes,
@@ -393,15 +391,8 @@ WS_LANE_LOOPS static void read_run(uint64_t r[restrict WS_WARP_SIZE], const uint
         }
     } else if (size == 8 && stride == 8) {
         memcpy(r, first, WS_WARP_SIZE * sizeof *r);
-    } else if (size == 8) {
-        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-            memcpy(&r[lane], first + lane * stride, 8);
     } else {
-        for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
-            uint32_t v;
-            memcpy(&v, first + lane * stride, 4);
-            r[lane] = v;
-        }
+        read_run_lanes(r, first, size, stride, WS_WARP_SIZE);
     }
 }
 
@@ -466,11 +457,8 @@ static int load_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
         widens(x, in, size, d->reg))
         return 0;
     uint64_t a31 = a0 + 31 * stride;
-    if (l->check_shapes) {
-        uint64_t shaped[WS_WARP_SIZE];
-        affine_lanes(shaped, a0, stride);
-        check_shaped_addresses(x, in, op, shaped);
-    }
+    if (l->check_shapes)
+        check_shape_lanes(x, in, op, a0, stride, 0, WS_WARP_SIZE);
     count_global(x, ((a31 + size - 1) >> 5) - (a0 >> 5) + 1, 0);
     if (l->timing)
         ws_timing_load_run(x, al, a0, a31 + size - 1);
@@ -510,11 +498,8 @@ static int load_global_rows(ws_exec *x, const ptx_instr *in, uint32_t mask)
     const ws_allocation *al = allocation_of(l, lo, hi, size);
     if (!al || (l->timing && !ws_timing_load_sectors_apply(x, al)))
         return 0;
-    if (l->check_shapes) {
-        uint64_t shaped[WS_WARP_SIZE];
-        shape_lanes(shaped, base, stride, s->row_step, width);
-        check_shaped_addresses(x, in, op, shaped);
-    }
+    if (l->check_shapes)
+        check_shape_lanes(x, in, op, base, stride, s->row_step, width);
     /* the distinct sectors as the rows meet them, each row from its first lane's to its last's, and their lines */
     uint64_t sector[WS_WARP_SIZE], line[WS_WARP_SIZE];
     unsigned n = 0, lines = 0;
@@ -586,11 +571,8 @@ static int load_shared_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
         !shared_run(x, in, op, size, &span, &cost))
         return 0;
     uint64_t a0 = span.lo;
-    if (x->launch->check_shapes) {
-        uint64_t shaped[WS_WARP_SIZE];
-        affine_lanes(shaped, a0, span.stride);
-        check_shaped_addresses(x, in, op, shaped);
-    }
+    if (x->launch->check_shapes)
+        check_shape_lanes(x, in, op, a0, span.stride, 0, WS_WARP_SIZE);
     count_shared(x, &cost, 0);
     if (x->launch->timing)
         ws_timing_shared(x, a0, span.lo == span.hi, size, 0, cost.wavefronts);
@@ -746,7 +728,7 @@ static int store_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     if ((v->kind != PTX_OPD_REG && v->kind != PTX_OPD_IMM) || !(al = global_run(x, in, op, size, 1, &a0, &stride)))
         return 0;
     uint64_t a31 = a0 + 31 * stride, addr[WS_WARP_SIZE], tmp[WS_WARP_SIZE];
-    affine_lanes(addr, a0, stride);
+    shape_lanes(addr, a0, stride, 0, WS_WARP_SIZE);
     if (l->check_shapes)
         check_shaped_addresses(x, in, op, addr);
     const uint64_t *values = ws_src(x, v, tmp);
@@ -770,7 +752,7 @@ static int store_shared_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     if ((v->kind != PTX_OPD_REG && v->kind != PTX_OPD_IMM) || !shared_run(x, in, op, size, &span, &cost))
         return 0;
     uint64_t addr[WS_WARP_SIZE], tmp[WS_WARP_SIZE];
-    affine_lanes(addr, span.lo, span.stride);
+    shape_lanes(addr, span.lo, span.stride, 0, WS_WARP_SIZE);
     if (x->launch->check_shapes)
         check_shaped_addresses(x, in, op, addr);
     const uint64_t *values = ws_src(x, v, tmp);

@@ -41,7 +41,7 @@ static void trace_instr(ws_launch *l, ws_warp *w, const ptx_function *fn, const 
 }
 
 /* WARPSIM_CHECK_SHAPES=1: every shape an instruction leaves known must be its row's. */
-static void check_shapes(ws_launch *l, ws_exec *x, const ws_shape_op *op, const ptx_instr *in)
+static void check_shapes(ws_exec *x, const ws_shape_op *op, const ptx_instr *in)
 {
     for (unsigned i = 0; i < op->ndst && op->kind != WS_SHAPE_CLEAR; i++) {
         const ws_shape *s = &x->shape[op->dst[i]];
@@ -55,7 +55,6 @@ static void check_shapes(ws_launch *l, ws_exec *x, const ws_shape_op *op, const 
             abort();
         }
     }
-    (void)l;
 }
 
 /* Run one instruction of warp w. tracing: bit 0, --trace-warp prints it; bit 1, --html records it. */
@@ -114,7 +113,7 @@ static void step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
             d->run(x, in, mask);
             ws_shape_after(x, &d->shape, in, mask);
             if (l->check_shapes)
-                check_shapes(l, x, &d->shape, in);
+                check_shapes(x, &d->shape, in);
         }
         if (l->timing)
             ws_timing_retire(x, d, frame);

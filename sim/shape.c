@@ -16,15 +16,11 @@
 
 /* ---- Decode ---------------------------------------------------------------------- */
 
+/* A register the instruction writes (at most PTX_MAX_VEC: a vector's elements, the caller's bound). */
 static void add_destination(ws_shape_op *op, int32_t reg)
 {
-    if (reg < 0)
-        return;
-    if (op->ndst == PTX_MAX_VEC) {   /* cannot happen (a vector has at most PTX_MAX_VEC): forget nothing wrongly */
-        op->kind = WS_SHAPE_NONE;
-        return;
-    }
-    op->dst[op->ndst++] = reg;
+    if (reg >= 0)
+        op->dst[op->ndst++] = reg;
 }
 
 /* How a move of a special register knows its shape: the same in every lane (sim/operand.c), %tid
