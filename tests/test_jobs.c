@@ -220,6 +220,24 @@ static char *write_temp(const char *contents, char *path, size_t len)
     return path;
 }
 
+/* The launch of `text` fails on one thread with an error naming `needle`, and with that same error on
+ * 2 to `most` threads (every `step`-th count). */
+static void same_fault_with_jobs(const char *text, const char *needle, int most, int step)
+{
+    run_result one;
+    run_text(text, 1, &one);
+    ck_assert_int_eq(one.status, 1);
+    ck_assert_msg(strstr(one.error, needle) != NULL, "%s", one.error);
+    for (int jobs = 2; jobs <= most; jobs += step) {
+        run_result many;
+        run_text(text, jobs, &many);
+        ck_assert_int_eq(many.status, 1);
+        ck_assert_str_eq(many.error, one.error);
+        result_free(&many);
+    }
+    result_free(&one);
+}
+
 /* Grids of 16 blocks (each worker takes one block at a time) and of 1024 (workers take runs of
  * up to 16 consecutive blocks, sim/grid.c: a run holds the failing block 5 and later ones that
  * fail too, and other runs fail above it). */
@@ -232,18 +250,7 @@ START_TEST(lowest_failing_block_is_reported)
     int grid = fault_grids[_i];
     snprintf(text, sizeof text, "ptx %s\ngrid %d\nblock 32\nbuf out=u32:%d\narg out\narg u32:20000\n", path, grid,
              grid * 32);
-    run_result one;
-    run_text(text, 1, &one);
-    ck_assert_int_eq(one.status, 1);
-    ck_assert_msg(strstr(one.error, "block (5,0,0)") != NULL, "%s", one.error);
-    for (int jobs = 2; jobs <= 8; jobs++) {
-        run_result many;
-        run_text(text, jobs, &many);
-        ck_assert_int_eq(many.status, 1);
-        ck_assert_str_eq(many.error, one.error);
-        result_free(&many);
-    }
-    result_free(&one);
+    same_fault_with_jobs(text, "block (5,0,0)", 8, 1);
     remove(path);
 }
 END_TEST
@@ -259,21 +266,7 @@ START_TEST(step_budget_counts_in_block_order)
     for (int budget_case = 0; budget_case < 2; budget_case++) {
         snprintf(text, sizeof text, "ptx %s\ngrid %d\nblock 32\nbuf out=u32:%d\narg out\narg u32:20000\n%s", path,
                  grid, grid * 32, budget_case ? "max-steps 50000\n" : "max-steps 1000000\n");
-        run_result one;
-        run_text(text, 1, &one);
-        ck_assert_int_eq(one.status, 1);
-        if (budget_case)
-            ck_assert_msg(strstr(one.error, "step budget") != NULL, "%s", one.error);
-        else
-            ck_assert_msg(strstr(one.error, "block (5,0,0)") != NULL, "%s", one.error);
-        for (int jobs = 2; jobs <= 4; jobs++) {
-            run_result many;
-            run_text(text, jobs, &many);
-            ck_assert_int_eq(many.status, 1);
-            ck_assert_str_eq(many.error, one.error);
-            result_free(&many);
-        }
-        result_free(&one);
+        same_fault_with_jobs(text, budget_case ? "step budget" : "block (5,0,0)", 4, 1);
     }
     remove(path);
 }
@@ -317,18 +310,7 @@ START_TEST(step_budget_over_runs_of_blocks)
     write_temp(two_spins_ptx, path, sizeof path);
     snprintf(text, sizeof text,
              "ptx %s\ngrid 256\nblock 32\nbuf out=u32:8192\narg out\narg u32:13000\nmax-steps 50000\n", path);
-    run_result one;
-    run_text(text, 1, &one);
-    ck_assert_int_eq(one.status, 1);
-    ck_assert_msg(strstr(one.error, "step budget") != NULL, "%s", one.error);
-    for (int jobs = 2; jobs <= 4; jobs += 2) {
-        run_result many;
-        run_text(text, jobs, &many);
-        ck_assert_int_eq(many.status, 1);
-        ck_assert_str_eq(many.error, one.error);
-        result_free(&many);
-    }
-    result_free(&one);
+    same_fault_with_jobs(text, "step budget", 4, 2);
     remove(path);
 }
 END_TEST
