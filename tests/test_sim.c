@@ -205,6 +205,67 @@ START_TEST(calls_and_recursion)
 }
 END_TEST
 
+/* Two functions called one after the other take the same frame and number their registers alike:
+ * `first` loads through %rd1, `second` through %rd1 with ldu. A shape kept from `first`'s %rd1 (the
+ * address of a[0]) must not stand for `second`'s (the address of b[0]): out = a[0] + b[0] = 7 + 40.
+ * (ldu's address register was once left out of the registers whose shapes are kept.) */
+static const char same_registers_in_two_calls[] = HEADER
+    ".func (.param .b32 ret) first(.param .b64 p)\n"
+    "{\n"
+    "  .reg .b32 %r<3>; .reg .b64 %rd<3>;\n"
+    "  ld.param.b64 %rd1, [p];\n"
+    "  ld.global.u32 %r1, [%rd1];\n"
+    "  st.param.b32 [ret], %r1;\n"
+    "  ret;\n"
+    "}\n"
+    ".func (.param .b32 ret) second(.param .b64 p)\n"
+    "{\n"
+    "  .reg .b32 %r<3>; .reg .b64 %rd<3>;\n"
+    "  ld.param.b64 %rd1, [p];\n"
+    "  ldu.global.u32 %r1, [%rd1];\n"
+    "  st.param.b32 [ret], %r1;\n"
+    "  ret;\n"
+    "}\n"
+    ".visible .entry k(.param .u64 out, .param .u64 a, .param .u64 b)\n"
+    "{\n"
+    "  .reg .b32 %r<5>; .reg .b64 %rd<5>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  ld.param.u64 %rd2, [a];\n"
+    "  ld.param.u64 %rd3, [b];\n"
+    "  {\n"
+    "  .param .b64 a0;\n"
+    "  st.param.b64 [a0], %rd2;\n"
+    "  .param .b32 r0;\n"
+    "  call (r0), first, (a0);\n"
+    "  ld.param.b32 %r1, [r0];\n"
+    "  }\n"
+    "  {\n"
+    "  .param .b64 a0;\n"
+    "  st.param.b64 [a0], %rd3;\n"
+    "  .param .b32 r0;\n"
+    "  call (r0), second, (a0);\n"
+    "  ld.param.b32 %r2, [r0];\n"
+    "  }\n"
+    "  add.u32 %r3, %r1, %r2;\n"
+    "  mov.u32 %r4, %tid.x;\n"
+    "  mul.wide.u32 %rd4, %r4, 4;\n"
+    "  add.u64 %rd4, %rd1, %rd4;\n"
+    "  st.global.u32 [%rd4], %r3;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(calls_do_not_share_register_shapes)
+{
+    sim_run *r = run(same_registers_in_two_calls, "grid 2\nblock 32\nbuf out=u32:32\nbuf a=u32:32:const=7\n"
+                                                  "buf b=u32:32:const=40\narg out\narg a\narg b\n");
+    ck_assert_msg(r->status == 0, "%s", r->err);
+    const uint32_t *out = u32(r, "out");
+    for (uint32_t t = 0; t < 32; t++)
+        ck_assert_uint_eq(out[t], 47);
+    done(r);
+}
+END_TEST
+
 /* Warp 1 writes shared memory, the barrier, warp 0 reads it; bar.red counts odd tids. */
 static const char barrier_exchange[] = HEADER
     ".visible .entry k(.param .u64 out, .param .u64 counts)\n"
@@ -729,6 +790,7 @@ int main(void)
     tcase_add_test(tc, divergent_trip_counts);
     tcase_add_test(tc, early_exit_then_barrier);
     tcase_add_test(tc, calls_and_recursion);
+    tcase_add_test(tc, calls_do_not_share_register_shapes);
     tcase_add_test(tc, barrier_and_bar_red);
     tcase_add_test(tc, vote_and_shuffle);
     tcase_add_test(tc, atomics_under_contention);
