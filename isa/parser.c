@@ -29,6 +29,7 @@ static uint32_t hash_str(const char *s, size_t n)
 
 static int map_find_slot(const strmap *m, const char *s, size_t n, uint32_t *slot)
 {
+    *slot = 0;   /* no capacity, no slot: the callers grow the map first */
     if (!m->cap)
         return 0;
     uint32_t i = hash_str(s, n) & (m->cap - 1);
