@@ -13,8 +13,12 @@
 
 #include "sim/check.h"
 #include "sim/fault.h"
+#include "sim/platform.h"
 
 /* ---- Global memory -------------------------------------------------------- */
+
+/* From this size on an allocation asks for 2 MiB pages (a few of its own at least) */
+#define WS_HUGE_PAGE_BUFFER (UINT64_C(8) << 20)
 
 void ws_global_init(ws_global_memory *g, uint64_t limit)
 {
@@ -65,6 +69,8 @@ ws_allocation *ws_global_alloc(ws_global_memory *g, uint64_t size, const char *n
         return NULL;
     }
     a->init = init;
+    if (size >= WS_HUGE_PAGE_BUFFER)
+        ws_advise_huge_pages(bytes, size);
     /* sorted by base: an adopted host range (ws_global_adopt) may lie above next_base */
     int at = g->count;
     while (at > 0 && g->allocs[at - 1]->base > g->next_base)

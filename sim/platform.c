@@ -1,4 +1,7 @@
 /* The system-dependent pieces (sim/platform.h): POSIX (Linux, macOS) and Windows (MinGW-w64). */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE   /* madvise's MADV_HUGEPAGE, beside POSIX */
+#endif
 #include "sim/platform.h"
 
 #include <errno.h>
@@ -12,6 +15,7 @@
 #include <psapi.h>
 #else
 #include <regex.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #endif
@@ -32,6 +36,18 @@ uint64_t ws_peak_rss_kib(void)
 #else
     return (uint64_t)u.ru_maxrss;
 #endif
+#endif
+}
+
+void ws_advise_huge_pages(void *p, size_t size)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + size) & ~(huge - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);   /* advice: refused, the pages stay small */
+#else
+    (void)p, (void)size;
 #endif
 }
 

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sim/memory.h"
 #include "sim/options.h"
 #include "sim/values.h"
 
@@ -905,6 +906,55 @@ START_TEST(fill_threads_equal_one)
 }
 END_TEST
 
+/* The VmFlags of the mapping of /proc/self/smaps holding addr, in flags; 0 when none says. */
+static int vm_flags_at(uintptr_t addr, char *flags, size_t size)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f)
+        return 0;
+    char line[512];
+    int inside = 0, found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+            inside = addr >= lo && addr < hi;
+        else if (inside && !strncmp(line, "VmFlags:", 8))
+            found = snprintf(flags, size, "%s", line + 8) > 0;
+    }
+    fclose(f);
+    return found;
+}
+
+/* A large buffer asks Linux for 2 MiB pages under its whole ones ("hg": MADV_HUGEPAGE), where the kernel
+ * has transparent huge pages, and holds zeros like any other. */
+START_TEST(large_buffer_asks_for_huge_pages)
+{
+    ws_global_memory g;
+    ws_global_init(&g, UINT64_C(1) << 30);
+    uint64_t size = UINT64_C(24) << 20;
+    ws_allocation *a = ws_global_alloc(&g, size, "big");
+    ck_assert_ptr_nonnull(a);
+    for (uint64_t i = 0; i < size; i += 4096)
+        ck_assert_uint_eq(a->bytes[i], 0);
+    char flags[256];
+    uintptr_t middle = (uintptr_t)a->bytes + size / 2;
+#if defined(__linux__)
+    if (access("/sys/kernel/mm/transparent_hugepage/enabled", R_OK) == 0 &&
+        vm_flags_at(middle, flags, sizeof flags)) {
+        ck_assert_msg(strstr(flags, " hg") != NULL, "VmFlags:%s", flags);
+        /* a small one does not */
+        ws_allocation *small = ws_global_alloc(&g, 4096, "small");
+        ck_assert_ptr_nonnull(small);
+        ck_assert(vm_flags_at((uintptr_t)small->bytes, flags, sizeof flags));
+        ck_assert_msg(strstr(flags, " hg") == NULL, "VmFlags:%s", flags);
+    }
+#else
+    (void)middle, (void)flags, (void)vm_flags_at;
+#endif
+    ws_global_free(&g);
+}
+END_TEST
+
 START_TEST(fill_file)
 {
     char err[512];
@@ -1096,6 +1146,7 @@ static Suite *launch_suite(void)
     tcase_add_test(tv, fill_random);
     tcase_add_test(tv, fill_threads_equal_one);
     tcase_add_test(tv, fill_file);
+    tcase_add_test(tv, large_buffer_asks_for_huge_pages);
     tcase_add_test(tv, atomic_write);
     tcase_add_test(tv, mutation_fuzz);
     suite_add_tcase(s, tv);
