@@ -167,6 +167,7 @@ typedef struct {
     uint8_t *l1_sectors;       /* sectors held per line */
     uint64_t *l1_filled;       /* per sector of each line: the cycle its fill arrives (a hit before waits) */
     uint32_t l1_sets, l1_ways;
+    uint64_t l1_sets_magic;    /* ws_fastmod_magic(l1_sets) (sim/timing_internal.h) */
     uint64_t l1_clock;         /* FIFO replacement */
 } ws_block_timing;
 

@@ -211,6 +211,7 @@ int ws_timing_block_alloc(ws_launch *l, ws_block *b)
     b->tm.l1_sets = (uint32_t)(mine / a->line_bytes / b->tm.l1_ways);
     if (b->tm.l1_sets == 0)
         return 0;
+    b->tm.l1_sets_magic = ws_fastmod_magic(b->tm.l1_sets);
     size_t lines = (size_t)b->tm.l1_sets * b->tm.l1_ways;
     b->tm.l1_line = calloc(lines, sizeof *b->tm.l1_line);
     b->tm.l1_sectors = calloc(lines, 1);
@@ -224,12 +225,14 @@ void ws_timing_block_reset(ws_launch *l, ws_block *b)
     uint8_t *sectors = b->tm.l1_sectors;
     uint64_t *filled = b->tm.l1_filled;
     uint32_t sets = b->tm.l1_sets, ways = b->tm.l1_ways;
+    uint64_t magic = b->tm.l1_sets_magic;
     memset(&b->tm, 0, sizeof b->tm);
     b->tm.l1_line = line;
     b->tm.l1_sectors = sectors;
     b->tm.l1_filled = filled;
     b->tm.l1_sets = sets;
     b->tm.l1_ways = ways;
+    b->tm.l1_sets_magic = magic;
     if (line) {
         memset(line, 0, sizeof *line * (size_t)sets * ways);
         memset(sectors, 0, (size_t)sets * ways);
@@ -275,13 +278,19 @@ void ws_timing_issue_o0(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t m
 
 /* ---- Memory -------------------------------------------------------------------- */
 
+/* The L1 set of a line (+ 1: 0 marks an empty way): a hash of it, modulo the sets. */
+static inline uint64_t l1_set(const ws_block_timing *bt, uint64_t line)
+{
+    return ws_fastmod_u32((uint32_t)(line * UINT64_C(0x9E3779B97F4A7C15) >> 32), bt->l1_sets_magic, bt->l1_sets);
+}
+
 /* Whether the block's L1 holds the sector; it does afterwards (loads allocate), and
  * *filled is where its fill's arrival is kept. */
 static int l1_lookup(ws_block_timing *bt, uint64_t sector, int allocate, uint64_t **filled)
 {
     uint64_t line = (sector >> 2) + 1;     /* 0 marks an empty way */
     uint8_t bit = (uint8_t)(1u << (sector & 3));
-    uint64_t set = (line * UINT64_C(0x9E3779B97F4A7C15) >> 32) % bt->l1_sets;
+    uint64_t set = l1_set(bt, line);
     uint64_t *tags = &bt->l1_line[set * bt->l1_ways];
     uint8_t *held = &bt->l1_sectors[set * bt->l1_ways];
     for (uint32_t way = 0; way < bt->l1_ways; way++)
@@ -544,7 +553,7 @@ static inline __attribute__((always_inline)) void l1_line(ws_block_timing *bt, u
                                                           uint64_t **filled)
 {
     uint64_t line = (sector >> 2) + 1;
-    uint64_t set = (line * UINT64_C(0x9E3779B97F4A7C15) >> 32) % bt->l1_sets;
+    uint64_t set = l1_set(bt, line);
     uint64_t *tags = &bt->l1_line[set * bt->l1_ways];
     uint32_t way = 0;
     while (way < bt->l1_ways && tags[way] != line)

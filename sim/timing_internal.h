@@ -8,6 +8,15 @@
 
 #include "sim/timing.h"
 
+/* n % d without a division (Lemire, Kaser and Kurz, "Faster remainder by direct computation", 2019): exact
+ * for every 32-bit n and d > 0, given magic = ws_fastmod_magic(d). The L1's set of a line is such a remainder
+ * on every lookup, and a 64-bit division takes some 40 cycles. */
+static inline uint64_t ws_fastmod_magic(uint32_t d) { return UINT64_MAX / d + 1; }
+static inline uint32_t ws_fastmod_u32(uint32_t n, uint64_t magic, uint32_t d)
+{
+    return (uint32_t)(((unsigned __int128)(magic * n) * d) >> 64);
+}
+
 /* One block: its latency path and its demand on the SM's resources, cycles. */
 typedef struct {
     uint64_t path;

@@ -36,6 +36,30 @@ static const char chain[] = HEADER
     "  ret;\n"
     "}\n";
 
+/* The L1's set index without a division: the remainder itself, for set counts the blocks get and the ends
+ * of both ranges. */
+START_TEST(fastmod_is_the_remainder)
+{
+    static const uint32_t divisors[] = {1, 2, 3, 4, 7, 48, 96, 112, 224, 447, 448, 1000, 65535, 65536, 65537,
+                                        0x7fffffffu, 0x80000000u, 0xfffffffeu, 0xffffffffu};
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    for (size_t i = 0; i < sizeof divisors / sizeof divisors[0]; i++) {
+        uint32_t d = divisors[i];
+        uint64_t magic = ws_fastmod_magic(d);
+        static const uint32_t edges[] = {0, 1, 2, 0x7fffffffu, 0x80000000u, 0xfffffffeu, 0xffffffffu};
+        for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++) {
+            ck_assert_uint_eq(ws_fastmod_u32(edges[e], magic, d), edges[e] % d);
+            ck_assert_uint_eq(ws_fastmod_u32(d * 5u + edges[e], magic, d), (d * 5u + edges[e]) % d);
+        }
+        for (int k = 0; k < 100000; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;   /* xorshift64 */
+            uint32_t n = (uint32_t)(x >> 32);
+            ck_assert_uint_eq(ws_fastmod_u32(n, magic, d), n % d);
+        }
+    }
+}
+END_TEST
+
 START_TEST(dependent_chain)
 {
     sim_run *r = run(chain, "kernel k\ngrid 1\nblock 32\n");
@@ -434,6 +458,7 @@ int main(void)
     tcase_add_test(tc, no_timing_gives_no_result);
     tcase_add_test(tc, occupancy_with_registers);
     tcase_add_test(tc, every_opcode_has_a_pipe);
+    tcase_add_test(tc, fastmod_is_the_remainder);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
