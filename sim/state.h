@@ -168,7 +168,7 @@ typedef struct {
     uint64_t *l1_filled;       /* per sector of each line: the cycle its fill arrives (a hit before waits) */
     uint32_t l1_sets, l1_ways;
     uint64_t l1_sets_magic;    /* ws_fastmod_magic(l1_sets) (sim/timing_internal.h) */
-    uint64_t l1_clock;         /* FIFO replacement */
+    uint32_t l1_clock;         /* FIFO replacement: the way the next new line takes */
 } ws_block_timing;
 
 /* What step() needs to know about an instruction besides the instruction

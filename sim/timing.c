@@ -284,6 +284,14 @@ static inline uint64_t l1_set(const ws_block_timing *bt, uint64_t line)
     return ws_fastmod_u32((uint32_t)(line * UINT64_C(0x9E3779B97F4A7C15) >> 32), bt->l1_sets_magic, bt->l1_sets);
 }
 
+/* The way a new line takes in its set: the sets' ways in turn (FIFO), counted without a division. */
+static inline uint32_t l1_victim(ws_block_timing *bt)
+{
+    uint32_t way = bt->l1_clock;
+    bt->l1_clock = way + 1 == bt->l1_ways ? 0 : way + 1;
+    return way;
+}
+
 /* Whether the block's L1 holds the sector; it does afterwards (loads allocate), and
  * *filled is where its fill's arrival is kept. */
 static int l1_lookup(ws_block_timing *bt, uint64_t sector, int allocate, uint64_t **filled)
@@ -302,7 +310,7 @@ static int l1_lookup(ws_block_timing *bt, uint64_t sector, int allocate, uint64_
             return hit;
         }
     if (allocate) {
-        uint32_t way = (uint32_t)(bt->l1_clock++ % bt->l1_ways);
+        uint32_t way = l1_victim(bt);
         tags[way] = line;
         held[way] = bit;
         *filled = &bt->l1_filled[(set * bt->l1_ways + way) * 4 + (sector & 3)];
@@ -559,7 +567,7 @@ static inline __attribute__((always_inline)) void l1_line(ws_block_timing *bt, u
     while (way < bt->l1_ways && tags[way] != line)
         way++;
     if (way == bt->l1_ways) {
-        way = (uint32_t)(bt->l1_clock++ % bt->l1_ways);
+        way = l1_victim(bt);
         tags[way] = line;
         bt->l1_sectors[set * bt->l1_ways + way] = 0;
     }
