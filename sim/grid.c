@@ -199,6 +199,8 @@ static int run_parallel(ws_launch *l, uint64_t blocks, int jobs)
         }
         free(w->launch.instr_counters);
         l->steps += w->launch.steps;
+        if (l->timing)
+            ws_timing_add_sums(l, &w->block);
         ws_block_free(&w->block);
     }
 
@@ -286,6 +288,8 @@ int ws_launch_run(ws_launch *l, const ws_launch_config *cfg, ws_global_memory *g
                     break;
             }
             l->block = NULL;
+            if (l->timing)
+                ws_timing_add_sums(l, &block);
         }
         ws_block_free(&block);
     }

@@ -153,6 +153,14 @@ typedef struct {
 #undef X
 } ws_traffic;
 
+/* What the timing model adds up over the blocks for the launch's result: each worker's block keeps its
+ * own sums, added to the launch's once the grid is done (sim/grid.c), so that threads running blocks do
+ * not take turns on the launch's cache lines at every block's end. */
+typedef struct {
+    uint64_t issued;
+    ws_traffic traffic;
+} ws_timing_sums;
+
 /* What a block asks of its SM and of the chip, in cycles and bytes. */
 typedef struct {
     uint64_t issued[WS_MAX_SUBPARTITIONS];   /* issue slots per sub-partition */
@@ -262,6 +270,7 @@ struct ws_block {
     uint32_t its_byte_words;     /* words kept byte by byte since the block started */
     uint64_t shared_size;
     ws_block_timing tm;
+    ws_timing_sums timing_sums;  /* over the blocks this struct ran (sim/timing.c: ws_timing_add_sums) */
     struct {
         uint32_t arrived;        /* threads arrived */
         uint32_t expected;       /* 0: all non-exited threads */

@@ -780,7 +780,6 @@ void ws_timing_block_done(ws_launch *l, ws_block *b)
         uint64_t c = bt->pipe[p] / t->subpartitions;
         if (p <= WS_PIPE_CVT && c > pipes)
             pipes = c;
-        add(&t->pipe[p], bt->pipe[p]);
     }
     r->demand[WS_BOUND_PIPE] = pipes;
     r->demand[WS_BOUND_SHARED] = bt->shared_cycles + bt->shared_merged / 3;   /* 4 loads: 1 + 3 merged = 2 */
@@ -789,10 +788,18 @@ void ws_timing_block_done(ws_launch *l, ws_block *b)
                              bt->l1_partial_cycles;
     r->warps = (uint32_t)b->warp_count;
     memcpy(r->waits, bt->waits, sizeof r->waits);
-    add(&t->issued, issued);
-    add(&t->shared_cycles, bt->shared_cycles + bt->shared_merged / 3);
-    add(&t->l1_wavefronts, bt->l1_wavefronts);
-#define X(name) add(&t->traffic.name, bt->traffic.name);
+    ws_timing_sums *sums = &b->timing_sums;
+    sums->issued += issued;
+#define X(name) sums->traffic.name += bt->traffic.name;
+    WS_TRAFFIC(X)
+#undef X
+}
+
+void ws_timing_add_sums(ws_launch *l, const ws_block *b)
+{
+    ws_timing_sums *to = &l->timing->sums;
+    to->issued += b->timing_sums.issued;
+#define X(name) to->traffic.name += b->timing_sums.traffic.name;
     WS_TRAFFIC(X)
 #undef X
 }

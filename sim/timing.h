@@ -138,8 +138,10 @@ void ws_timing_atomic(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
                       int is_float, uint32_t serial_lanes);
 /* A barrier releases its warps (sim/warp.c), before they leave it. */
 void ws_timing_barrier(ws_launch *l, ws_block *b, int id);
-/* A block finished: its latency path and demands are recorded. */
+/* A block finished: its latency path and demands are recorded, and its sums kept with the block struct's. */
 void ws_timing_block_done(ws_launch *l, ws_block *b);
+/* Once the grid is done: a block struct's sums into the launch's (each worker's, or the one thread's). */
+void ws_timing_add_sums(ws_launch *l, const ws_block *b);
 
 /* Inline: step() calls it after every instruction, and it is a few stores. */
 static inline void ws_timing_retire(ws_exec *x, const ws_decoded *d, ws_frame *f)

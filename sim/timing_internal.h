@@ -1,7 +1,7 @@
 /*
  * The timing model's launch state, shared by sim/timing.c (collecting, while
  * blocks run) and sim/timing_finish.c (placing the blocks, the result).
- * Totals are added atomically: with --jobs, blocks run on several threads.
+ * Blocks record themselves by index; their sums wait in each worker's block until the grid is done.
  */
 #ifndef WARPSIM_SIM_TIMING_INTERNAL_H
 #define WARPSIM_SIM_TIMING_INTERNAL_H
@@ -39,9 +39,7 @@ typedef struct ws_launch_timing {
     uint32_t blocks_per_sm, regs;
     int regs_estimated;
     const char *occupancy_limit;
-    /* totals */
-    uint64_t issued, shared_cycles, l1_wavefronts, pipe[WS_PIPE_COUNT];
-    ws_traffic traffic;                /* the blocks', added as each is done */
+    ws_timing_sums sums;               /* the blocks', added once the grid is done */
     ws_hot_word hot[WS_HOT_WORDS];
     ws_timing_result result;
 } ws_launch_timing;

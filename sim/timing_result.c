@@ -270,12 +270,12 @@ void ws_timing_finish(ws_launch *l)
     free(sm_next_start);
     /* The chip's bounds: L2 slots, DRAM bytes, one word's queue of atomics. */
     double clock_hz = (a->timing_clock_mhz ? a->timing_clock_mhz : a->clock_mhz) * 1e6;
-    double l2_slots = (double)(t->traffic.l2_read_sectors + t->traffic.l2_write_slots + t->traffic.l2_atomic_updates) * 32;
+    double l2_slots = (double)(t->sums.traffic.l2_read_sectors + t->sums.traffic.l2_write_slots + t->sums.traffic.l2_atomic_updates) * 32;
     /* the L2 is write-back: written sectors reach DRAM when they are evicted, during the kernel
      * only beyond a quarter of its capacity (measured: 64 MiB written, 51-57 MiB to DRAM) */
     uint64_t l2_keeps = (uint64_t)a->l2_kib * 1024 / 4 / 32;
-    uint64_t dram_writes = t->traffic.dram_write_sectors > l2_keeps ? t->traffic.dram_write_sectors - l2_keeps : 0;
-    double dram_bytes = (double)(t->traffic.dram_read_sectors + dram_writes) * 32;
+    uint64_t dram_writes = t->sums.traffic.dram_write_sectors > l2_keeps ? t->sums.traffic.dram_write_sectors - l2_keeps : 0;
+    double dram_bytes = (double)(t->sums.traffic.dram_read_sectors + dram_writes) * 32;
     double dram_per_cycle = a->dram_gbps * 1e9 / clock_hz;
     uint64_t hottest = 0;
     for (int i = 0; i < WS_HOT_WORDS; i++)
@@ -294,7 +294,7 @@ void ws_timing_finish(ws_launch *l)
     r->bound_cycles[WS_BOUND_ATOMIC] = (double)hottest * a->l2_atomic_cycles / 100;
     /* the host link carries both directions at once, each at mapped_gbps */
     double host_per_cycle = a->mapped_gbps * 1e9 / clock_hz;
-    uint64_t host_sectors = t->traffic.host_read_sectors > t->traffic.host_write_sectors ? t->traffic.host_read_sectors : t->traffic.host_write_sectors;
+    uint64_t host_sectors = t->sums.traffic.host_read_sectors > t->sums.traffic.host_write_sectors ? t->sums.traffic.host_read_sectors : t->sums.traffic.host_write_sectors;
     r->bound_cycles[WS_BOUND_HOST] = host_per_cycle > 0 ? (double)host_sectors * 32 / host_per_cycle : 0;
     double cycles = (double)kernel;
     double resident = kernel ? warp_cycles / (double)kernel : 0;   /* warps in flight, on average */
@@ -356,11 +356,11 @@ void ws_timing_finish(ws_launch *l)
     free(sm_busy);
     free(sm_end);
     r->waves = (double)t->blocks / (double)(sms * k);
-    r->dram_read_bytes = t->traffic.dram_read_sectors * 32;
+    r->dram_read_bytes = t->sums.traffic.dram_read_sectors * 32;
     r->dram_write_bytes = dram_writes * 32;
-    r->l1_hit_rate = pct((double)t->traffic.l1_hits, (double)t->traffic.l1_lookups);
-    r->l2_hit_rate = pct((double)(t->traffic.l2_read_hits + t->traffic.l2_write_sectors),
-                         (double)(t->traffic.l2_read_sectors + t->traffic.l2_write_sectors));
+    r->l1_hit_rate = pct((double)t->sums.traffic.l1_hits, (double)t->sums.traffic.l1_lookups);
+    r->l2_hit_rate = pct((double)(t->sums.traffic.l2_read_hits + t->sums.traffic.l2_write_sectors),
+                         (double)(t->sums.traffic.l2_read_sectors + t->sums.traffic.l2_write_sectors));
     double mem = r->bound_cycles[WS_BOUND_DRAM];
     for (int d = WS_BOUND_SHARED; d <= WS_BOUND_L2; d++)
         mem = r->bound_cycles[d] > mem ? r->bound_cycles[d] : mem;
@@ -377,7 +377,7 @@ void ws_timing_finish(ws_launch *l)
     warps = warps > 0 ? warps : 1;
     for (int s = 0; s < WS_STALL_SELECTED; s++)
         r->stall[s] = (double)l->counters[WS_CTR_stall_long_scoreboard + s] / warps;
-    r->stall[WS_STALL_SELECTED] = (double)t->issued / warps;
+    r->stall[WS_STALL_SELECTED] = (double)t->sums.issued / warps;
 }
 
 void ws_timing_verdict(const ws_timing_result *r, char *out, size_t len)
