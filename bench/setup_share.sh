@@ -38,6 +38,6 @@ echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 for w in "$@"; do
     t=$(echo "${whole[$w]}" | median) l=$(echo "${launch[$w]}" | median) s=$(echo "${rest[$w]}" | median)
     printf '%s: whole %d ms, launch %d, set-up %d (%.1f%%), --grid 1 %d (medians of %d)\n' "$w" "$t" "$l" "$s" \
-        "$(echo "100 * $s / $t" | bc -l)" "$(echo "${grid1[$w]}" | median)" "$rounds"
+        "$(awk -v s="$s" -v t="$t" 'BEGIN { print 100 * s / t }')" "$(echo "${grid1[$w]}" | median)" "$rounds"
     echo "  set-up per round: ${rest[$w]}"
 done
