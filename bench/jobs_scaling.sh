@@ -2,8 +2,10 @@
 # --jobs scaling of warpsim_bench on a many-core machine (the lent GPU machine has 16 cores):
 # builds this tree (Release with debug info, as bench/README.md's figures), warms up with one
 # run (a machine just started runs its first seconds slower), then 3 rounds of
-# `warpsim_bench --repeat 3 --jobs N` for N = 1 2 4 8 16. Results in OUTDIR (default $OUT or
-# /tmp/jobs-scaling): machine.txt, bench.txt; bench/README.md takes each figure's middle round.
+# `warpsim_bench --repeat 3 --jobs N` for N = 1 2 4 8 16, and the machine's own ceiling: the
+# matmuls in 16 single-threaded processes at once against one alone (what work that shares
+# nothing gets from 16 cores there). Results in OUTDIR (default $OUT or /tmp/jobs-scaling):
+# machine.txt, bench.txt, ceiling.txt; bench/README.md takes each figure's middle round.
 #
 #   bench/jobs_scaling.sh [OUTDIR]
 set -u
@@ -24,4 +26,14 @@ for round in 1 2 3; do
         "$build/bench/warpsim_bench" --repeat 3 --jobs "$n" >> "$out/bench.txt" 2>&1
     done
 done
-cat "$out/machine.txt" "$out/bench.txt"
+n=$(nproc)
+for round in 1 2; do
+    echo "== round $round: one process" >> "$out/ceiling.txt"
+    "$build/bench/warpsim_bench" --repeat 1 --only matmul 2>&1 | grep -v workload >> "$out/ceiling.txt"
+    echo "== round $round: $n processes at once" >> "$out/ceiling.txt"
+    for p in $(seq 1 "$n"); do "$build/bench/warpsim_bench" --repeat 1 --only matmul > "$out/ceiling-$p.tmp" 2>&1 & done
+    wait
+    cat "$out"/ceiling-*.tmp | grep -v workload >> "$out/ceiling.txt"
+    rm -f "$out"/ceiling-*.tmp
+done
+cat "$out/machine.txt" "$out/bench.txt" "$out/ceiling.txt"
