@@ -278,7 +278,7 @@ void ws_timing_issue_o0(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t m
 
 /* ---- Memory -------------------------------------------------------------------- */
 
-/* The L1 set of a line (+ 1: 0 marks an empty way): a hash of it, modulo the sets. */
+/* The L1 set of a line (its number + 1, as the tags keep it): a hash of it, modulo the sets. */
 static inline uint64_t l1_set(const ws_block_timing *bt, uint64_t line)
 {
     return ws_fastmod_u32((uint32_t)(line * UINT64_C(0x9E3779B97F4A7C15) >> 32), bt->l1_sets_magic, bt->l1_sets);

@@ -1,6 +1,6 @@
 /*
  * The timing model's launch state, shared by sim/timing.c (collecting, while
- * blocks run) and sim/timing_finish.c (placing the blocks, the result).
+ * blocks run) and sim/timing_result.c (placing the blocks, the result).
  * Blocks record themselves by index; their sums wait in each worker's block until the grid is done.
  */
 #ifndef WARPSIM_SIM_TIMING_INTERNAL_H
