@@ -283,6 +283,48 @@ START_TEST(caches_and_dram)
 }
 END_TEST
 
+/* The L1's replacement: first in, first out. Five lines of one set (found with the model's hash, from the
+ * block's share of the L1), one lane loading: L0..L3 miss and fill the set's four ways, L0 hits, L4 misses
+ * and takes the oldest way (L0's, though L0 was used last), L0 misses and takes L1's, L1 misses: 1 hit of 8
+ * lookups. Least-recently-used would keep L0 (2 hits); always the first way would keep L1 (2 hits). */
+START_TEST(l1_first_in_first_out)
+{
+    static const char one_load[] = HEADER
+        ".visible .entry k(.param .u64 in)\n{\n  .reg .b64 %rd<2>; .reg .f32 %f<2>;\n"
+        "  ld.param.u64 %rd1, [in];\n  ld.global.f32 %f1, [%rd1];\n  ret;\n}\n";
+    const char *launch = "buf in=f32:65536\nkernel k\ngrid 1\nblock 1\narg in\n";
+    sim_run *probe = run(one_load, launch);   /* where the buffer lies, and the block's L1 */
+    const ws_launch *l = &probe->session.launches[0];
+    uint64_t base = probe->session.buffers[0]->base;
+    uint32_t resident = result(probe, 0)->blocks_per_sm;
+    uint32_t sets = (uint32_t)((uint64_t)l->arch->l1_kib * 1024 / resident / l->arch->line_bytes / 4);
+    ck_assert_uint_eq(l->arch->line_bytes, 128);
+    ck_assert_uint_ge(sets, 2);
+    done(probe);
+    uint64_t first = (base >> 7) + 1, want = UINT64_MAX, line[5];   /* line numbers as the tags keep them (+ 1) */
+    int found = 0;
+    for (uint64_t n = first; found < 5 && n < first + 65536 * 4 / 128; n++) {
+        uint64_t set = (n * UINT64_C(0x9E3779B97F4A7C15) >> 32) % sets;
+        if (want == UINT64_MAX)
+            want = set;
+        if (set == want)
+            line[found++] = n;
+    }
+    ck_assert_int_eq(found, 5);
+    static const int order[] = {0, 1, 2, 3, 0, 4, 0, 1};
+    char ptx[4096];
+    int at = snprintf(ptx, sizeof ptx, HEADER ".visible .entry k(.param .u64 in)\n{\n"
+                      "  .reg .b64 %%rd<2>; .reg .f32 %%f<9>;\n  ld.param.u64 %%rd1, [in];\n");
+    for (int i = 0; i < 8; i++)
+        at += snprintf(ptx + at, sizeof ptx - (size_t)at, "  ld.global.f32 %%f%d, [%%rd1+%llu];\n", i + 1,
+                       (unsigned long long)(((line[order[i]] - 1) << 7) - base));
+    snprintf(ptx + at, sizeof ptx - (size_t)at, "  ret;\n}\n");
+    sim_run *r = run(ptx, launch);
+    ck_assert_double_eq_tol(result(r, 0)->l1_hit_rate, 100.0 * 1 / 8, 1e-9);
+    done(r);
+}
+END_TEST
+
 /* The same with an L2 of 32 KiB: it keeps 8 KiB of the 16 KiB written, the rest reaches DRAM. */
 START_TEST(writes_beyond_the_l2)
 {
@@ -463,6 +505,7 @@ int main(void)
     tcase_add_test(tc, occupancy_with_registers);
     tcase_add_test(tc, every_opcode_has_a_pipe);
     tcase_add_test(tc, fastmod_is_the_remainder);
+    tcase_add_test(tc, l1_first_in_first_out);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
