@@ -20,6 +20,7 @@
 
 /* Four lanes' addresses, written 32 bytes at a time (GNU C vector extension). */
 typedef uint64_t lane_quad __attribute__((vector_size(32)));
+typedef uint32_t word_quad __attribute__((vector_size(16)));   /* four 32-bit elements */
 
 /* Lane addresses of an [address] operand, with the space each resolves to. */
 WS_LANE_LOOPS static ptx_space lane_addresses(ws_exec *x, const ptx_instr *in, const ptx_operand *op, uint32_t mask,
@@ -361,18 +362,31 @@ static inline uint64_t widen(uint64_t v, ptx_type type, unsigned reg_bits)
     return v;
 }
 
-/* Lane l's element of a row of n lanes: size bytes at first + l * stride. */
+/* Lane l's element of a row of n lanes: size bytes at first + l * stride. One element for all and consecutive
+ * elements (a 16x16 block's rows of A and of B in a matmul) have loops of their own, which vectorise. */
 static void read_run_lanes(uint64_t *restrict r, const uint8_t *first, unsigned size, uint64_t stride, unsigned n)
 {
-    if (size == 8)
+    if (stride == 0) {
+        uint64_t v = load_bytes(first, size);
+        for (unsigned lane = 0; lane < n; lane++)
+            r[lane] = v;
+    } else if (size == 8) {
         for (unsigned lane = 0; lane < n; lane++)
             memcpy(&r[lane], first + lane * stride, 8);
-    else
+    } else if (stride == 4 && n % 4 == 0) {   /* four lanes at a time, widened in vector registers */
+        for (unsigned lane = 0; lane < n; lane += 4) {
+            word_quad v;
+            memcpy(&v, first + 4 * lane, sizeof v);
+            lane_quad w = __builtin_convertvector(v, lane_quad);
+            memcpy(r + lane, &w, sizeof w);
+        }
+    } else {
         for (unsigned lane = 0; lane < n; lane++) {
             uint32_t v;
             memcpy(&v, first + lane * stride, 4);
             r[lane] = v;
         }
+    }
 }
 
 /* Lane l's element of a run: size bytes at first + l * stride (stride 0: one element for all). */
