@@ -278,6 +278,23 @@ void ws_timing_issue_o0(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t m
 
 /* ---- Memory -------------------------------------------------------------------- */
 
+/* The L2 map's entry of a sector gets the bits of `want` (1: read, 2: written); what it held before. Blocks on
+ * several threads (--jobs, `atomics`) share the map: an atomic OR, only where a bit is missing (a sector every
+ * block reads stays a line the threads only read). */
+static inline uint8_t l2_mark(uint8_t *st, uint8_t want, int atomics)
+{
+    uint8_t before;
+    if (atomics) {
+        before = __atomic_load_n(st, __ATOMIC_RELAXED);
+        if ((before & want) != want)
+            before = __atomic_fetch_or(st, want, __ATOMIC_RELAXED);
+    } else {
+        before = *st;
+        *st = before | want;
+    }
+    return before;
+}
+
 /* The L1 set of a line (its number + 1, as the tags keep it): a hash of it, modulo the sets. */
 static inline uint64_t l1_set(const ws_block_timing *bt, uint64_t line)
 {
@@ -325,6 +342,37 @@ static const ws_allocation *allocation_of(ws_launch *l, uint64_t addr)
     if (!a || addr < a->base || addr - a->base >= a->size)
         a = ws_global_find(l->global, addr, 1);
     return a;
+}
+
+/* A store's n sectors (bytes[i] of sector[i] written) when they all lie in one allocation of the device's
+ * memory, as ws_timing_memory's loop takes them one by one: the allocation found once, not per sector (a
+ * strided store, as a naive transpose's, has 32). Adds to *slots and *dram_writes; 0, having done nothing,
+ * when they do not so lie. */
+static int store_sectors(ws_launch *l, ws_block_timing *bt, const uint64_t *sector, const uint32_t *bytes,
+                         unsigned n, uint32_t *slots, uint32_t *dram_writes)
+{
+    if (!n)
+        return 0;
+    uint64_t lo = sector[0], hi = sector[0];
+    for (unsigned i = 1; i < n; i++) {
+        lo = sector[i] < lo ? sector[i] : lo;
+        hi = sector[i] > hi ? sector[i] : hi;
+    }
+    const ws_allocation *al = allocation_of(l, lo << 5);
+    if (!al || al->host_link || (al->base & 31) || (hi << 5) - al->base >= al->size)
+        return 0;
+    if (!al->l2)
+        return 1;   /* nothing kept: as the loop, which finds no entry */
+    uint64_t first = al->base >> 5;   /* the sector of the map's first entry */
+    int atomics = l->global_atomics != NULL;
+    uint32_t partial = l->arch->partial_write_cycles;
+    for (unsigned i = 0; i < n; i++) {
+        *dram_writes += !(l2_mark(&al->l2[sector[i] - first], 3, atomics) & 2);
+        if (bytes[i] < 32)
+            bt->l1_partial_cycles += partial;
+    }
+    *slots += n;
+    return 1;
 }
 
 /* Where a load waits when the L1TEX is busy: for its result, or, issued while its warp
@@ -460,10 +508,11 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
             lines = (unsigned)(((span->hi >> 5) >> 2) - (first >> 2) + 1);
         } else {                    /* by more: a sector per lane, a new line where the line changes */
             n = WS_WARP_SIZE;
-            for (unsigned i = 0; i < n; i++) {
+            for (unsigned i = 0; i < n; i++)
                 sector[i] = addr[i] >> 5, bytes[i] = bytes_per_lane;
-                lines += i == 0 || sector[i] >> 2 != sector[i - 1] >> 2;
-            }
+            lines = 1;
+            for (unsigned i = 1; i < n; i++)
+                lines += sector[i] >> 2 != sector[i - 1] >> 2;
         }
         mask = 0;   /* the lanes are done */
     } else if (span && span->segment_lanes && !is_store && (int64_t)span->stride >= 0 && span->stride <= 32) {
@@ -482,7 +531,9 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     uint32_t latency = 0, l1_hits = 0, dram = 0, l2_hits = 0, slots = 0, dram_writes = 0, host_reads = 0, host_writes = 0;
     uint64_t issued = w->tm.issue;
     const ws_allocation *al = NULL;
-    for (unsigned i = 0; i < n; i++) {
+    if (is_store && !local && store_sectors(l, bt, sector, bytes, n, &slots, &dram_writes))
+        latency = n ? a->latency_l2 : 0;
+    else for (unsigned i = 0; i < n; i++) {
         uint32_t level = a->latency_l2;
         uint64_t *filled = NULL;
         if (!is_store && cached && bt->l1_sets && l1_lookup(bt, sector[i], 1, &filled)) {
@@ -500,18 +551,7 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
         } else if (!local) {
             uint8_t *st = al && al->l2 ? &al->l2[((sector[i] << 5) - al->base) / 32] : NULL;
             if (st) {
-                uint8_t want = is_store ? 3 : 1;
-                uint8_t before;
-                if (l->global_atomics) {
-                    /* blocks on several threads (--jobs) share the map: an atomic OR, only where a bit
-                     * is missing (a sector every block reads stays a line the threads only read) */
-                    before = __atomic_load_n(st, __ATOMIC_RELAXED);
-                    if ((before & want) != want)
-                        before = __atomic_fetch_or(st, want, __ATOMIC_RELAXED);
-                } else {
-                    before = *st;
-                    *st = before | want;
-                }
+                uint8_t before = l2_mark(st, is_store ? 3 : 1, l->global_atomics != NULL);
                 if (is_store) {
                     dram_writes += !(before & 2);
                     slots++;
