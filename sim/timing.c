@@ -532,7 +532,7 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     uint64_t issued = w->tm.issue;
     const ws_allocation *al = NULL;
     if (is_store && !local && store_sectors(l, bt, sector, bytes, n, &slots, &dram_writes))
-        latency = n ? a->latency_l2 : 0;
+        latency = a->latency_l2;   /* each sector's, as in the loop (store_sectors takes no n of 0) */
     else for (unsigned i = 0; i < n; i++) {
         uint32_t level = a->latency_l2;
         uint64_t *filled = NULL;
@@ -644,16 +644,7 @@ static inline __attribute__((always_inline)) void load_sector(uint8_t *held, uin
     } else {
         *held |= bit;
         if (st) {
-            uint8_t before;
-            if (t->atomics) {   /* as in ws_timing_memory */
-                before = __atomic_load_n(st, __ATOMIC_RELAXED);
-                if (!(before & 1))
-                    before = __atomic_fetch_or(st, 1, __ATOMIC_RELAXED);
-            } else {
-                before = *st;
-                *st = before | 1;
-            }
-            if (before & 1) {
+            if (l2_mark(st, 1, t->atomics) & 1) {
                 t->l2_hits++;
             } else {
                 t->dram++;
