@@ -1,140 +1,22 @@
 /*
- * The block loop and step(): the warps of a block take turns one
- * warp-instruction at a time, in index order, so every run interleaves the
- * same way. step() runs the decoded handler for the lanes whose guard holds,
- * counts the instruction, and settles the SIMT stack and call frames when the
- * path moved. The grid of blocks is sim/grid.c's; set-up is sim/setup.c's.
+ * The block loop: the warps of a block take turns one warp-instruction at a
+ * time, in index order, so every run interleaves the same way (sim/step.c
+ * runs one). A round's warps that wait at one instruction run it together
+ * (sim/lockstep.c), in the same order. The grid of blocks is sim/grid.c's;
+ * set-up is sim/setup.c's.
  */
 #include "sim/machine.h"
 
-#include "sim/capture.h"
-#include "sim/check.h"
-
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
+#include "sim/capture.h"
+#include "sim/check.h"
 #include "sim/fault.h"
-#include "sim/sass.h"
-#include "sim/simt.h"
+#include "sim/lockstep.h"
+#include "sim/step.h"
 #include "sim/timing.h"
-#include "sim/timing_issue.h"
 #include "sim/warp.h"
-#include "sim/shape.h"
-
-/* ---- Stepping ------------------------------------------------------------------ */
-
-static void trace_instr(ws_launch *l, ws_warp *w, const ptx_function *fn, const ptx_instr *in,
-                        uint32_t active, uint32_t mask, int frame)
-{
-    char bar[WS_WARP_SIZE + 1];
-    for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
-        uint32_t bit = 1u << lane;
-        bar[lane] = !(w->lanes & bit) || (w->exited & bit) ? ' '
-                  : (mask & bit) ? '#' : (active & bit) ? '-' : '.';
-    }
-    bar[WS_WARP_SIZE] = 0;
-    fprintf(l->trace, "%5d  |%s| %2d  %*s", in->line, bar, __builtin_popcount(mask), frame * 2, "");
-    ptx_print_instr(l->module, fn, in, l->trace);
-    fputc('\n', l->trace);
-}
-
-/* WARPSIM_CHECK_SHAPES=1: every shape an instruction leaves known must be its row's. */
-static void check_shapes(ws_exec *x, const ws_shape_op *op, const ptx_instr *in)
-{
-    for (unsigned i = 0; i < op->ndst && op->kind != WS_SHAPE_CLEAR; i++) {
-        const ws_shape *s = &x->shape[op->dst[i]];
-        ws_shape row;
-        ws_shape_of_row(x->reg[op->dst[i]], &row);
-        if (s->known && (!row.known || row.base != s->base || row.stride != s->stride || row.width != s->width ||
-                         row.row_step != s->row_step)) {
-            fprintf(stderr, "warpsim: internal error: line %d: the shape of register %d (%#" PRIx64 " + lane %% %u * %#"
-                    PRIx64 " + lane / %u * %#" PRIx64 ") is not its row's\n", in->line, (int)op->dst[i], s->base,
-                    (unsigned)s->width, s->stride, (unsigned)s->width, s->row_step);
-            abort();
-        }
-    }
-}
-
-/* Run one instruction of warp w. tracing: bit 0, --trace-warp prints it; bit 1, --html records it. */
-static void step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
-{
-    ws_simt_entry *top = &w->simt[w->simt_depth - 1];
-    ws_frame *frame = &w->frames[w->frame_depth - 1];
-    ws_exec *x = &w->exec;
-    const ptx_function *fn = x->fn;
-    int32_t pc = top->pc;
-    uint32_t active = top->mask;
-    if ((uint32_t)pc >= (uint32_t)fn->instr_count) {
-        /* Falling off the end of a function: an implicit ret, not counted. */
-        static const ptx_instr implicit_ret = {.opcode = OP_ret, .guard = -1};
-        x->active = active;
-        x->pc = fn->instr_count;
-        x->next_pc = fn->instr_count + 1;
-        x->counters = frame->counters[fn->instr_count];
-        exec_ret(x, &implicit_ret, active);
-        ws_simt_settle(w);
-        ws_frames_settle(x);
-        ws_warp_context(l, b, w);
-        return;
-    }
-    const ptx_instr *in = &fn->instrs[pc];
-    const ws_decoded *d = &frame->decoded[pc];
-    int32_t depth = w->frame_depth;
-    uint32_t mask = active;
-    if (in->guard >= 0) {
-        uint32_t g = frame->pred[in->guard];
-        mask &= in->guard_negated ? ~g : g;
-    }
-    uint64_t *ic = frame->counters[pc];
-    unsigned active_lanes = active == WS_FULL_MASK ? WS_WARP_SIZE : ws_popcount(active);
-    ic[WS_CTR_inst_executed]++;
-    ic[WS_CTR_thread_inst_executed] += active_lanes;
-    ic[WS_CTR_thread_inst_pred_on] += mask == active ? active_lanes : ws_popcount(mask);
-    l->steps++;
-    b->steps++;
-    x->active = active;
-    x->pc = pc;
-    x->next_pc = pc + 1;
-    x->counters = ic;
-    if (tracing) {
-        if (tracing & 1)
-            trace_instr(l, w, fn, in, active, mask, w->frame_depth - 1);
-        if (tracing & 2)
-            ws_capture_step_of(l, w, frame->fn_index, pc, active, mask);
-    }
-    if (d->sass_branches)
-        ws_sass_branches(x, in, mask);
-    if (l->timing)
-        ws_timing_issue(x, d, frame, mask);
-    if (!d->moves_stack) {
-        if (mask) {
-            d->run(x, in, mask);
-            ws_shape_after(x, &d->shape, in, mask);
-            if (l->check_shapes)
-                check_shapes(x, &d->shape, in);
-        }
-        if (l->timing)
-            ws_timing_retire(x, d, frame);
-        top->pc = pc + 1;
-        /* The stack changes only when this path has reached its merge point. */
-        if (top->pc != top->rpc)
-            return;
-    } else {
-        d->run(x, in, mask);
-        ws_shape_after(x, &d->shape, in, mask);
-        if (l->timing)
-            ws_timing_retire(x, d, frame);
-    }
-    ws_simt_settle(w);
-    if (w->frame_depth > 1 || w->simt_depth == 0)   /* a frame to pop, or the warp is done */
-        ws_frames_settle(x);
-    if (w->frame_depth != depth)   /* a call or a return moved the top frame */
-        ws_warp_context(l, b, w);
-}
-
-/* ---- Blocks ------------------------------------------------------------------- */
 
 static void report_deadlock(ws_launch *l, ws_block *b)
 {
@@ -180,8 +62,13 @@ int ws_run_block(ws_launch *l, ws_block *b)
             live = 1;
             if (w->state == WS_WARP_AT_BARRIER)
                 continue;
-            step(l, b, w, (tracing_block && wi == l->trace_warp) | (capturing_block && wi == l->capture->trace_warp) << 1);
             progressed = 1;
+            if (!tracing_block && !capturing_block && !l->warp_by_warp) {
+                wi = ws_step_group(l, b, wi);   /* the warps up to wi ran this round's instruction */
+            } else {
+                ws_step(l, b, w, (tracing_block && wi == l->trace_warp) |
+                                 (capturing_block && wi == l->capture->trace_warp) << 1);
+            }
             if (l->failed)
                 return WS_BLOCK_FAULT;
             if (l->steps >= l->max_steps) {

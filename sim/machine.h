@@ -1,4 +1,4 @@
-/* The block loop and the step of one warp-instruction (sim/machine.c). */
+/* The block loop (sim/machine.c). */
 #ifndef WARPSIM_SIM_MACHINE_H
 #define WARPSIM_SIM_MACHINE_H
 

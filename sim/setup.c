@@ -255,6 +255,19 @@ static int read_before_written(const ptx_function *fn, ws_register_list *out)
 
 /* ---- Decode and set-up -------------------------------------------------------- */
 
+/* Operands a specialised handler reads and writes in its own warp's registers alone: no special register
+ * (%clock reads the block's step count), no symbol, no address. */
+static int plain_operands(const ptx_instr *in)
+{
+    for (int k = 0; k < in->operand_count; k++) {
+        ptx_operand_kind kind = (ptx_operand_kind)in->operand[k].kind;
+        if (kind != PTX_OPD_REG && kind != PTX_OPD_IMM && kind != PTX_OPD_PRED && kind != PTX_OPD_SINK &&
+            kind != PTX_OPD_NONE)
+            return 0;
+    }
+    return 1;
+}
+
 /* What step() looks up per instruction, once: the handler (specialised where
  * sim/exec_alu.c has one for the opcode and types), whether it moves the
  * SIMT stack, whether sim/sass.c has branches to count for it. */
@@ -272,6 +285,8 @@ static ws_decoded *decode(const ws_arch *arch, const ptx_module *m, const ptx_fu
         d[i].moves_stack = cls == PTX_CLASS_CTRL || cls == PTX_CLASS_SYNC;
         d[i].sass_branches = (uint8_t)ws_sass_has_branches(in);
         ws_timing_decode(arch, fn, in, &d[i].timing);
+        d[i].pure = special && !d[i].moves_stack && !d[i].sass_branches && plain_operands(in) && !d[i].timing.mem &&
+                    d[i].timing.pipe < WS_PIPE_BRANCH;
         ws_shape_decode(m, in, special, computes, &d[i].shape);
     }
     ws_shape_op *shapes = calloc((size_t)fn->instr_count + 1, sizeof *shapes);
@@ -341,6 +356,8 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
     l->initcheck = (uint8_t)(cfg->initcheck != 0);
     const char *check_shapes = getenv("WARPSIM_CHECK_SHAPES");   /* a developer's check (tests/README.md) */
     l->check_shapes = check_shapes && strcmp(check_shapes, "1") == 0;
+    const char *warp_by_warp = getenv("WARPSIM_WARP_BY_WARP");   /* the same (tests/README.md) */
+    l->warp_by_warp = warp_by_warp && strcmp(warp_by_warp, "1") == 0;
     l->racecheck = (uint8_t)(cfg->racecheck != 0);
     l->racecheck_global = (uint8_t)(cfg->racecheck && cfg->racecheck_global);
     l->synccheck = (uint8_t)(cfg->synccheck != 0);

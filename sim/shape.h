@@ -8,7 +8,7 @@
  * addresses and span from a formula (sim/exec_mem.c) instead of computing and
  * searching 32 addresses, and go in one pass.
  *
- * Who keeps them: step() (sim/machine.c), after each instruction's handler,
+ * Who keeps them: ws_step() (sim/step.c) and sim/lockstep.c, after each instruction's handler,
  * with the shape operation decode gave it (sim/shape.c), for the registers
  * whose shapes are ever read (ws_shape_prune). A move of a kernel parameter,
  * a symbol or a special register knows its shape; 64-bit adds and moves (the

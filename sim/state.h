@@ -6,7 +6,9 @@
  *
  *   sim/setup.c     a launch's set-up: decode, register liveness, memory layout, stack need
  *   sim/grid.c      the grid: blocks one after another, or on --jobs threads
- *   sim/machine.c   the block loop and step(): one warp-instruction at a time
+ *   sim/machine.c   the block loop
+ *   sim/step.c      ws_step(): one warp-instruction of one warp
+ *   sim/lockstep.c  a round's warps that wait at one instruction, run together
  *   sim/warp.c      warps: set-up, call frames, thread exit, barrier release
  *   sim/simt.c      reconvergence: post-dominators and the SIMT stack
  *   sim/memory.c    the address spaces and every checked access
@@ -185,6 +187,8 @@ typedef struct {
     ws_exec_fn run;            /* the handler; specialised to the operand types where one is */
     uint8_t moves_stack;       /* control and synchronisation: the handler moves the SIMT stack itself */
     uint8_t sass_branches;     /* the SASS holds branches PTX does not show (sim/sass.c) */
+    uint8_t pure;              /* arithmetic by a specialised handler on registers and immediates: it touches
+                                  its own warp's registers alone and cannot fault (sim/lockstep.c) */
     ws_timing_op timing;
     ws_shape_op shape;         /* what it does to its destinations' shapes (sim/shape.h) */
 } ws_decoded;
@@ -292,6 +296,8 @@ struct ws_launch {
     uint64_t print_limit;        /* --print-limit: reports printed per launch */
     uint8_t its;                 /* --sched its: lanes of a warp see each other's shared stores only after a sync */
     uint8_t check_shapes;        /* WARPSIM_CHECK_SHAPES=1: step() checks every register shape against its row */
+    uint8_t warp_by_warp;        /* WARPSIM_WARP_BY_WARP=1: every warp-instruction through ws_step, no groups
+                                    (sim/lockstep.h; tests/lockstep_equal.sh compares the two) */
     uint64_t seed;               /* --seed: its draws its splits of the lanes from it */
     uint64_t check_errors;       /* found, whether printed or not */
     FILE *check_out;

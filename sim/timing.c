@@ -253,7 +253,7 @@ void ws_timing_block_free(ws_block *b)
     b->tm.l1_filled = NULL;
 }
 
-/* ---- Issue and results: sim/timing_issue.h (inline in step()) ------------------------ */
+/* ---- Issue and results: sim/timing_issue.h (inline in ws_step(); sim/lockstep.c writes them out for a group) */
 
 void ws_timing_issue_o0(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask)
 {
@@ -265,15 +265,16 @@ void ws_timing_issue_o0(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t m
     uint64_t *ic = x->counters;
     if (ready > now)
         ic[ws_stall_counter[wait]] += ready - now;
-    unsigned slots = op->sass_o0;
-    ic[WS_CTR_issue_slots] += slots;
+    unsigned slots = op->sass_o0;   /* counted with the issue sums, below */
     /* -O0: no scheduling, each SASS instruction holds its warp the cycles ptxas -O0's
      * control codes give it: beyond its issue cycle, a fixed-latency wait as ncu counts it */
     uint32_t hold = x->launch->arch->o0_sass_cycles;
     w->tm.cycle = ready + (uint64_t)slots * hold;
     if (hold > 1)
         ic[WS_CTR_stall_wait] += (uint64_t)slots * (hold - 1);
-    ws_timing_issued(x, op, x->launch->timing, mask, slots);
+    ws_issue_sums s = {0};
+    ws_timing_issued(w, &x->block->tm, op, mask, slots, x->launch->arch->latency_branch, &s);
+    ws_timing_add_issue_sums(ic, &x->block->tm, op, x->launch->timing, &s);
 }
 
 /* ---- Memory -------------------------------------------------------------------- */
@@ -700,6 +701,17 @@ void ws_timing_load_run(ws_exec *x, const ws_allocation *al, uint64_t lo, uint64
         uint64_t *filled_line;
         l1_line(bt, line_sector, &held, &filled_line);   /* once for the line's sectors: the first allocates it */
         uint64_t from = line_sector > first ? line_sector : first, to = line_sector + 3 < last ? line_sector + 3 : last;
+        uint8_t wanted = (uint8_t)((0xfu << (from & 3)) & (0xfu >> (3 - (to & 3))));
+        if ((*held & wanted) == wanted) {
+            /* every sector held (the commonest): load_sector's hits without its tests of each */
+            for (uint64_t sector = from; sector <= to; sector++) {
+                uint64_t filled = filled_line[sector & 3];
+                uint32_t level = filled > issued + t.l1 ? (uint32_t)(filled - issued) : t.l1;
+                t.latency = level > t.latency ? level : t.latency;
+            }
+            t.l1_hits += (uint32_t)(to - from + 1);
+            continue;
+        }
         for (uint64_t sector = from; sector <= to; sector++)
             load_sector(held, filled_line, sector, map ? &map[sector - first] : NULL, issued, &t);
     }

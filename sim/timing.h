@@ -144,10 +144,8 @@ void ws_timing_block_done(ws_launch *l, ws_block *b);
 void ws_timing_add_sums(ws_launch *l, const ws_block *b);
 
 /* Inline: step() calls it after every instruction, and it is a few stores. */
-static inline void ws_timing_retire(ws_exec *x, const ws_decoded *d, ws_frame *f)
+static inline void ws_timing_retire(ws_warp *w, const ws_timing_op *op, ws_frame *f)
 {
-    ws_warp *w = x->warp;
-    const ws_timing_op *op = &d->timing;
     uint64_t at = w->tm.issue + w->tm.latency;
     uint64_t r = at << 2 | w->tm.wait;
     for (int i = 0; i < op->ndst; i++)

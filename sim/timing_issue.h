@@ -1,7 +1,8 @@
 /*
  * The timing model's issue step (the design is sim/timing.h's): before each
  * instruction's handler runs, the warp waits for its operands and takes its
- * issue slots. Inline in step() (sim/machine.c): it runs once per simulated
+ * issue slots. Inline in ws_step() (sim/step.c) and in sim/lockstep.c's groups, which add its sums
+ * (ws_issue_sums) once for the group: it runs once per simulated
  * warp-instruction, and the call cost some 17 host instructions each.
  */
 #ifndef WARPSIM_SIM_TIMING_ISSUE_H
@@ -47,21 +48,67 @@ static inline uint64_t ws_timing_ready(ws_warp *w, const ws_timing_op *op, const
     return ready;
 }
 
-/* What both builds do once the warp's clock has moved: the result's latency, the block's
- * issue slots and pipe cycles, a branch's resolution. */
-static inline void ws_timing_issued(ws_exec *x, const ws_timing_op *op, const ws_launch_timing *t, uint32_t mask,
-                                    unsigned slots)
+/* What a warp's issue step adds to its instruction's counters and its block's pipes: kept apart so that
+ * sim/lockstep.c adds a group's once. */
+typedef struct {
+    uint64_t slots, stalls[3], branch_resolving;
+} ws_issue_sums;
+
+static inline void ws_timing_add_issue_sums(uint64_t *ic, ws_block_timing *bt, const ws_timing_op *op,
+                                            const ws_launch_timing *t, const ws_issue_sums *s)
 {
-    ws_warp *w = x->warp;
+    ic[WS_CTR_issue_slots] += s->slots;
+    for (int k = 0; k < 3; k++)
+        ic[ws_stall_counter[k]] += s->stalls[k];
+    ic[WS_CTR_stall_branch_resolving] += s->branch_resolving;
+    bt->pipe[op->pipe] += s->slots * t->pipe_cycles[op->pipe];
+}
+
+/* What both builds do once the warp's clock has moved: the result's latency, the block's
+ * issue slots, a branch's resolution (its latency the arch's, `latency_branch`). */
+static inline void ws_timing_issued(ws_warp *w, ws_block_timing *bt, const ws_timing_op *op, uint32_t mask,
+                                    unsigned slots, uint32_t latency_branch, ws_issue_sums *s)
+{
     w->tm.latency = mask ? op->latency : 0;
     w->tm.wait = op->wait;
-    ws_block_timing *bt = &x->block->tm;
     bt->issued[w->tm.subpartition] += slots;
-    bt->pipe[op->pipe] += (uint64_t)slots * t->pipe_cycles[op->pipe];
+    s->slots += slots;
     if (op->pipe == WS_PIPE_BRANCH && (op->branch & WS_BRANCH_BRA)) {
-        w->tm.cycle += x->launch->arch->latency_branch;
-        x->counters[WS_CTR_stall_branch_resolving] += x->launch->arch->latency_branch;
+        w->tm.cycle += latency_branch;
+        s->branch_resolving += latency_branch;
     }
+}
+
+/* The real build's issue step for warp w at an instruction whose operands' ready cycles are f's: what it
+ * adds to counters goes to *s (ws_timing_add_issue_sums). */
+static inline __attribute__((always_inline)) void ws_timing_issue_scheduled(ws_warp *w, ws_block_timing *bt,
+                                                                            const ws_timing_op *op, const ws_frame *f,
+                                                                            uint32_t mask, uint32_t latency_branch,
+                                                                            ws_issue_sums *s)
+{
+    uint64_t now = w->tm.cycle;
+    unsigned wait = WS_WAIT_FIXED;
+    uint64_t ready = ws_timing_ready(w, op, f, &wait);
+    unsigned slots = op->sass ? op->sass : 1;
+    if (op->folds && w->tm.back_edges % WS_PTXAS_UNROLL != 0)
+        slots = 0;   /* an unrolled copy: its address and counter arithmetic and its branch are gone */
+    /* ptxas schedules each basic block: an instruction waiting for its operands
+     * does not hold back the independent ones after it (loads go early), but
+     * the block's last instruction issues before the next block's first. */
+    w->tm.cycle = now + slots;
+    /* the stall is what waiting adds to the block's critical path */
+    uint64_t block_end = w->tm.block_end, before = block_end > now + slots ? block_end : now + slots;
+    if (ready + slots > before)
+        s->stalls[wait] += ready + slots - before;
+    if (ready + slots > block_end)
+        w->tm.block_end = block_end = ready + slots;
+    /* ptxas unrolls a loop UNROLL times: only every UNROLL-th pass of its back edge
+     * orders the iterations (the others' loads overlap, as in the unrolled body) */
+    int back_edge = op->branch & WS_BRANCH_BACK_EDGE;
+    if (op->pipe >= WS_PIPE_BRANCH && !(back_edge && ++w->tm.back_edges % WS_PTXAS_UNROLL != 0) &&
+        block_end > w->tm.cycle)
+        w->tm.cycle = block_end;
+    ws_timing_issued(w, bt, op, mask, slots, latency_branch, s);
 }
 
 static inline void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask)
@@ -71,33 +118,9 @@ static inline void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f,
         ws_timing_issue_o0(x, d, f, mask);
         return;
     }
-    ws_warp *w = x->warp;
-    const ws_timing_op *op = &d->timing;
-    uint64_t now = w->tm.cycle;
-    unsigned wait = WS_WAIT_FIXED;
-    uint64_t ready = ws_timing_ready(w, op, f, &wait);
-    uint64_t *ic = x->counters;
-    unsigned slots = op->sass ? op->sass : 1;
-    if (op->folds && w->tm.back_edges % WS_PTXAS_UNROLL != 0)
-        slots = 0;   /* an unrolled copy: its address and counter arithmetic and its branch are gone */
-    ic[WS_CTR_issue_slots] += slots;
-    /* ptxas schedules each basic block: an instruction waiting for its operands
-     * does not hold back the independent ones after it (loads go early), but
-     * the block's last instruction issues before the next block's first. */
-    w->tm.cycle = now + slots;
-    /* the stall is what waiting adds to the block's critical path */
-    uint64_t before = w->tm.block_end > now + slots ? w->tm.block_end : now + slots;
-    if (ready + slots > before)
-        ic[ws_stall_counter[wait]] += ready + slots - before;
-    if (ready + slots > w->tm.block_end)
-        w->tm.block_end = ready + slots;
-    /* ptxas unrolls a loop UNROLL times: only every UNROLL-th pass of its back edge
-     * orders the iterations (the others' loads overlap, as in the unrolled body) */
-    int back_edge = op->branch & WS_BRANCH_BACK_EDGE;
-    if (op->pipe >= WS_PIPE_BRANCH && !(back_edge && ++w->tm.back_edges % WS_PTXAS_UNROLL != 0) &&
-        w->tm.block_end > w->tm.cycle)
-        w->tm.cycle = w->tm.block_end;
-    ws_timing_issued(x, op, t, mask, slots);
+    ws_issue_sums s = {0};
+    ws_timing_issue_scheduled(x->warp, &x->block->tm, &d->timing, f, mask, x->launch->arch->latency_branch, &s);
+    ws_timing_add_issue_sums(x->counters, &x->block->tm, &d->timing, t, &s);
 }
 
 #endif

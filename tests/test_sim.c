@@ -4,6 +4,7 @@
  * step budget. Expected values are computed by hand (comments show how).
  */
 #include "sim/report.h"
+#include "sim/timing_internal.h"
 #include "tests/sim_run.h"
 
 static const uint32_t *u32(sim_run *r, const char *name)
@@ -778,6 +779,109 @@ START_TEST(its_hides_a_neighbours_store_until_syncwarp)
 }
 END_TEST
 
+/* ---- Warps in lockstep (sim/lockstep.c) against warp by warp ---------------------------------- */
+
+/* Run `ptx` twice, warp by warp (WARPSIM_WARP_BY_WARP=1) and in groups. */
+static void run_both(const char *ptx, const char *launch, sim_run **alone, sim_run **grouped)
+{
+    setenv("WARPSIM_WARP_BY_WARP", "1", 1);
+    *alone = run(ptx, launch);
+    unsetenv("WARPSIM_WARP_BY_WARP");
+    *grouped = run(ptx, launch);
+}
+
+/* Every counter of the launch and of each of its kernel's instructions, and the predicted time, equal. */
+static void assert_same_launch(sim_run *a, sim_run *b)
+{
+    ck_assert_int_eq(a->status, b->status);
+    ck_assert_str_eq(a->err, b->err);
+    const ws_launch *la = &a->session.launches[0], *lb = &b->session.launches[0];
+    ck_assert_uint_eq(la->steps, lb->steps);
+    ck_assert_int_eq(memcmp(la->counters, lb->counters, sizeof la->counters), 0);
+    const ptx_function *fn = la->kernel;
+    for (int i = 0; i <= fn->instr_count; i++)
+        ck_assert_msg(memcmp(la->instr_counters[la->kernel_index][i], lb->instr_counters[lb->kernel_index][i],
+                             sizeof(ws_instr_counters)) == 0, "instruction %d's counters differ", i);
+    ck_assert(!la->timing == !lb->timing);
+    if (la->timing)
+        ck_assert_int_eq(memcmp(&la->timing->result, &lb->timing->result, sizeof la->timing->result), 0);
+}
+
+/* Each lane counts up its word, a load, an add and a store a turn, so that a warp-instruction more or
+ * less before the step budget runs out shows in the buffer; the even warps run one instruction more
+ * before the loop, so that the round's warps wait at two instructions (groups of one). */
+static const char counting[] = HEADER
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<6>; .reg .b64 %rd<3>; .reg .pred %p<3>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.u64 %rd2, %rd1, %rd2;\n"
+    "  shr.u32 %r4, %r1, 5;\n"
+    "  and.b32 %r4, %r4, 1;\n"
+    "  setp.eq.u32 %p2, %r4, 1;\n"
+    "  @%p2 bra ODD;\n"
+    "  add.u32 %r5, %r1, 1;\n"
+    "ODD:\n"
+    "  mov.u32 %r2, 0;\n"
+    "LOOP:\n"
+    "  ld.global.u32 %r3, [%rd2];\n"
+    "  add.u32 %r3, %r3, 1;\n"
+    "  st.global.u32 [%rd2], %r3;\n"
+    "  add.u32 %r2, %r2, 1;\n"
+    "  setp.lt.u32 %p1, %r2, 6;\n"
+    "  @%p1 bra LOOP;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(groups_stop_where_warps_stop)
+{
+    /* 2 blocks of 4 warps: 4 * (9 + 6 * 6 + 1) + 2 * 1 (the even warps' add) = 186 warp-instructions a block */
+    sim_run *whole = run(counting, "grid 2\nblock 128\nbuf out=u32:128\narg out\n");
+    ck_assert_msg(whole->status == 0, "%s", whole->err);
+    ck_assert_uint_eq(whole->session.launches[0].steps, 2 * 186);
+    for (int t = 0; t < 128; t++)
+        ck_assert_uint_eq(u32(whole, "out")[t], 2 * 6);   /* both blocks count in the same words */
+    done(whole);
+    /* the budget spent at every warp-instruction in turn: the same stores made, the same counters */
+    for (int budget = 1; budget < 2 * 186; budget++) {
+        char launch[256];
+        snprintf(launch, sizeof launch, "grid 2\nblock 128\nbuf out=u32:128\narg out\nmax-steps %d\n", budget);
+        sim_run *a, *b;
+        run_both(counting, launch, &a, &b);
+        ck_assert_int_eq(a->status, 1);
+        ck_assert_msg(memcmp(u32(a, "out"), u32(b, "out"), 128 * 4) == 0, "budget %d: the stores differ", budget);
+        assert_same_launch(a, b);
+        done(a);
+        done(b);
+    }
+}
+END_TEST
+
+START_TEST(groups_count_as_warps_do)
+{
+    static const struct {
+        const char *ptx, *launch;
+    } cases[] = {
+        {divergent_loop, "grid 3\nblock 100\nbuf out=u32:100\narg out\n"},
+        {divergent_loop, "grid 3\nblock 100\nbuf out=u32:100\narg out\nno-timing\n"},
+        {counting, "grid 3\nblock 96\nbuf out=u32:96\narg out\n"},
+        {counting, "grid 3\nblock 96\nbuf out=u32:96\narg out\nbuild O0\n"},
+        {nested_if, "grid 2\nblock 64\nbuf out=u32:64\narg out\n"},
+        {barrier_exchange, "grid 2\nblock 64\nbuf out=u32:32\nbuf counts=u32:64\narg out\narg counts\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sim_run *a, *b;
+        run_both(cases[i].ptx, cases[i].launch, &a, &b);
+        ck_assert_msg(a->status == 0, "case %zu: %s", i, a->err);
+        assert_same_launch(a, b);
+        done(a);
+        done(b);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("sim");
@@ -803,6 +907,8 @@ int main(void)
     tcase_add_test(errors, shared_out_of_bounds_is_reported);
     tcase_add_test(errors, deadlock_is_reported);
     tcase_add_test(errors, step_budget_stops_endless_loops);
+    tcase_add_test(errors, groups_stop_where_warps_stop);
+    tcase_add_test(errors, groups_count_as_warps_do);
     tcase_add_test(errors, bra_uni_on_divergent_condition_is_an_error);
     suite_add_tcase(s, errors);
     SRunner *sr = srunner_create(s);

@@ -1,0 +1,237 @@
+/*
+ * Warps in lockstep (sim/lockstep.h says why): ws_step_group runs one
+ * instruction for a group of warps, as ws_step would for each in turn.
+ * Two paths: instructions that leave the SIMT stack alone (ws_step's work
+ * for each warp, the timing model's issue sums and the instruction counters
+ * added once for the group), and the uniform branch.
+ */
+#include "sim/lockstep.h"
+
+#include <string.h>
+
+#include "sim/step.h"
+#include "sim/shape.h"
+#include "sim/simt.h"
+#include "sim/timing.h"
+#include "sim/timing_issue.h"
+#include "sim/warp.h"
+
+/* ---- The group's warps ------------------------------------------------------------------------ */
+
+/* What the group shares: its instruction, where its counters are, and how far the step budget lets it go. */
+typedef struct {
+    ws_launch *l;
+    ws_block *b;
+    int32_t pc;
+    const ptx_instr *in;
+    const ws_decoded *decoded, *d;
+    ws_instr_counters *counters;
+    uint64_t room;   /* steps left in the budget: the round stops at the warp that spends the last */
+} group;
+
+/* The round's next warp from *k on, if it waits at the group's instruction (in the same function): those
+ * the round passes by (done, or at a barrier) are passed by. *last: the last warp reached. NULL past the
+ * block's warps, or at the first warp that waits elsewhere. */
+static inline ws_warp *next_member(const group *g, int *k, int *last, ws_simt_entry **top, ws_frame **frame)
+{
+    for (; *k < g->b->warp_count; ++*k) {
+        ws_warp *w = &g->b->warps[*k];
+        if (w->state != WS_WARP_READY) {
+            *last = *k;
+            continue;
+        }
+        *top = &w->simt[w->simt_depth - 1];
+        *frame = &w->frames[w->frame_depth - 1];
+        if ((*top)->pc != g->pc || (*frame)->decoded != g->decoded || (*frame)->counters != g->counters)
+            return NULL;
+        *last = *k;
+        return w;
+    }
+    return NULL;
+}
+
+/* The lanes of the active mask whose guard holds. */
+static inline uint32_t guarded(const ptx_instr *in, const ws_frame *frame, uint32_t active)
+{
+    if (in->guard < 0)
+        return active;
+    uint32_t g = frame->pred[in->guard];
+    return active & (in->guard_negated ? ~g : g);
+}
+
+/* The three counters every step adds to, summed over the group. */
+typedef struct {
+    uint64_t warps, threads, pred_on;
+} step_sums;
+
+static inline void count_step(step_sums *s, uint32_t active, uint32_t mask)
+{
+    unsigned active_lanes = active == WS_FULL_MASK ? WS_WARP_SIZE : ws_popcount(active);
+    s->warps++;
+    s->threads += active_lanes;
+    s->pred_on += mask == active ? active_lanes : ws_popcount(mask);
+}
+
+static inline void add_step_sums(uint64_t *ic, const step_sums *s)
+{
+    ic[WS_CTR_inst_executed] += s->warps;
+    ic[WS_CTR_thread_inst_executed] += s->threads;
+    ic[WS_CTR_thread_inst_pred_on] += s->pred_on;
+}
+
+/* The handlers' view of the running instruction (ws_step sets the same). */
+static inline ws_exec *context(ws_warp *w, const group *g, uint32_t active)
+{
+    ws_exec *x = &w->exec;
+    x->active = active;
+    x->pc = g->pc;
+    x->next_pc = g->pc + 1;
+    x->counters = g->counters[g->pc];
+    return x;
+}
+
+/* ws_step's settling of the SIMT stack and the call frames once the path moved: its merge point reached,
+ * the warp done, a frame to pop. */
+static inline void settle(ws_launch *l, ws_block *b, ws_warp *w)
+{
+    const ws_simt_entry *top = &w->simt[w->simt_depth - 1];
+    if (top->mask != 0 && top->pc != top->rpc && w->frame_depth == 1)
+        return;   /* the common case: nothing to settle */
+    int32_t depth = w->frame_depth;
+    ws_simt_settle(w);
+    if (w->frame_depth > 1 || w->simt_depth == 0)
+        ws_frames_settle(&w->exec);
+    if (w->frame_depth != depth)
+        ws_warp_context(l, b, w);
+}
+
+/* ---- The paths ------------------------------------------------------------------------------- */
+
+/* An instruction that leaves the SIMT stack alone: ws_step's work for each warp. `scheduled`: the timing
+ * model's real-build issue step (not --build O0, not --no-timing), its sums added once for the group;
+ * `pure` (ws_decoded.pure: registers alone, no fault, no memory): the steps counted once, no fault looked
+ * for, no context but the registers. */
+static inline __attribute__((always_inline)) int plain_group(const group *g, int wi, const int scheduled,
+                                                             const int pure)
+{
+    ws_launch *l = g->l;
+    ws_block *b = g->b;
+    const ptx_instr *in = g->in;
+    const ws_decoded *d = g->d;
+    const ws_timing_op op_copy = d->timing, *op = &op_copy;   /* a copy no handler can change: read once */
+    const ws_exec_fn run = d->run;
+    const int check = l->check_shapes, timing = l->timing != NULL;
+    const uint32_t latency_branch = l->arch->latency_branch;
+    ws_block_timing *bt = &b->tm;
+    step_sums steps = {0};
+    ws_issue_sums sums = {0};
+    int last = wi;
+    ws_simt_entry *top;
+    ws_frame *frame;
+    ws_warp *w;
+    for (int k = wi; steps.warps < g->room && (w = next_member(g, &k, &last, &top, &frame)); k++) {
+        uint32_t active = top->mask, mask = guarded(in, frame, active);
+        count_step(&steps, active, mask);
+        if (!pure)
+            l->steps++, b->steps++;
+        ws_exec *x = pure ? &w->exec : context(w, g, active);
+        if (scheduled)
+            ws_timing_issue_scheduled(w, bt, op, frame, mask, latency_branch, &sums);
+        else if (timing)
+            ws_timing_issue(x, d, frame, mask);
+        if (mask) {
+            run(x, in, mask);
+            ws_shape_after(x, &d->shape, in, mask);
+            if (check)
+                ws_check_shapes(x, &d->shape, in);
+        }
+        if (timing)
+            ws_timing_retire(w, op, frame);
+        top->pc = g->pc + 1;
+        if (top->pc == top->rpc)   /* this path's merge point: the stack changes */
+            settle(l, b, w);
+        if (!pure && l->failed)
+            break;   /* the round stops at the fault */
+    }
+    if (pure)
+        l->steps += steps.warps, b->steps += steps.warps;
+    add_step_sums(g->counters[g->pc], &steps);
+    if (scheduled)
+        ws_timing_add_issue_sums(g->counters[g->pc], bt, op, l->timing, &sums);
+    return last;
+}
+
+static int scheduled_pure_group(const group *g, int wi) { return plain_group(g, wi, 1, 1); }
+static int scheduled_group(const group *g, int wi) { return plain_group(g, wi, 1, 0); }
+static int general_group(const group *g, int wi) { return plain_group(g, wi, 0, 0); }
+
+/* A bra: the warps whose lanes all go one way move their path's pc here, as exec_bra and ws_simt_branch
+ * would (a uniform branch pushes nothing); a warp whose lanes split takes ws_step. */
+static int branch_group(const group *g, int wi)
+{
+    ws_launch *l = g->l;
+    ws_block *b = g->b;
+    const ptx_instr *in = g->in;
+    const ws_decoded *d = g->d;
+    const int timing = l->timing != NULL;
+    const int32_t target = (int32_t)in->operand[0].imm;
+    const uint32_t latency_branch = l->arch->latency_branch;
+    step_sums steps = {0};
+    ws_issue_sums sums = {0};
+    uint64_t used = 0;
+    int last = wi;
+    ws_simt_entry *top;
+    ws_frame *frame;
+    ws_warp *w;
+    for (int k = wi; used < g->room && (w = next_member(g, &k, &last, &top, &frame)); k++) {
+        used++;
+        uint32_t active = top->mask, mask = guarded(in, frame, active);
+        if (mask != 0 && mask != active) {   /* divergent */
+            ws_step(l, b, w, 0);
+            if (l->failed)
+                break;
+            continue;
+        }
+        count_step(&steps, active, mask);
+        l->steps++, b->steps++;
+        ws_exec *x = context(w, g, active);
+        if (timing)
+            ws_timing_issue_scheduled(w, &b->tm, &d->timing, frame, mask, latency_branch, &sums);
+        top->pc = mask ? target : g->pc + 1;
+        ws_shape_after(x, &d->shape, in, mask);
+        if (timing)
+            ws_timing_retire(w, &d->timing, frame);
+        settle(l, b, w);
+    }
+    uint64_t *ic = g->counters[g->pc];
+    add_step_sums(ic, &steps);
+    ic[WS_CTR_branch_targets] += steps.warps;   /* ws_count_branch: every one uniform */
+    ic[WS_CTR_branch_targets_uniform] += steps.warps;
+    if (timing)
+        ws_timing_add_issue_sums(ic, &b->tm, &d->timing, l->timing, &sums);
+    return last;
+}
+
+int ws_step_group(ws_launch *l, ws_block *b, int wi)
+{
+    ws_warp *w = &b->warps[wi];
+    const ws_frame *first = &w->frames[w->frame_depth - 1];
+    const ptx_function *fn = w->exec.fn;
+    int32_t pc = w->simt[w->simt_depth - 1].pc;
+    if ((uint32_t)pc >= (uint32_t)fn->instr_count || first->decoded[pc].sass_branches) {
+        ws_step(l, b, w, 0);   /* the implicit return; SASS's own branches */
+        return wi;
+    }
+    const ws_decoded *d = &first->decoded[pc];
+    group g = {l, b, pc, &fn->instrs[pc], first->decoded, d, first->counters, l->max_steps - l->steps};
+    int scheduled = l->timing && !l->timing->in_order;
+    if (d->moves_stack) {
+        if (g.in->opcode == OP_bra && (scheduled || !l->timing))
+            return branch_group(&g, wi);
+        ws_step(l, b, w, 0);
+        return wi;
+    }
+    if (scheduled)
+        return d->pure ? scheduled_pure_group(&g, wi) : scheduled_group(&g, wi);
+    return general_group(&g, wi);
+}
