@@ -7,14 +7,10 @@
  */
 #include "sim/lockstep.h"
 
-#include <string.h>
-
 #include "sim/step.h"
 #include "sim/shape.h"
-#include "sim/simt.h"
 #include "sim/timing.h"
 #include "sim/timing_issue.h"
-#include "sim/warp.h"
 
 /* ---- The group's warps ------------------------------------------------------------------------ */
 
@@ -50,61 +46,6 @@ static inline ws_warp *next_member(const group *g, int *k, int *last, ws_simt_en
     return NULL;
 }
 
-/* The lanes of the active mask whose guard holds. */
-static inline uint32_t guarded(const ptx_instr *in, const ws_frame *frame, uint32_t active)
-{
-    if (in->guard < 0)
-        return active;
-    uint32_t g = frame->pred[in->guard];
-    return active & (in->guard_negated ? ~g : g);
-}
-
-/* The three counters every step adds to, summed over the group. */
-typedef struct {
-    uint64_t warps, threads, pred_on;
-} step_sums;
-
-static inline void count_step(step_sums *s, uint32_t active, uint32_t mask)
-{
-    unsigned active_lanes = active == WS_FULL_MASK ? WS_WARP_SIZE : ws_popcount(active);
-    s->warps++;
-    s->threads += active_lanes;
-    s->pred_on += mask == active ? active_lanes : ws_popcount(mask);
-}
-
-static inline void add_step_sums(uint64_t *ic, const step_sums *s)
-{
-    ic[WS_CTR_inst_executed] += s->warps;
-    ic[WS_CTR_thread_inst_executed] += s->threads;
-    ic[WS_CTR_thread_inst_pred_on] += s->pred_on;
-}
-
-/* The handlers' view of the running instruction (ws_step sets the same). */
-static inline ws_exec *context(ws_warp *w, const group *g, uint32_t active)
-{
-    ws_exec *x = &w->exec;
-    x->active = active;
-    x->pc = g->pc;
-    x->next_pc = g->pc + 1;
-    x->counters = g->counters[g->pc];
-    return x;
-}
-
-/* ws_step's settling of the SIMT stack and the call frames once the path moved: its merge point reached,
- * the warp done, a frame to pop. */
-static inline void settle(ws_launch *l, ws_block *b, ws_warp *w)
-{
-    const ws_simt_entry *top = &w->simt[w->simt_depth - 1];
-    if (top->mask != 0 && top->pc != top->rpc && w->frame_depth == 1)
-        return;   /* the common case: nothing to settle */
-    int32_t depth = w->frame_depth;
-    ws_simt_settle(w);
-    if (w->frame_depth > 1 || w->simt_depth == 0)
-        ws_frames_settle(&w->exec);
-    if (w->frame_depth != depth)
-        ws_warp_context(l, b, w);
-}
-
 /* ---- The paths ------------------------------------------------------------------------------- */
 
 /* An instruction that leaves the SIMT stack alone: ws_step's work for each warp. `scheduled`: the timing
@@ -123,18 +64,18 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     const int check = l->check_shapes, timing = l->timing != NULL;
     const uint32_t latency_branch = l->arch->latency_branch;
     ws_block_timing *bt = &b->tm;
-    step_sums steps = {0};
+    ws_step_sums steps = {0};
     ws_issue_sums sums = {0};
     int last = wi;
     ws_simt_entry *top;
     ws_frame *frame;
     ws_warp *w;
     for (int k = wi; steps.warps < g->room && (w = next_member(g, &k, &last, &top, &frame)); k++) {
-        uint32_t active = top->mask, mask = guarded(in, frame, active);
-        count_step(&steps, active, mask);
+        uint32_t active = top->mask, mask = ws_step_mask(in, frame, active);
+        ws_step_count(&steps, active, mask);
         if (!pure)
             l->steps++, b->steps++;
-        ws_exec *x = pure ? &w->exec : context(w, g, active);
+        ws_exec *x = pure ? &w->exec : ws_step_context(w, g->pc, g->counters[g->pc], active);
         if (scheduled)
             ws_timing_issue_scheduled(w, bt, op, frame, mask, latency_branch, &sums);
         else if (timing)
@@ -149,13 +90,13 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
             ws_timing_retire(w, op, frame);
         top->pc = g->pc + 1;
         if (top->pc == top->rpc)   /* this path's merge point: the stack changes */
-            settle(l, b, w);
+            ws_step_settle(l, b, w, w->frame_depth);   /* the instruction moved no frame */
         if (!pure && l->failed)
             break;   /* the round stops at the fault */
     }
     if (pure)
         l->steps += steps.warps, b->steps += steps.warps;
-    add_step_sums(g->counters[g->pc], &steps);
+    ws_step_add_sums(g->counters[g->pc], &steps);
     if (scheduled)
         ws_timing_add_issue_sums(g->counters[g->pc], bt, op, l->timing, &sums);
     return last;
@@ -176,7 +117,7 @@ static int branch_group(const group *g, int wi)
     const int timing = l->timing != NULL;
     const int32_t target = (int32_t)in->operand[0].imm;
     const uint32_t latency_branch = l->arch->latency_branch;
-    step_sums steps = {0};
+    ws_step_sums steps = {0};
     ws_issue_sums sums = {0};
     uint64_t used = 0;
     int last = wi;
@@ -185,26 +126,26 @@ static int branch_group(const group *g, int wi)
     ws_warp *w;
     for (int k = wi; used < g->room && (w = next_member(g, &k, &last, &top, &frame)); k++) {
         used++;
-        uint32_t active = top->mask, mask = guarded(in, frame, active);
+        uint32_t active = top->mask, mask = ws_step_mask(in, frame, active);
         if (mask != 0 && mask != active) {   /* divergent */
             ws_step(l, b, w, 0);
             if (l->failed)
                 break;
             continue;
         }
-        count_step(&steps, active, mask);
+        ws_step_count(&steps, active, mask);
         l->steps++, b->steps++;
-        ws_exec *x = context(w, g, active);
+        ws_exec *x = ws_step_context(w, g->pc, g->counters[g->pc], active);
         if (timing)
             ws_timing_issue_scheduled(w, &b->tm, &d->timing, frame, mask, latency_branch, &sums);
         top->pc = mask ? target : g->pc + 1;
         ws_shape_after(x, &d->shape, in, mask);
         if (timing)
             ws_timing_retire(w, &d->timing, frame);
-        settle(l, b, w);
+        ws_step_settle(l, b, w, w->frame_depth);   /* the instruction moved no frame */
     }
     uint64_t *ic = g->counters[g->pc];
-    add_step_sums(ic, &steps);
+    ws_step_add_sums(ic, &steps);
     ic[WS_CTR_branch_targets] += steps.warps;   /* ws_count_branch: every one uniform */
     ic[WS_CTR_branch_targets_uniform] += steps.warps;
     if (timing)

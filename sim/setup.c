@@ -268,7 +268,7 @@ static int plain_operands(const ptx_instr *in)
     return 1;
 }
 
-/* What step() looks up per instruction, once: the handler (specialised where
+/* What ws_step() looks up per instruction, once: the handler (specialised where
  * sim/exec_alu.c has one for the opcode and types), whether it moves the
  * SIMT stack, whether sim/sass.c has branches to count for it. */
 static ws_decoded *decode(const ws_arch *arch, const ptx_module *m, const ptx_function *fn, ws_register_list *shaped)

@@ -2,7 +2,7 @@
  * Register shapes (the design is sim/shape.h's): which shape operation each
  * instruction has, and the shapes of integer results computed from their
  * sources' shapes. Every rule here must give exactly the row the handler
- * wrote: WARPSIM_CHECK_SHAPES=1 makes step() compare them (tests run the
+ * wrote: WARPSIM_CHECK_SHAPES=1 makes ws_step() compare them (tests run the
  * course so).
  */
 #include "sim/shape.h"

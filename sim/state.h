@@ -181,7 +181,7 @@ typedef struct {
     uint32_t l1_clock;         /* FIFO replacement: the way the next new line takes */
 } ws_block_timing;
 
-/* What step() needs to know about an instruction besides the instruction
+/* What ws_step() needs to know about an instruction besides the instruction
  * itself, worked out once per launch (sim/setup.c: decode). */
 typedef struct {
     ws_exec_fn run;            /* the handler; specialised to the operand types where one is */
@@ -295,7 +295,7 @@ struct ws_launch {
     uint8_t racecheck_global;    /* --racecheck-global yes: racecheck on global memory too, between threads of one block */
     uint64_t print_limit;        /* --print-limit: reports printed per launch */
     uint8_t its;                 /* --sched its: lanes of a warp see each other's shared stores only after a sync */
-    uint8_t check_shapes;        /* WARPSIM_CHECK_SHAPES=1: step() checks every register shape against its row */
+    uint8_t check_shapes;        /* WARPSIM_CHECK_SHAPES=1: ws_step checks every register shape against its row */
     uint8_t warp_by_warp;        /* WARPSIM_WARP_BY_WARP=1: every warp-instruction through ws_step, no groups
                                     (sim/lockstep.h; tests/lockstep_equal.sh compares the two) */
     uint64_t seed;               /* --seed: its draws its splits of the lanes from it */

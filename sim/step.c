@@ -75,22 +75,14 @@ void ws_step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
     const ptx_instr *in = &fn->instrs[pc];
     const ws_decoded *d = &frame->decoded[pc];
     int32_t depth = w->frame_depth;
-    uint32_t mask = active;
-    if (in->guard >= 0) {
-        uint32_t g = frame->pred[in->guard];
-        mask &= in->guard_negated ? ~g : g;
-    }
+    uint32_t mask = ws_step_mask(in, frame, active);
     uint64_t *ic = frame->counters[pc];
-    unsigned active_lanes = active == WS_FULL_MASK ? WS_WARP_SIZE : ws_popcount(active);
-    ic[WS_CTR_inst_executed]++;
-    ic[WS_CTR_thread_inst_executed] += active_lanes;
-    ic[WS_CTR_thread_inst_pred_on] += mask == active ? active_lanes : ws_popcount(mask);
+    ws_step_sums sums = {0};
+    ws_step_count(&sums, active, mask);
+    ws_step_add_sums(ic, &sums);
     l->steps++;
     b->steps++;
-    x->active = active;
-    x->pc = pc;
-    x->next_pc = pc + 1;
-    x->counters = ic;
+    ws_step_context(w, pc, ic, active);
     if (tracing) {
         if (tracing & 1)
             trace_instr(l, w, fn, in, active, mask, w->frame_depth - 1);
@@ -120,9 +112,14 @@ void ws_step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
         if (l->timing)
             ws_timing_retire(w, &d->timing, frame);
     }
+    ws_step_settle(l, b, w, depth);
+}
+
+void ws_step_settle_stack(ws_launch *l, ws_block *b, ws_warp *w, int32_t depth)
+{
     ws_simt_settle(w);
     if (w->frame_depth > 1 || w->simt_depth == 0)   /* a frame to pop, or the warp is done */
-        ws_frames_settle(x);
+        ws_frames_settle(&w->exec);
     if (w->frame_depth != depth)   /* a call or a return moved the top frame */
         ws_warp_context(l, b, w);
 }

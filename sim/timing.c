@@ -253,7 +253,7 @@ void ws_timing_block_free(ws_block *b)
     b->tm.l1_filled = NULL;
 }
 
-/* ---- Issue and results: sim/timing_issue.h (inline in ws_step(); sim/lockstep.c writes them out for a group) */
+/* ---- Issue and results: sim/timing_issue.h (inline in ws_step() and sim/lockstep.c) ---------- */
 
 void ws_timing_issue_o0(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask)
 {

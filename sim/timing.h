@@ -114,7 +114,7 @@ int ws_timing_block_alloc(ws_launch *l, ws_block *b);
 void ws_timing_block_reset(ws_launch *l, ws_block *b);
 void ws_timing_block_free(ws_block *b);
 
-/* step(): before the handler runs (issue: sim/timing_issue.h), and after (results ready, below).
+/* ws_step() and sim/lockstep.c: before the handler runs (issue: sim/timing_issue.h), and after (results ready, below).
  * The issue step of --build O0, out of line so that the real build's stays short. */
 void ws_timing_issue_o0(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask);
 /* The memory path: one warp-level access of `space`, lanes `mask`, already costed (shared:
@@ -143,7 +143,7 @@ void ws_timing_block_done(ws_launch *l, ws_block *b);
 /* Once the grid is done: a block struct's sums into the launch's (each worker's, or the one thread's). */
 void ws_timing_add_sums(ws_launch *l, const ws_block *b);
 
-/* Inline: step() calls it after every instruction, and it is a few stores. */
+/* Inline: ws_step() and sim/lockstep.c call it after every instruction, and it is a few stores. */
 static inline void ws_timing_retire(ws_warp *w, const ws_timing_op *op, ws_frame *f)
 {
     uint64_t at = w->tm.issue + w->tm.latency;
