@@ -420,28 +420,34 @@ static int widens(const ws_exec *x, const ptx_instr *in, unsigned size, int32_t 
     return ptx_types[in->type].kind == PTX_KIND_SIGNED && (size == 8 ? reg_bits < 64 : reg_bits > 32);
 }
 
-/* A one-run global access (load_global_run, store_global_run): its first address and step, and its
- * allocation, when its address register's shape steps forward by a sector at most through sm_50+'s
- * sectors, aligned, without wrapping, inside one allocation (a store's writable). 0: it is not such. */
-static inline const ws_allocation *global_run(ws_exec *x, const ptx_instr *in, const ptx_operand *op,
-                                              unsigned size, int is_store, uint64_t *first, uint64_t *step)
+/* Where a full warp's one-run global access goes (the instruction, its space, types and operands as
+ * global_run checks them): its first address and step, and its allocation, when its address register's
+ * shape (a run) steps forward by a sector at most, aligned, without wrapping, inside one allocation (a
+ * store's writable). 0: it does not. */
+static inline const ws_allocation *run_allocation(ws_exec *x, const ptx_operand *op, unsigned size, int is_store,
+                                                  uint64_t *first, uint64_t *step)
 {
-    ws_launch *l = x->launch;
-    const ws_arch *a = l->arch;
-    if (in->space != PTX_SPACE_GLOBAL || in->vec > 1 || (size != 4 && size != 8) || op->symbol >= 0 || op->reg < 0 ||
-        !ws_shape_is_run(&x->shape[op->reg]) || !op->reg_is_64 || l->initcheck || l->racecheck || l->capture)
-        return NULL;
     const ws_shape *s = &x->shape[op->reg];
     uint64_t a0 = s->base + (uint64_t)op->imm, stride = s->stride, a31 = a0 + 31 * stride;
-    if (stride > 32 || ((a0 | stride) & (size - 1)) || a31 < a0 || a31 + (size - 1) < a31 ||
-        a->global_model != GLOBAL_MODEL_SECTORS || a->sector_bytes != 32 || a->line_bytes != 128)
+    if (!ws_shape_is_run(s) || stride > 32 || ((a0 | stride) & (size - 1)) || a31 < a0 || a31 + (size - 1) < a31)
         return NULL;
-    const ws_allocation *al = allocation_of(l, a0, a31, size);
+    const ws_allocation *al = allocation_of(x->launch, a0, a31, size);
     if (!al || (is_store && al->read_only))
         return NULL;
     *first = a0;
     *step = stride;
     return al;
+}
+
+/* A one-run global access (load_global_run, store_global_run): run_allocation's, for one element of 4 or
+ * 8 bytes through a 64-bit address register, when the launch lets global accesses take one pass. */
+static inline const ws_allocation *global_run(ws_exec *x, const ptx_instr *in, const ptx_operand *op,
+                                              unsigned size, int is_store, uint64_t *first, uint64_t *step)
+{
+    if (in->space != PTX_SPACE_GLOBAL || in->vec > 1 || (size != 4 && size != 8) || op->symbol >= 0 || op->reg < 0 ||
+        !op->reg_is_64 || !x->launch->one_pass_global)
+        return NULL;
+    return run_allocation(x, op, size, is_store, first, step);
 }
 
 /* count_access's counters of a global access of `sectors` sectors, as ws_global_access_cost_span finds
@@ -456,15 +462,29 @@ static void count_global(ws_exec *x, uint64_t sectors, int is_store)
     ic[WS_CTR_extra_transaction_cycles] += sectors - 1;
 }
 
+/* load_global_run's access, once it is known to be one (global_run). */
+static inline __attribute__((always_inline)) void load_run(ws_exec *x, const ptx_instr *in,
+                                                           const ws_allocation *al, uint64_t a0, uint64_t stride,
+                                                           unsigned size)
+{
+    ws_launch *l = x->launch;
+    uint64_t a31 = a0 + 31 * stride;
+    if (l->check_shapes)
+        check_shape_lanes(x, in, &in->operand[1], a0, stride, 0, WS_WARP_SIZE);
+    count_global(x, ((a31 + size - 1) >> 5) - (a0 >> 5) + 1, 0);
+    if (l->timing)
+        ws_timing_load_run(x, al, a0, a31 + size - 1);
+    read_run(x->reg[in->operand[0].reg], al->bytes + (a0 - al->base), size, stride);
+}
+
 /* The commonest load in one pass: a full warp's ld.global of one 4- or 8-byte element whose
  * address register has a shape (sim/shape.h) stepping forward by a sector at most (one
  * address, consecutive elements, a small stride), inside one allocation, aligned, with
  * nothing to widen, no check and no --html on. Everything the general path does, in its
  * order (the allocation, the counters of count_access, the timing model, the data), from
- * the span alone. Returns 0, having done nothing, when the access is not such. */
+ * the span alone (load_run). Returns 0, having done nothing, when the access is not such. */
 static int load_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
-    ws_launch *l = x->launch;
     const ptx_operand *op = &in->operand[1], *d = &in->operand[0];
     unsigned size = ptx_types[in->type].size;
     uint64_t a0, stride;
@@ -472,13 +492,7 @@ static int load_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     if (mask != WS_FULL_MASK || d->kind != PTX_OPD_REG || !(al = global_run(x, in, op, size, 0, &a0, &stride)) ||
         widens(x, in, size, d->reg))
         return 0;
-    uint64_t a31 = a0 + 31 * stride;
-    if (l->check_shapes)
-        check_shape_lanes(x, in, op, a0, stride, 0, WS_WARP_SIZE);
-    count_global(x, ((a31 + size - 1) >> 5) - (a0 >> 5) + 1, 0);
-    if (l->timing)
-        ws_timing_load_run(x, al, a0, a31 + size - 1);
-    read_run(x->reg[d->reg], al->bytes + (a0 - al->base), size, stride);
+    load_run(x, in, al, a0, stride, size);
     return 1;
 }
 
@@ -493,15 +507,13 @@ static int load_global_rows(ws_exec *x, const ptx_instr *in, uint32_t mask)
     const ws_shape *s = &x->shape[op->reg];
     if (mask != WS_FULL_MASK || in->space != PTX_SPACE_GLOBAL || in->vec > 1 || d->kind != PTX_OPD_REG ||
         (size != 4 && size != 8) || op->symbol >= 0 || !s->known || s->width == WS_WARP_SIZE || !op->reg_is_64 ||
-        l->initcheck || l->racecheck || l->capture)
+        !l->one_pass_global)
         return 0;
     if (widens(x, in, size, d->reg))
         return 0;
-    const ws_arch *a = l->arch;
     unsigned width = s->width, rows = WS_WARP_SIZE / width;
     uint64_t base = s->base + (uint64_t)op->imm, stride = s->stride, start[WS_WARP_SIZE / 4], lo = UINT64_MAX, hi = 0;
-    if (stride > 32 || ((base | stride | s->row_step) & (size - 1)) || a->global_model != GLOBAL_MODEL_SECTORS ||
-        a->sector_bytes != 32 || a->line_bytes != 128)
+    if (stride > 32 || ((base | stride | s->row_step) & (size - 1)))
         return 0;
     for (unsigned j = 0; j < rows; j++) {
         uint64_t first = base + j * s->row_step, last = first + (width - 1) * stride;
@@ -544,13 +556,12 @@ static int load_global_rows(ws_exec *x, const ptx_instr *in, uint32_t mask)
 /* A shaped full warp's shared access, checked: its span (from the shape), and its cost when it
  * is the commonest (ws_shared_run_cost). Returns 0 when the access is not such or not inside
  * the block's shared memory, aligned: the general path then does everything. */
-static inline int shared_run(ws_exec *x, const ptx_instr *in, const ptx_operand *op, unsigned size,
-                             ws_lane_span *span, ws_shared_cost *cost)
+static inline int shared_run_at(ws_exec *x, const ptx_operand *op, unsigned size, ws_lane_span *span,
+                                ws_shared_cost *cost)
 {
     ws_launch *l = x->launch;
     ws_shape a;
-    if (in->space != PTX_SPACE_SHARED || in->vec > 1 || (size != 4 && size != 8) || l->initcheck || l->racecheck ||
-        l->capture || !address_shape(x, op, &a) || a.width != WS_WARP_SIZE)
+    if (!address_shape(x, op, &a) || a.width != WS_WARP_SIZE)
         return 0;
     uint64_t a0 = a.base, stride = a.stride, a31 = a0 + 31 * stride;
     if (stride >= (UINT64_C(1) << 32) || a31 < a0 || ((a0 | stride) & (size - 1)))
@@ -561,6 +572,15 @@ static inline int shared_run(ws_exec *x, const ptx_instr *in, const ptx_operand 
     if (limit < size || span->hi > limit - size || !ws_shared_run_cost(l->arch, size, span, cost))
         return 0;
     return 1;
+}
+
+/* shared_run_at's, for one element of 4 or 8 bytes, when the launch lets shared accesses take one pass. */
+static inline int shared_run(ws_exec *x, const ptx_instr *in, const ptx_operand *op, unsigned size,
+                             ws_lane_span *span, ws_shared_cost *cost)
+{
+    if (in->space != PTX_SPACE_SHARED || in->vec > 1 || (size != 4 && size != 8) || !x->launch->one_pass)
+        return 0;
+    return shared_run_at(x, op, size, span, cost);
 }
 
 /* count_access's counters of a shared access. */
@@ -575,6 +595,20 @@ static void count_shared(ws_exec *x, const ws_shared_cost *cost, int is_store)
     ic[WS_CTR_shared_conflict_cycles] += conflicts;
 }
 
+/* load_shared_run's access, once it is known to be one (shared_run). */
+static inline __attribute__((always_inline)) void load_shared_access(ws_exec *x, const ptx_instr *in,
+                                                                     const ws_lane_span *span,
+                                                                     const ws_shared_cost *cost, unsigned size)
+{
+    uint64_t a0 = span->lo;
+    if (x->launch->check_shapes)
+        check_shape_lanes(x, in, &in->operand[1], a0, span->stride, 0, WS_WARP_SIZE);
+    count_shared(x, cost, 0);
+    if (x->launch->timing)
+        ws_timing_shared(x, a0, span->lo == span->hi, size, 0, cost->wavefronts);
+    read_run(x->reg[in->operand[0].reg], x->block->shared + a0, size, span->stride);
+}
+
 /* A full warp's ld.shared of a shaped address in one pass, as load_global_run (with --sched its,
  * only while the warp holds no store back). */
 static int load_shared_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
@@ -586,14 +620,24 @@ static int load_shared_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     if (d->kind != PTX_OPD_REG || x->warp->its.count || widens(x, in, size, d->reg) ||
         !shared_run(x, in, op, size, &span, &cost))
         return 0;
-    uint64_t a0 = span.lo;
-    if (x->launch->check_shapes)
-        check_shape_lanes(x, in, op, a0, span.stride, 0, WS_WARP_SIZE);
-    count_shared(x, &cost, 0);
-    if (x->launch->timing)
-        ws_timing_shared(x, a0, span.lo == span.hi, size, 0, cost.wavefronts);
-    read_run(x->reg[d->reg], x->block->shared + a0, size, span.stride);
+    load_shared_access(x, in, &span, &cost, size);
     (void)mask;
+    return 1;
+}
+
+/* load_kernel_param's read at byte `at` of the parameter buffer; 0 when it is not inside, aligned. */
+static inline int read_kernel_param(ws_exec *x, const ptx_instr *in, uint64_t at)
+{
+    ws_launch *l = x->launch;
+    unsigned size = ptx_types[in->type].size;
+    int32_t d = in->operand[0].reg;
+    uint64_t limit = l->kernel->param_size;
+    if (limit < size || at > limit - size || (at & (size - 1)))
+        return 0;   /* the checked path says what is wrong */
+    unsigned reg_bits = ws_type_bits((ptx_type)x->fn->value_reg_type[d]);
+    uint64_t v = widen(load_bytes(l->params + at, size), (ptx_type)in->type, reg_bits), *r = x->reg[d];
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+        r[lane] = v;
     return 1;
 }
 
@@ -607,18 +651,10 @@ static int load_kernel_param(ws_exec *x, const ptx_instr *in, uint32_t mask)
     unsigned size = ptx_types[in->type].size;
     uint64_t at;
     if (mask != WS_FULL_MASK || in->space != PTX_SPACE_PARAM || in->vec > 1 || d->kind != PTX_OPD_REG ||
-        op->symbol < 0 || op->reg >= 0 || l->initcheck || l->racecheck || l->capture || size > 8 ||
+        op->symbol < 0 || op->reg >= 0 || !l->one_pass || size > 8 ||
         ws_symbol_location(x, op->symbol, &at) != PTX_SPACE_PARAM)
         return 0;
-    at += (uint64_t)op->imm;
-    uint64_t limit = l->kernel->param_size;
-    if (limit < size || at > limit - size || (at & (size - 1)))
-        return 0;   /* the checked path says what is wrong */
-    unsigned reg_bits = ws_type_bits((ptx_type)x->fn->value_reg_type[d->reg]);
-    uint64_t v = widen(load_bytes(l->params + at, size), (ptx_type)in->type, reg_bits), *r = x->reg[d->reg];
-    for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-        r[lane] = v;
-    return 1;
+    return read_kernel_param(x, in, at + (uint64_t)op->imm);
 }
 
 WS_LANE_LOOPS static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
@@ -744,14 +780,16 @@ static int store_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     if ((v->kind != PTX_OPD_REG && v->kind != PTX_OPD_IMM) || !(al = global_run(x, in, op, size, 1, &a0, &stride)))
         return 0;
     uint64_t a31 = a0 + 31 * stride, addr[WS_WARP_SIZE], tmp[WS_WARP_SIZE];
-    shape_lanes(addr, a0, stride, 0, WS_WARP_SIZE);
-    if (l->check_shapes)
+    if (l->check_shapes) {
+        shape_lanes(addr, a0, stride, 0, WS_WARP_SIZE);
         check_shaped_addresses(x, in, op, addr);
+    }
     const uint64_t *values = ws_src(x, v, tmp);
     count_global(x, ((a31 + size - 1) >> 5) - (a0 >> 5) + 1, 1);
-    if (l->timing) {
+    if (l->timing && !ws_timing_store_run(x, al, a0, stride, size)) {
         ws_lane_span span = {.lo = a0, .hi = a31, .any_bits = a0 | stride, .stride = stride,
                              .segment_lanes = WS_WARP_SIZE};
+        shape_lanes(addr, a0, stride, 0, WS_WARP_SIZE);
         ws_timing_memory(x, PTX_SPACE_GLOBAL, addr, mask, size, 1, 0, &span);
     }
     write_run(al->bytes + (a0 - al->base), values, size, stride);
@@ -957,4 +995,74 @@ void exec_cvta(ws_exec *x, const ptx_instr *in, uint32_t mask)
         return;
     uint64_t delta = (in->flags & PTX_FLAG_TO) ? (uint64_t)0 - window : window;
     WS_FOR_LANES(mask, lane) d[lane] = ws_trunc(a[lane] + delta, bits);
+}
+
+/* ---- Handlers decode picks for the commonest accesses --------------------------------- */
+
+/* An ld.global that decode found load_global_run or load_global_rows may take (ws_memory_handler): what
+ * they check of the instruction and of the launch is known, and only its address is looked at here. The
+ * same work in the same order; anything else goes to load(), which finds the same. */
+static void exec_ld_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    ws_launch *l = x->launch;
+    const ptx_operand *op = &in->operand[1];
+    unsigned size = ptx_types[in->type].size;
+    uint64_t a0, stride;
+    const ws_allocation *al;
+    if (mask == WS_FULL_MASK && l->one_pass_global && ws_shape_get(x, op->reg)->known) {
+        if (x->shape[op->reg].width != WS_WARP_SIZE) {
+            if (load_global_rows(x, in, mask))
+                return;
+        } else if ((al = run_allocation(x, op, size, 0, &a0, &stride))) {
+            load_run(x, in, al, a0, stride, size);
+            return;
+        }
+    }
+    load(x, in, mask);
+}
+
+/* An ld.shared that decode found load_shared_run may take, as exec_ld_global_run. */
+static void exec_ld_shared_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    unsigned size = ptx_types[in->type].size;
+    ws_lane_span span;
+    ws_shared_cost cost;
+    if (mask == WS_FULL_MASK && x->launch->one_pass && !x->warp->its.count &&
+        shared_run_at(x, &in->operand[1], size, &span, &cost)) {
+        load_shared_access(x, in, &span, &cost, size);
+        return;
+    }
+    load(x, in, mask);
+}
+
+/* An ld.param that decode found reads a kernel parameter (the parameter's offset known): load_kernel_param,
+ * as exec_ld_global_run. */
+static void exec_ld_kernel_param(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    const ptx_operand *op = &in->operand[1];
+    if (mask == WS_FULL_MASK && x->launch->one_pass &&
+        read_kernel_param(x, in, x->launch->module->symbols[op->symbol].offset + (uint64_t)op->imm))
+        return;
+    load(x, in, mask);
+}
+
+ws_exec_fn ws_memory_handler(const ptx_module *m, const ptx_function *fn, const ptx_instr *in)
+{
+    const ptx_operand *d = &in->operand[0], *op = &in->operand[1];
+    unsigned size = ptx_types[in->type].size;
+    if (in->opcode != OP_ld || in->vec > 1 || d->kind != PTX_OPD_REG)
+        return NULL;
+    if (in->space == PTX_SPACE_PARAM) {   /* as ws_symbol_location finds a kernel's parameter */
+        const ptx_symbol *s = op->symbol >= 0 ? &m->symbols[op->symbol] : NULL;
+        return s && op->reg < 0 && size <= 8 && s->space == PTX_SPACE_PARAM && s->kind == PTX_SYM_PARAM &&
+               s->function >= 0 && m->functions[s->function].is_entry ? exec_ld_kernel_param : NULL;
+    }
+    if (size != 4 && size != 8)
+        return NULL;
+    unsigned reg_bits = ws_type_bits((ptx_type)fn->value_reg_type[d->reg]);   /* widens(), known at decode */
+    if (ptx_types[in->type].kind == PTX_KIND_SIGNED && (size == 8 ? reg_bits < 64 : reg_bits > 32))
+        return NULL;
+    if (in->space == PTX_SPACE_GLOBAL)
+        return op->symbol < 0 && op->reg >= 0 && op->reg_is_64 ? exec_ld_global_run : NULL;
+    return in->space == PTX_SPACE_SHARED ? exec_ld_shared_run : NULL;
 }

@@ -12,4 +12,8 @@
  * (requests, sectors, the --html capture and the timing model), as ld.global. */
 void ws_count_global_load(ws_exec *x, const uint64_t addr[WS_WARP_SIZE], uint32_t mask, unsigned bytes);
 
+/* A handler specialised to a memory instruction's space, types and operands, or NULL when exec_ld's
+ * serves it (picked once per launch, as sim/exec_fast.h's). */
+ws_exec_fn ws_memory_handler(const ptx_module *m, const ptx_function *fn, const ptx_instr *in);
+
 #endif

@@ -77,7 +77,7 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
             l->steps++, b->steps++;
         ws_exec *x = pure ? &w->exec : ws_step_context(w, g->pc, g->counters[g->pc], active);
         if (scheduled)
-            ws_timing_issue_scheduled(w, bt, op, frame, mask, latency_branch, &sums);
+            ws_timing_issue_scheduled(w, bt, op, frame, mask, latency_branch, &sums, pure);
         else if (timing)
             ws_timing_issue(x, d, frame, mask);
         if (mask) {
@@ -87,7 +87,7 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
                 ws_check_shapes(x, &d->shape, in);
         }
         if (timing)
-            ws_timing_retire(w, op, frame);
+            ws_timing_retire_of(w, op, frame, pure);
         top->pc = g->pc + 1;
         if (top->pc == top->rpc)   /* this path's merge point: the stack changes */
             ws_step_settle(l, b, w, w->frame_depth);   /* the instruction moved no frame */
@@ -137,7 +137,7 @@ static int branch_group(const group *g, int wi)
         l->steps++, b->steps++;
         ws_exec *x = ws_step_context(w, g->pc, g->counters[g->pc], active);
         if (timing)
-            ws_timing_issue_scheduled(w, &b->tm, &d->timing, frame, mask, latency_branch, &sums);
+            ws_timing_issue_scheduled(w, &b->tm, &d->timing, frame, mask, latency_branch, &sums, 0);
         top->pc = mask ? target : g->pc + 1;
         ws_shape_after(x, &d->shape, in, mask);
         if (timing)

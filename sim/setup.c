@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "sim/exec_fast.h"
+#include "sim/exec_mem.h"
 #include "sim/fault.h"
 #include "sim/memory.h"
 #include "sim/options.h"
@@ -281,7 +282,8 @@ static ws_decoded *decode(const ws_arch *arch, const ptx_module *m, const ptx_fu
         ptx_class cls = ptx_opcodes[in->opcode].cls;
         ws_handler_shape computes;
         ws_exec_fn special = ws_specialised_handler(fn, in, &computes);
-        d[i].run = special ? special : ws_exec_table[in->opcode];
+        ws_exec_fn memory = special ? NULL : ws_memory_handler(m, fn, in);
+        d[i].run = special ? special : memory ? memory : ws_exec_table[in->opcode];
         d[i].moves_stack = cls == PTX_CLASS_CTRL || cls == PTX_CLASS_SYNC;
         d[i].sass_branches = (uint8_t)ws_sass_has_branches(in);
         ws_timing_decode(arch, fn, in, &d[i].timing);
@@ -479,5 +481,10 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
         ws_launch_error(l, "error: out of host memory for --html's records");
         return -1;
     }
+    const ws_arch *a = l->arch;
+    const char *one_pass = getenv("WARPSIM_ONE_PASS");   /* 0: the general paths alone (tests/README.md) */
+    l->one_pass = !l->initcheck && !l->racecheck && !l->capture && !(one_pass && strcmp(one_pass, "0") == 0);
+    l->one_pass_global = l->one_pass && a->global_model == GLOBAL_MODEL_SECTORS && a->sector_bytes == 32 &&
+                         a->line_bytes == 128;
     return 0;
 }

@@ -176,10 +176,12 @@ typedef struct {
     uint64_t *l1_line;         /* per-block L1: line tags, sets x ways (0: empty) */
     uint8_t *l1_sectors;       /* sectors held per line */
     uint64_t *l1_filled;       /* per sector of each line: the cycle its fill arrives (a hit before waits) */
-    uint32_t l1_sets, l1_ways;
+    uint32_t l1_sets;          /* of WS_L1_WAYS ways each */
     uint64_t l1_sets_magic;    /* ws_fastmod_magic(l1_sets) (sim/timing_internal.h) */
     uint32_t l1_clock;         /* FIFO replacement: the way the next new line takes */
 } ws_block_timing;
+
+#define WS_L1_WAYS 4   /* a constant: the set's tag search unrolls, its index is a shift */
 
 /* What ws_step() needs to know about an instruction besides the instruction
  * itself, worked out once per launch (sim/setup.c: decode). */
@@ -297,7 +299,11 @@ struct ws_launch {
     uint8_t its;                 /* --sched its: lanes of a warp see each other's shared stores only after a sync */
     uint8_t check_shapes;        /* WARPSIM_CHECK_SHAPES=1: ws_step checks every register shape against its row */
     uint8_t warp_by_warp;        /* WARPSIM_WARP_BY_WARP=1: every warp-instruction through ws_step, no groups
-                                    (sim/lockstep.h; tests/lockstep_equal.sh compares the two) */
+                                    (sim/lockstep.h; tests/switch_equal.sh compares the two) */
+    uint8_t one_pass;            /* accesses may take sim/exec_mem.c's one-pass paths: no check, no --html,
+                                    not WARPSIM_ONE_PASS=0 (tests/switch_equal.sh) */
+    uint8_t one_pass_global;     /* global ones too: one_pass, and the arch's memory in 32-byte sectors of
+                                    128-byte lines */
     uint64_t seed;               /* --seed: its draws its splits of the lanes from it */
     uint64_t check_errors;       /* found, whether printed or not */
     FILE *check_out;

@@ -207,12 +207,11 @@ int ws_timing_block_alloc(ws_launch *l, ws_block *b)
     uint32_t resident = l->timing->blocks_per_sm ? l->timing->blocks_per_sm : 1;
     uint64_t l1 = (uint64_t)a->l1_kib * 1024, shared = l->shared_size * resident;
     uint64_t mine = l1 > shared ? (l1 - shared) / resident : 0;
-    b->tm.l1_ways = 4;
-    b->tm.l1_sets = (uint32_t)(mine / a->line_bytes / b->tm.l1_ways);
+    b->tm.l1_sets = (uint32_t)(mine / a->line_bytes / WS_L1_WAYS);
     if (b->tm.l1_sets == 0)
         return 0;
     b->tm.l1_sets_magic = ws_fastmod_magic(b->tm.l1_sets);
-    size_t lines = (size_t)b->tm.l1_sets * b->tm.l1_ways;
+    size_t lines = (size_t)b->tm.l1_sets * WS_L1_WAYS;
     b->tm.l1_line = calloc(lines, sizeof *b->tm.l1_line);
     b->tm.l1_sectors = calloc(lines, 1);
     b->tm.l1_filled = calloc(lines * 4, sizeof *b->tm.l1_filled);
@@ -224,14 +223,13 @@ void ws_timing_block_reset(ws_launch *l, ws_block *b)
     uint64_t *line = b->tm.l1_line;
     uint8_t *sectors = b->tm.l1_sectors;
     uint64_t *filled = b->tm.l1_filled;
-    uint32_t sets = b->tm.l1_sets, ways = b->tm.l1_ways;
+    uint32_t sets = b->tm.l1_sets, ways = WS_L1_WAYS;
     uint64_t magic = b->tm.l1_sets_magic;
     memset(&b->tm, 0, sizeof b->tm);
     b->tm.l1_line = line;
     b->tm.l1_sectors = sectors;
     b->tm.l1_filled = filled;
     b->tm.l1_sets = sets;
-    b->tm.l1_ways = ways;
     b->tm.l1_sets_magic = magic;
     if (line) {
         memset(line, 0, sizeof *line * (size_t)sets * ways);
@@ -273,7 +271,7 @@ void ws_timing_issue_o0(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t m
     if (hold > 1)
         ic[WS_CTR_stall_wait] += (uint64_t)slots * (hold - 1);
     ws_issue_sums s = {0};
-    ws_timing_issued(w, &x->block->tm, op, mask, slots, x->launch->arch->latency_branch, &s);
+    ws_timing_issued(w, &x->block->tm, op, mask, slots, x->launch->arch->latency_branch, &s, 0);
     ws_timing_add_issue_sums(ic, &x->block->tm, op, x->launch->timing, &s);
 }
 
@@ -306,7 +304,7 @@ static inline uint64_t l1_set(const ws_block_timing *bt, uint64_t line)
 static inline uint32_t l1_victim(ws_block_timing *bt)
 {
     uint32_t way = bt->l1_clock;
-    bt->l1_clock = way + 1 == bt->l1_ways ? 0 : way + 1;
+    bt->l1_clock = way + 1 == WS_L1_WAYS ? 0 : way + 1;
     return way;
 }
 
@@ -317,21 +315,21 @@ static int l1_lookup(ws_block_timing *bt, uint64_t sector, int allocate, uint64_
     uint64_t line = (sector >> 2) + 1;     /* 0 marks an empty way */
     uint8_t bit = (uint8_t)(1u << (sector & 3));
     uint64_t set = l1_set(bt, line);
-    uint64_t *tags = &bt->l1_line[set * bt->l1_ways];
-    uint8_t *held = &bt->l1_sectors[set * bt->l1_ways];
-    for (uint32_t way = 0; way < bt->l1_ways; way++)
+    uint64_t *tags = &bt->l1_line[set * WS_L1_WAYS];
+    uint8_t *held = &bt->l1_sectors[set * WS_L1_WAYS];
+    for (uint32_t way = 0; way < WS_L1_WAYS; way++)
         if (tags[way] == line) {
             int hit = (held[way] & bit) != 0;
             if (allocate)
                 held[way] |= bit;
-            *filled = &bt->l1_filled[(set * bt->l1_ways + way) * 4 + (sector & 3)];
+            *filled = &bt->l1_filled[(set * WS_L1_WAYS + way) * 4 + (sector & 3)];
             return hit;
         }
     if (allocate) {
         uint32_t way = l1_victim(bt);
         tags[way] = line;
         held[way] = bit;
-        *filled = &bt->l1_filled[(set * bt->l1_ways + way) * 4 + (sector & 3)];
+        *filled = &bt->l1_filled[(set * WS_L1_WAYS + way) * 4 + (sector & 3)];
     }
     return 0;
 }
@@ -603,17 +601,17 @@ static inline __attribute__((always_inline)) void l1_line(ws_block_timing *bt, u
 {
     uint64_t line = (sector >> 2) + 1;
     uint64_t set = l1_set(bt, line);
-    uint64_t *tags = &bt->l1_line[set * bt->l1_ways];
+    uint64_t *tags = &bt->l1_line[set * WS_L1_WAYS];
     uint32_t way = 0;
-    while (way < bt->l1_ways && tags[way] != line)
+    while (way < WS_L1_WAYS && tags[way] != line)
         way++;
-    if (way == bt->l1_ways) {
+    if (way == WS_L1_WAYS) {
         way = l1_victim(bt);
         tags[way] = line;
-        bt->l1_sectors[set * bt->l1_ways + way] = 0;
+        bt->l1_sectors[set * WS_L1_WAYS + way] = 0;
     }
-    *held = &bt->l1_sectors[set * bt->l1_ways + way];
-    *filled = &bt->l1_filled[(set * bt->l1_ways + way) * 4];
+    *held = &bt->l1_sectors[set * WS_L1_WAYS + way];
+    *filled = &bt->l1_filled[(set * WS_L1_WAYS + way) * 4];
 }
 
 typedef struct {
@@ -696,6 +694,14 @@ void ws_timing_load_run(ws_exec *x, const ws_allocation *al, uint64_t lo, uint64
     uint64_t first = lo >> 5, last = end >> 5, issued = w->tm.issue;
     load_tally t = load_start(x->launch);
     uint8_t *map = al->l2 ? al->l2 + (first - (al->base >> 5)) : NULL;   /* the L2 map of sector `first` on */
+    if (first == last) {   /* one sector (one address for the warp): the loop below for it alone */
+        uint8_t *held;
+        uint64_t *filled_line;
+        l1_line(bt, first, &held, &filled_line);
+        load_sector(held, filled_line, first, map, issued, &t);
+        load_done(bt, w, &t, 1, 1);
+        return;
+    }
     for (uint64_t line_sector = first & ~UINT64_C(3); line_sector <= last; line_sector += 4) {
         uint8_t *held;
         uint64_t *filled_line;
@@ -716,6 +722,40 @@ void ws_timing_load_run(ws_exec *x, const ws_allocation *al, uint64_t lo, uint64
             load_sector(held, filled_line, sector, map ? &map[sector - first] : NULL, issued, &t);
     }
     load_done(bt, w, &t, (unsigned)(last - first + 1), (unsigned)((last >> 2) - (first >> 2) + 1));
+}
+
+int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint64_t a0, uint64_t stride, unsigned size)
+{
+    if (al->host_link || (al->base & 31))
+        return 0;   /* store_sectors would not take them: the general path */
+    ws_launch *l = x->launch;
+    const ws_arch *a = l->arch;
+    ws_block_timing *bt = &x->block->tm;
+    ws_warp *w = x->warp;
+    uint64_t first = a0 >> 5, last = (a0 + 31 * stride) >> 5;
+    unsigned n = (unsigned)(last - first + 1), lines = (unsigned)((last >> 2) - (first >> 2) + 1);
+    bt->waits[WS_WAIT_GLOBAL_STORE]++;
+    uint32_t slots = 0, dram_writes = 0;
+    if (al->l2) {   /* store_sectors' loop */
+        uint8_t *map = al->l2 + (first - (al->base >> 5));
+        int atomics = l->global_atomics != NULL;
+        for (unsigned i = 0; i < n; i++)
+            dram_writes += !(l2_mark(&map[i], 3, atomics) & 2);
+        /* the sectors given fewer than 32 bytes: none by one address (32 lanes' bytes), every one with
+         * gaps between the lanes' elements, the ends of consecutive elements where they are not aligned */
+        unsigned ends = (unsigned)((a0 & 31) != 0) + (unsigned)(((a0 + 32 * stride) & 31) != 0);
+        unsigned partial = stride == 0 ? 0 : stride > size ? n : ends;
+        bt->l1_partial_cycles += (uint64_t)partial * a->partial_write_cycles;
+        slots = n;
+    }
+    bt->l1_wavefronts += lines;
+    w->tm.latency = a->latency_l2 + n / 4;
+    w->tm.wait = WS_WAIT_LONG;
+    ws_traffic *tr = &bt->traffic;
+    tr->l2_write_sectors += n;
+    tr->l2_write_slots += slots;
+    tr->dram_write_sectors += dram_writes;
+    return 1;
 }
 
 void ws_timing_load_sectors(ws_exec *x, const ws_allocation *al, const uint64_t *sector, unsigned n, unsigned lines)

@@ -130,6 +130,10 @@ void ws_timing_shared(ws_exec *x, uint64_t first, int one_address, unsigned byte
 /* The same for the commonest global load: a full warp's, aligned, inside allocation al, whose
  * lanes read every sector from byte lo's to byte end's (a run stepping by a sector at most). */
 void ws_timing_load_run(ws_exec *x, const ws_allocation *al, uint64_t lo, uint64_t end);
+/* And for the commonest global store: a full warp's, elements of `size` bytes from a0 on, `stride` apart (a
+ * sector at most; a multiple of size, or 0), aligned, inside allocation al. 0, having done nothing, when
+ * the allocation takes ws_timing_memory's general path (mapped host memory, a base off a sector). */
+int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint64_t a0, uint64_t stride, unsigned size);
 /* The same for sectors in any order (distinct, as the lanes meet them; on `lines` lines), when
  * ws_timing_load_sectors_apply says the allocation's sectors may be taken so. */
 int ws_timing_load_sectors_apply(const ws_exec *x, const ws_allocation *al);
@@ -143,15 +147,22 @@ void ws_timing_block_done(ws_launch *l, ws_block *b);
 /* Once the grid is done: a block struct's sums into the launch's (each worker's, or the one thread's). */
 void ws_timing_add_sums(ws_launch *l, const ws_block *b);
 
-/* Inline: ws_step() and sim/lockstep.c call it after every instruction, and it is a few stores. */
-static inline void ws_timing_retire(ws_warp *w, const ws_timing_op *op, ws_frame *f)
+/* Inline: ws_step() and sim/lockstep.c call it after every instruction, and it is a few stores.
+ * `arithmetic`: op is known to touch no memory (ws_decoded.pure), so that test folds away. */
+static inline __attribute__((always_inline)) void ws_timing_retire_of(ws_warp *w, const ws_timing_op *op, ws_frame *f,
+                                                                      const int arithmetic)
 {
     uint64_t at = w->tm.issue + w->tm.latency;
     uint64_t r = at << 2 | w->tm.wait;
     for (int i = 0; i < op->ndst; i++)
         f->ready[op->dst[i]] = r;
-    if ((op->pipe == WS_PIPE_LSU || op->pipe == WS_PIPE_SHARED) && at > w->tm.done)
+    if (!arithmetic && (op->pipe == WS_PIPE_LSU || op->pipe == WS_PIPE_SHARED) && at > w->tm.done)
         w->tm.done = at;
+}
+
+static inline void ws_timing_retire(ws_warp *w, const ws_timing_op *op, ws_frame *f)
+{
+    ws_timing_retire_of(w, op, f, 0);
 }
 
 #endif

@@ -882,6 +882,47 @@ START_TEST(groups_count_as_warps_do)
 }
 END_TEST
 
+/* ---- The one-pass memory paths (sim/exec_mem.c) against the general ones ------------------------------ */
+
+/* tests/ptx/strided_access.ptx's kernels with a run of addresses off a sector, with gaps, at one address, past
+ * a sector and misaligned, in full and partial warps, run with the one-pass paths and without
+ * (WARPSIM_ONE_PASS=0): the same counters, buffer, predicted time, and every block's timing record. */
+START_TEST(one_pass_accesses_as_the_general_path)
+{
+    char *ptx = strdup(source_file("tests/ptx/strided_access.ptx"));
+    static const struct {
+        const char *kernel;
+        unsigned offset, stride, block;
+    } cases[] = {
+        {"strided_f32", 0, 4, 48},  {"strided_f32", 4, 4, 48},   {"strided_f32", 28, 4, 32},
+        {"strided_f32", 0, 0, 48},  {"strided_f32", 8, 8, 32},   {"strided_f32", 28, 12, 48},
+        {"strided_f32", 0, 32, 32}, {"strided_f32", 4, 64, 32},  {"strided_u64", 0, 8, 32},
+        {"strided_u64", 24, 8, 32}, {"strided_u64", 0, 0, 32},   {"strided_u64", 8, 16, 32},
+        {"strided_u64", 0, 32, 32}, {"strided_u64", 4, 8, 32},   /* misaligned: the same fault */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char launch[256];
+        snprintf(launch, sizeof launch, "kernel %s\ngrid 3\nblock %u\nbuf out=u32:1024\narg out\narg u32:%u\n"
+                 "arg u32:%u\n", cases[i].kernel, cases[i].block, cases[i].offset, cases[i].stride);
+        setenv("WARPSIM_ONE_PASS", "0", 1);
+        sim_run *general = run(ptx, launch);
+        unsetenv("WARPSIM_ONE_PASS");
+        sim_run *one_pass = run(ptx, launch);
+        ck_assert_msg(general->status == 0 || i == sizeof cases / sizeof cases[0] - 1, "case %zu: %s", i,
+                      general->err);
+        assert_same_launch(general, one_pass);
+        ck_assert_int_eq(memcmp(u32(general, "out"), u32(one_pass, "out"), 4096), 0);
+        const ws_launch_timing *a = general->session.launches[0].timing, *b = one_pass->session.launches[0].timing;
+        ck_assert_uint_eq(a->blocks, b->blocks);
+        ck_assert_msg(memcmp(a->block, b->block, a->blocks * sizeof *a->block) == 0, "case %zu: block records", i);
+        ck_assert_msg(memcmp(&a->sums, &b->sums, sizeof a->sums) == 0, "case %zu: the blocks' sums", i);
+        done(general);
+        done(one_pass);
+    }
+    free(ptx);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("sim");
@@ -909,6 +950,7 @@ int main(void)
     tcase_add_test(errors, step_budget_stops_endless_loops);
     tcase_add_test(errors, groups_stop_where_warps_stop);
     tcase_add_test(errors, groups_count_as_warps_do);
+    tcase_add_test(errors, one_pass_accesses_as_the_general_path);
     tcase_add_test(errors, bra_uni_on_divergent_condition_is_an_error);
     suite_add_tcase(s, errors);
     SRunner *sr = srunner_create(s);
