@@ -61,11 +61,11 @@ record() {
     run_case "$warpsim" "$dir" vector_add_out_of_bounds $va --kernel vector_add_naive --grid 8 --block 256 \
         --buf A=f32:1000:random=3 --buf B=f32:1000:random=5 --buf C=f32:1000 --arg A --arg B --arg C --arg s32:2000
     local at   # one register's run off a sector, with gaps, at one address, past a sector, a partial warp
-    for at in 0,4 4,4 28,4 0,0 8,8 28,12 0,32 4,64; do
+    for at in 0,4 4,4 28,4 0,0 8,8 28,12 0,32 4,64 0,40 12,128; do
         run_case "$warpsim" "$dir" "strided_f32_${at/,/_}" tests/ptx/strided_access.ptx --kernel strided_f32 \
             --grid 3 --block 48 --buf out=u32:1024 --arg out --arg u32:${at%,*} --arg u32:${at#*,}
     done
-    for at in 0,8 24,8 0,0 8,16 0,32 4,8; do   # the last misaligned: a fault
+    for at in 0,8 24,8 0,0 8,16 0,32 8,72 4,8; do   # the last misaligned: a fault
         run_case "$warpsim" "$dir" "strided_u64_${at/,/_}" tests/ptx/strided_access.ptx --kernel strided_u64 \
             --grid 3 --block 32 --buf out=u32:1024 --arg out --arg u32:${at%,*} --arg u32:${at#*,}
     done

@@ -422,17 +422,19 @@ static int widens(const ws_exec *x, const ptx_instr *in, unsigned size, int32_t 
 
 /* Where a full warp's one-run global access goes (the instruction, its space, types and operands as
  * global_run checks them): its first address and step, and its allocation, when its address register's
- * shape (a run) steps forward by a sector at most, aligned, without wrapping, inside one allocation (a
- * store's writable). 0: it does not. */
+ * shape (a run) steps forward, aligned, without wrapping, inside one allocation (a store's writable), and,
+ * for a load whose lanes are more than a sector apart, when the timing model may take its sectors from a
+ * list (ws_timing_load_sectors). 0: it does not. */
 static inline const ws_allocation *run_allocation(ws_exec *x, const ptx_operand *op, unsigned size, int is_store,
                                                   uint64_t *first, uint64_t *step)
 {
     const ws_shape *s = &x->shape[op->reg];
     uint64_t a0 = s->base + (uint64_t)op->imm, stride = s->stride, a31 = a0 + 31 * stride;
-    if (!ws_shape_is_run(s) || stride > 32 || ((a0 | stride) & (size - 1)) || a31 < a0 || a31 + (size - 1) < a31)
+    if (!ws_shape_is_run(s) || ((a0 | stride) & (size - 1)) || a31 < a0 || a31 + (size - 1) < a31)
         return NULL;
     const ws_allocation *al = allocation_of(x->launch, a0, a31, size);
-    if (!al || (is_store && al->read_only))
+    if (!al || (is_store && al->read_only) ||
+        (!is_store && stride > 32 && x->launch->timing && !ws_timing_load_sectors_apply(x, al)))
         return NULL;
     *first = a0;
     *step = stride;
@@ -451,7 +453,7 @@ static inline const ws_allocation *global_run(ws_exec *x, const ptx_instr *in, c
 }
 
 /* count_access's counters of a global access of `sectors` sectors, as ws_global_access_cost_span finds
- * them for a full warp stepping by a sector at most (one request, a 32-byte transaction a sector). */
+ * them for a full warp's run (one request, a 32-byte transaction a sector). */
 static void count_global(ws_exec *x, uint64_t sectors, int is_store)
 {
     uint64_t *ic = ws_icounters(x);
@@ -462,18 +464,43 @@ static void count_global(ws_exec *x, uint64_t sectors, int is_store)
     ic[WS_CTR_extra_transaction_cycles] += sectors - 1;
 }
 
+/* The sectors of a run whose lanes are more than a sector apart: one a lane, in lane order. Returns the
+ * lines they make, as ws_timing_memory counts them (a new one where a lane's line is not the last's). */
+static unsigned far_sectors(uint64_t a0, uint64_t stride, uint64_t sector[WS_WARP_SIZE])
+{
+    unsigned lines = 1;
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+        sector[lane] = (a0 + (uint64_t)lane * stride) >> 5;
+        lines += lane > 0 && sector[lane] >> 2 != sector[lane - 1] >> 2;
+    }
+    return lines;
+}
+
+/* The sectors of a run: from the first lane's to the last's when the lanes are a sector apart at most,
+ * else one a lane. */
+static inline uint64_t run_sectors(uint64_t a0, uint64_t stride, unsigned size)
+{
+    return stride > 32 ? WS_WARP_SIZE : ((a0 + 31 * stride + size - 1) >> 5) - (a0 >> 5) + 1;
+}
+
 /* load_global_run's access, once it is known to be one (global_run). */
 static inline __attribute__((always_inline)) void load_run(ws_exec *x, const ptx_instr *in,
                                                            const ws_allocation *al, uint64_t a0, uint64_t stride,
                                                            unsigned size)
 {
     ws_launch *l = x->launch;
-    uint64_t a31 = a0 + 31 * stride;
     if (l->check_shapes)
         check_shape_lanes(x, in, &in->operand[1], a0, stride, 0, WS_WARP_SIZE);
-    count_global(x, ((a31 + size - 1) >> 5) - (a0 >> 5) + 1, 0);
-    if (l->timing)
-        ws_timing_load_run(x, al, a0, a31 + size - 1);
+    count_global(x, run_sectors(a0, stride, size), 0);
+    if (l->timing) {
+        if (stride <= 32) {
+            ws_timing_load_run(x, al, a0, a0 + 31 * stride + size - 1);
+        } else {
+            uint64_t sector[WS_WARP_SIZE];
+            unsigned lines = far_sectors(a0, stride, sector);
+            ws_timing_load_sectors(x, al, sector, WS_WARP_SIZE, lines);
+        }
+    }
     read_run(x->reg[in->operand[0].reg], al->bytes + (a0 - al->base), size, stride);
 }
 
@@ -785,7 +812,7 @@ static int store_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
         check_shaped_addresses(x, in, op, addr);
     }
     const uint64_t *values = ws_src(x, v, tmp);
-    count_global(x, ((a31 + size - 1) >> 5) - (a0 >> 5) + 1, 1);
+    count_global(x, run_sectors(a0, stride, size), 1);
     if (l->timing && !ws_timing_store_run(x, al, a0, stride, size)) {
         ws_lane_span span = {.lo = a0, .hi = a31, .any_bits = a0 | stride, .stride = stride,
                              .segment_lanes = WS_WARP_SIZE};

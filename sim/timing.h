@@ -131,7 +131,7 @@ void ws_timing_shared(ws_exec *x, uint64_t first, int one_address, unsigned byte
  * lanes read every sector from byte lo's to byte end's (a run stepping by a sector at most). */
 void ws_timing_load_run(ws_exec *x, const ws_allocation *al, uint64_t lo, uint64_t end);
 /* And for the commonest global store: a full warp's, elements of `size` bytes from a0 on, `stride` apart (a
- * sector at most; a multiple of size, or 0), aligned, inside allocation al. 0, having done nothing, when
+ * multiple of size, or 0), aligned, without wrapping, inside allocation al. 0, having done nothing, when
  * the allocation takes ws_timing_memory's general path (mapped host memory, a base off a sector). */
 int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint64_t a0, uint64_t stride, unsigned size);
 /* The same for sectors in any order (distinct, as the lanes meet them; on `lines` lines), when

@@ -884,8 +884,8 @@ END_TEST
 
 /* ---- The one-pass memory paths (sim/exec_mem.c) against the general ones ------------------------------ */
 
-/* tests/ptx/strided_access.ptx's kernels with a run of addresses off a sector, with gaps, at one address, past
- * a sector and misaligned, in full and partial warps, run with the one-pass paths and without
+/* tests/ptx/strided_access.ptx's kernels with a run of addresses off a sector, with gaps, at one address, a
+ * sector or more apart, and misaligned, in full and partial warps, run with the one-pass paths and without
  * (WARPSIM_ONE_PASS=0): the same counters, buffer, predicted time, and every block's timing record. */
 START_TEST(one_pass_accesses_as_the_general_path)
 {
@@ -896,9 +896,10 @@ START_TEST(one_pass_accesses_as_the_general_path)
     } cases[] = {
         {"strided_f32", 0, 4, 48},  {"strided_f32", 4, 4, 48},   {"strided_f32", 28, 4, 32},
         {"strided_f32", 0, 0, 48},  {"strided_f32", 8, 8, 32},   {"strided_f32", 28, 12, 48},
-        {"strided_f32", 0, 32, 32}, {"strided_f32", 4, 64, 32},  {"strided_u64", 0, 8, 32},
-        {"strided_u64", 24, 8, 32}, {"strided_u64", 0, 0, 32},   {"strided_u64", 8, 16, 32},
-        {"strided_u64", 0, 32, 32}, {"strided_u64", 4, 8, 32},   /* misaligned: the same fault */
+        {"strided_f32", 0, 32, 32}, {"strided_f32", 4, 64, 32},  {"strided_f32", 0, 40, 48},
+        {"strided_f32", 12, 128, 32}, {"strided_u64", 0, 8, 32}, {"strided_u64", 24, 8, 32},
+        {"strided_u64", 0, 0, 32},  {"strided_u64", 8, 16, 32},  {"strided_u64", 0, 32, 32},
+        {"strided_u64", 8, 72, 32}, {"strided_u64", 4, 8, 32},   /* misaligned: the same fault */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char launch[256];
