@@ -20,7 +20,7 @@ typedef struct {
     ws_block *b;
     int32_t pc;
     const ptx_instr *in;
-    const ws_decoded *decoded, *d;
+    const ws_decoded *d;
     ws_instr_counters *counters;
     uint64_t room;   /* steps left in the budget: the round stops at the warp that spends the last */
 } group;
@@ -38,7 +38,7 @@ static inline ws_warp *next_member(const group *g, int *k, int *last, ws_simt_en
         }
         *top = &w->simt[w->simt_depth - 1];
         *frame = &w->frames[w->frame_depth - 1];
-        if ((*top)->pc != g->pc || (*frame)->decoded != g->decoded || (*frame)->counters != g->counters)
+        if ((*top)->pc != g->pc || (*frame)->counters != g->counters)   /* a function's counters are its own */
             return NULL;
         *last = *k;
         return w;
@@ -164,7 +164,7 @@ int ws_step_group(ws_launch *l, ws_block *b, int wi)
         return wi;
     }
     const ws_decoded *d = &first->decoded[pc];
-    group g = {l, b, pc, &fn->instrs[pc], first->decoded, d, first->counters, l->max_steps - l->steps};
+    group g = {l, b, pc, &fn->instrs[pc], d, first->counters, l->max_steps - l->steps};
     int scheduled = l->timing && !l->timing->in_order;
     if (d->moves_stack) {
         if (g.in->opcode == OP_bra && (scheduled || !l->timing))
