@@ -414,9 +414,9 @@ WS_LANE_LOOPS static void read_run(uint64_t r[restrict WS_WARP_SIZE], const uint
 
 /* Whether a loaded element must be sign-extended into its register (the one-pass paths leave that to the
  * general one). */
-static int widens(const ws_exec *x, const ptx_instr *in, unsigned size, int32_t reg)
+static int widens(const ptx_function *fn, const ptx_instr *in, unsigned size, int32_t reg)
 {
-    unsigned reg_bits = ws_type_bits((ptx_type)x->fn->value_reg_type[reg]);
+    unsigned reg_bits = ws_type_bits((ptx_type)fn->value_reg_type[reg]);
     return ptx_types[in->type].kind == PTX_KIND_SIGNED && (size == 8 ? reg_bits < 64 : reg_bits > 32);
 }
 
@@ -464,18 +464,6 @@ static void count_global(ws_exec *x, uint64_t sectors, int is_store)
     ic[WS_CTR_extra_transaction_cycles] += sectors - 1;
 }
 
-/* The sectors of a run whose lanes are more than a sector apart: one a lane, in lane order. Returns the
- * lines they make, as ws_timing_memory counts them (a new one where a lane's line is not the last's). */
-static unsigned far_sectors(uint64_t a0, uint64_t stride, uint64_t sector[WS_WARP_SIZE])
-{
-    unsigned lines = 1;
-    for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
-        sector[lane] = (a0 + (uint64_t)lane * stride) >> 5;
-        lines += lane > 0 && sector[lane] >> 2 != sector[lane - 1] >> 2;
-    }
-    return lines;
-}
-
 /* The sectors of a run: from the first lane's to the last's when the lanes are a sector apart at most,
  * else one a lane. */
 static inline uint64_t run_sectors(uint64_t a0, uint64_t stride, unsigned size)
@@ -497,7 +485,7 @@ static inline __attribute__((always_inline)) void load_run(ws_exec *x, const ptx
             ws_timing_load_run(x, al, a0, a0 + 31 * stride + size - 1);
         } else {
             uint64_t sector[WS_WARP_SIZE];
-            unsigned lines = far_sectors(a0, stride, sector);
+            unsigned lines = ws_timing_far_sectors(a0, stride, sector);
             ws_timing_load_sectors(x, al, sector, WS_WARP_SIZE, lines);
         }
     }
@@ -517,7 +505,7 @@ static int load_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     uint64_t a0, stride;
     const ws_allocation *al;
     if (mask != WS_FULL_MASK || d->kind != PTX_OPD_REG || !(al = global_run(x, in, op, size, 0, &a0, &stride)) ||
-        widens(x, in, size, d->reg))
+        widens(x->fn, in, size, d->reg))
         return 0;
     load_run(x, in, al, a0, stride, size);
     return 1;
@@ -536,7 +524,7 @@ static int load_global_rows(ws_exec *x, const ptx_instr *in, uint32_t mask)
         (size != 4 && size != 8) || op->symbol >= 0 || !s->known || s->width == WS_WARP_SIZE || !op->reg_is_64 ||
         !l->one_pass_global)
         return 0;
-    if (widens(x, in, size, d->reg))
+    if (widens(x->fn, in, size, d->reg))
         return 0;
     unsigned width = s->width, rows = WS_WARP_SIZE / width;
     uint64_t base = s->base + (uint64_t)op->imm, stride = s->stride, start[WS_WARP_SIZE / 4], lo = UINT64_MAX, hi = 0;
@@ -644,7 +632,7 @@ static int load_shared_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     unsigned size = ptx_types[in->type].size;
     ws_lane_span span;
     ws_shared_cost cost;
-    if (d->kind != PTX_OPD_REG || x->warp->its.count || widens(x, in, size, d->reg) ||
+    if (d->kind != PTX_OPD_REG || x->warp->its.count || widens(x->fn, in, size, d->reg) ||
         !shared_run(x, in, op, size, &span, &cost))
         return 0;
     load_shared_access(x, in, &span, &cost, size);
@@ -1079,15 +1067,12 @@ ws_exec_fn ws_memory_handler(const ptx_module *m, const ptx_function *fn, const 
     unsigned size = ptx_types[in->type].size;
     if (in->opcode != OP_ld || in->vec > 1 || d->kind != PTX_OPD_REG)
         return NULL;
-    if (in->space == PTX_SPACE_PARAM) {   /* as ws_symbol_location finds a kernel's parameter */
-        const ptx_symbol *s = op->symbol >= 0 ? &m->symbols[op->symbol] : NULL;
-        return s && op->reg < 0 && size <= 8 && s->space == PTX_SPACE_PARAM && s->kind == PTX_SYM_PARAM &&
-               s->function >= 0 && m->functions[s->function].is_entry ? exec_ld_kernel_param : NULL;
-    }
+    if (in->space == PTX_SPACE_PARAM)
+        return op->symbol >= 0 && op->reg < 0 && size <= 8 && ws_symbol_is_kernel_param(m, &m->symbols[op->symbol])
+               ? exec_ld_kernel_param : NULL;
     if (size != 4 && size != 8)
         return NULL;
-    unsigned reg_bits = ws_type_bits((ptx_type)fn->value_reg_type[d->reg]);   /* widens(), known at decode */
-    if (ptx_types[in->type].kind == PTX_KIND_SIGNED && (size == 8 ? reg_bits < 64 : reg_bits > 32))
+    if (widens(fn, in, size, d->reg))   /* known at decode */
         return NULL;
     if (in->space == PTX_SPACE_GLOBAL)
         return op->symbol < 0 && op->reg >= 0 && op->reg_is_64 ? exec_ld_global_run : NULL;

@@ -86,7 +86,7 @@ ptx_space ws_symbol_location(ws_exec *x, int32_t symbol, uint64_t *addr)
     ws_warp *w = x->warp;
     switch ((ptx_space)s->space) {
     case PTX_SPACE_PARAM:
-        if (s->kind == PTX_SYM_PARAM && s->function >= 0 && m->functions[s->function].is_entry) {
+        if (ws_symbol_is_kernel_param(m, s)) {
             *addr = s->offset;               /* the kernel's parameter buffer */
             return PTX_SPACE_PARAM;
         }

@@ -15,4 +15,12 @@ void ws_read_operand_slow(ws_exec *x, const ptx_operand *op, uint64_t out[32]);
  * (.param and .local variables: in the current frame of the thread's local memory). */
 ptx_space ws_symbol_location(ws_exec *x, int32_t symbol, uint64_t *addr);
 
+/* Whether symbol s of module m is a kernel's parameter, in the launch's parameter buffer at s->offset
+ * (a .func's parameters live in each thread's frame). */
+static inline int ws_symbol_is_kernel_param(const ptx_module *m, const ptx_symbol *s)
+{
+    return s->space == PTX_SPACE_PARAM && s->kind == PTX_SYM_PARAM && s->function >= 0 &&
+           m->functions[s->function].is_entry;
+}
+
 #endif

@@ -733,21 +733,16 @@ int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint64_t a0, uint64
     ws_block_timing *bt = &x->block->tm;
     ws_warp *w = x->warp;
     int far = stride > 32;   /* a sector a lane, in lane order (ws_timing_memory's "by more") */
-    uint64_t first = a0 >> 5, last = (a0 + 31 * stride) >> 5;
-    unsigned n = far ? WS_WARP_SIZE : (unsigned)(last - first + 1), lines = 1;
-    if (far) {
-        for (uint64_t lane = 1; lane < WS_WARP_SIZE; lane++)
-            lines += (a0 + lane * stride) >> 7 != (a0 + (lane - 1) * stride) >> 7;
-    } else {
-        lines = (unsigned)((last >> 2) - (first >> 2) + 1);
-    }
+    uint64_t first = a0 >> 5, last = (a0 + 31 * stride) >> 5, sector[WS_WARP_SIZE];
+    unsigned n = far ? WS_WARP_SIZE : (unsigned)(last - first + 1);
+    unsigned lines = far ? ws_timing_far_sectors(a0, stride, sector) : (unsigned)((last >> 2) - (first >> 2) + 1);
     bt->waits[WS_WAIT_GLOBAL_STORE]++;
     uint32_t slots = 0, dram_writes = 0;
     if (al->l2) {   /* store_sectors' loop */
         uint8_t *map = al->l2 - (al->base >> 5);
         int atomics = l->global_atomics != NULL;
         for (unsigned i = 0; i < n; i++)
-            dram_writes += !(l2_mark(&map[far ? (a0 + i * stride) >> 5 : first + i], 3, atomics) & 2);
+            dram_writes += !(l2_mark(&map[far ? sector[i] : first + i], 3, atomics) & 2);
         /* the sectors given fewer than 32 bytes: none by one address (32 lanes' bytes), every one with
          * gaps between the lanes' elements, the ends of consecutive elements where they are not aligned */
         unsigned ends = (unsigned)((a0 & 31) != 0) + (unsigned)(((a0 + 32 * stride) & 31) != 0);

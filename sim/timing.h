@@ -134,6 +134,19 @@ void ws_timing_load_run(ws_exec *x, const ws_allocation *al, uint64_t lo, uint64
  * multiple of size, or 0), aligned, without wrapping, inside allocation al. 0, having done nothing, when
  * the allocation takes ws_timing_memory's general path (mapped host memory, a base off a sector). */
 int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint64_t a0, uint64_t stride, unsigned size);
+/* The sectors of a full warp's run whose lanes are more than a sector apart: one a lane, in lane order.
+ * Returns the lines they make, as ws_timing_memory counts them (a new one where a lane's line is not the
+ * last lane's). */
+static inline unsigned ws_timing_far_sectors(uint64_t a0, uint64_t stride, uint64_t sector[WS_WARP_SIZE])
+{
+    unsigned lines = 1;
+    sector[0] = a0 >> 5;
+    for (int lane = 1; lane < WS_WARP_SIZE; lane++) {
+        sector[lane] = (a0 + (uint64_t)lane * stride) >> 5;
+        lines += sector[lane] >> 2 != sector[lane - 1] >> 2;
+    }
+    return lines;
+}
 /* The same for sectors in any order (distinct, as the lanes meet them; on `lines` lines), when
  * ws_timing_load_sectors_apply says the allocation's sectors may be taken so. */
 int ws_timing_load_sectors_apply(const ws_exec *x, const ws_allocation *al);
