@@ -79,10 +79,14 @@ record() {
         --buf in=f32:65536:random=1 --buf out=f32:256 --arg in --arg out --arg s32:65536
     run_case "$warpsim" "$dir" reduction_64k_lockstep $rd --kernel reduce_sequential --grid 256 --block 256 \
         --shared 1024 --buf in=f32:65536:random=1 --buf out=f32:256 --arg in --arg out --arg s32:65536 --sched lockstep
-    # the step budget running out in the middle of a round (and of its warps at one instruction)
-    run_case "$warpsim" "$dir" matmul_naive_budget $mm --kernel matmul_naive --grid 2,2 --block 32,32 \
-        --buf A=f32:4096:random=1 --buf B=f32:4096:random=2 --buf C=f32:4096 --arg A --arg B --arg C --arg s32:64 \
-        --max-steps 4321
+    # the step budget running out in the middle of a round (and of its warps at one instruction), at a
+    # round's end, and in the rounds a group runs one after another (sim/lockstep.c)
+    local steps
+    for steps in 4321 4320 4339 5000 6017; do
+        run_case "$warpsim" "$dir" "matmul_naive_budget_$steps" $mm --kernel matmul_naive --grid 2,2 --block 32,32 \
+            --buf A=f32:4096:random=1 --buf B=f32:4096:random=2 --buf C=f32:4096 --arg A --arg B --arg C \
+            --arg s32:64 --max-steps $steps
+    done
     run_case "$warpsim" "$dir" reduction_budget $rd --kernel reduce_sequential --grid 4 --block 256 --shared 1024 \
         --buf in=f32:1024:random=1 --buf out=f32:4 --arg in --arg out --arg s32:1024 --max-steps 777
     run_case "$warpsim" "$dir" reduction_64k_no_timing $rd --kernel reduce_sequential --grid 64 --block 256 \

@@ -48,11 +48,35 @@ static inline ws_warp *next_member(const group *g, int *k, int *last, ws_simt_en
 
 /* ---- The paths ------------------------------------------------------------------------------- */
 
-/* An instruction that leaves the SIMT stack alone: ws_step's work for each warp. `scheduled`: the timing
- * model's real-build issue step (not --build O0, not --no-timing), its sums added once for the group;
- * `pure` (ws_decoded.pure: registers alone, no fault, no memory): the steps counted once, no fault looked
- * for, no context but the registers. */
-static inline __attribute__((always_inline)) int plain_group(const group *g, int wi, const int scheduled,
+/* The round's warps from wi on that wait at g's instruction, at most g->room of them, into b->group. *last:
+ * the last warp reached; *whole: no warp after them waits elsewhere (the scan reached the block's end);
+ * *full: every one's lanes all active. Returns how many. */
+static int gather(const group *g, int wi, int *last, int *whole, int *full)
+{
+    ws_group_member *m = g->b->group;
+    uint32_t all = WS_FULL_MASK;
+    int n = 0, k = wi;
+    ws_simt_entry *top;
+    ws_frame *frame;
+    ws_warp *w;
+    *last = wi;
+    for (; (uint64_t)n < g->room && (w = next_member(g, &k, last, &top, &frame)); k++) {
+        m[n++] = (ws_group_member){w, top, frame};
+        all &= top->mask;
+    }
+    *whole = k == g->b->warp_count;
+    *full = all == WS_FULL_MASK;
+    return n;
+}
+
+/* An instruction that leaves the SIMT stack alone, for the group's n warps (gathered): ws_step's work for
+ * each. `scheduled`: the timing model's real-build issue step (not --build O0, not --no-timing), its sums
+ * added once for the group; `pure` (ws_decoded.pure: registers alone, no fault, no memory): the steps
+ * counted once (for the whole group where its lanes are all active and the instruction has no guard), no
+ * fault looked for, no context but the registers. Returns 0 when each warp ran it and still waits at the
+ * next one, with the same stack; 1 when one reached its path's merge point (its stack settled) or a fault
+ * stopped the group. */
+static inline __attribute__((always_inline)) int plain_group(const group *g, int n, int full, const int scheduled,
                                                              const int pure)
 {
     ws_launch *l = g->l;
@@ -63,16 +87,19 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     const ws_exec_fn run = d->run;
     const int check = l->check_shapes, timing = l->timing != NULL;
     const uint32_t latency_branch = l->arch->latency_branch;
+    const int counted = pure && full && in->guard < 0;   /* every warp's steps alike */
     ws_block_timing *bt = &b->tm;
     ws_step_sums steps = {0};
     ws_issue_sums sums = {0};
-    int last = wi;
-    ws_simt_entry *top;
-    ws_frame *frame;
-    ws_warp *w;
-    for (int k = wi; steps.warps < g->room && (w = next_member(g, &k, &last, &top, &frame)); k++) {
+    int moved = 0;
+    const ws_group_member *m = b->group, *end = m + n;
+    for (; m < end; m++) {
+        ws_warp *w = m->w;
+        ws_simt_entry *top = m->top;
+        ws_frame *frame = m->frame;
         uint32_t active = top->mask, mask = ws_step_mask(in, frame, active);
-        ws_step_count(&steps, active, mask);
+        if (!counted)
+            ws_step_count(&steps, active, mask);
         if (!pure)
             l->steps++, b->steps++;
         ws_exec *x = pure ? &w->exec : ws_step_context(w, g->pc, g->counters[g->pc], active);
@@ -89,22 +116,60 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
         if (timing)
             ws_timing_retire_of(w, op, frame, pure);
         top->pc = g->pc + 1;
-        if (top->pc == top->rpc)   /* this path's merge point: the stack changes */
+        if (top->pc == top->rpc) {   /* this path's merge point: the stack changes */
             ws_step_settle(l, b, w, w->frame_depth);   /* the instruction moved no frame */
-        if (!pure && l->failed)
+            moved = 1;
+        }
+        if (!pure && l->failed) {
+            moved = 1;
             break;   /* the round stops at the fault */
+        }
     }
+    if (counted)
+        steps = (ws_step_sums){(uint64_t)n, (uint64_t)n * WS_WARP_SIZE, (uint64_t)n * WS_WARP_SIZE};
     if (pure)
         l->steps += steps.warps, b->steps += steps.warps;
     ws_step_add_sums(g->counters[g->pc], &steps);
     if (scheduled)
         ws_timing_add_issue_sums(g->counters[g->pc], bt, op, l->timing, &sums);
-    return last;
+    return moved;
 }
 
-static int scheduled_pure_group(const group *g, int wi) { return plain_group(g, wi, 1, 1); }
-static int scheduled_group(const group *g, int wi) { return plain_group(g, wi, 1, 0); }
-static int general_group(const group *g, int wi) { return plain_group(g, wi, 0, 0); }
+static int scheduled_pure_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 1); }
+static int scheduled_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0); }
+static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0); }
+
+/* Whether instruction pc of the group's function leaves the SIMT stack alone (and SASS adds no branches). */
+static int plain_at(const ptx_function *fn, const ws_decoded *decoded, int32_t pc)
+{
+    return (uint32_t)pc < (uint32_t)fn->instr_count && !decoded[pc].sass_branches && !decoded[pc].moves_stack;
+}
+
+/* Instructions that leave the stack alone, from g's on: the round's group, then, while it was the whole
+ * round (`whole_round`), the next rounds' as long as each is the same warps at the next such instruction. */
+static int plain_rounds(group *g, int wi, int whole_round)
+{
+    ws_launch *l = g->l;
+    const ptx_function *fn = g->b->warps[wi].exec.fn;
+    const ws_decoded *decoded = g->d - g->pc;
+    int scheduled = l->timing && !l->timing->in_order;
+    int last, whole, full;
+    int n = gather(g, wi, &last, &whole, &full);
+    whole_round = whole_round && whole;
+    for (;;) {
+        int moved = scheduled ? (g->d->pure ? scheduled_pure_group(g, n, full) : scheduled_group(g, n, full))
+                              : general_group(g, n, full);
+        if (moved || !whole_round || l->steps >= l->max_steps || !plain_at(fn, decoded, g->pc + 1))
+            return last;
+        /* the next round: the same warps, each at the next instruction, nothing between */
+        g->pc++;
+        g->in++;
+        g->d++;
+        g->room = l->max_steps - l->steps;
+        if ((uint64_t)n > g->room)
+            n = (int)g->room;   /* the round stops at the warp that spends the last step */
+    }
+}
 
 /* A bra: the warps whose lanes all go one way move their path's pc here, as exec_bra and ws_simt_branch
  * would (a uniform branch pushes nothing); a warp whose lanes split takes ws_step. */
@@ -153,7 +218,7 @@ static int branch_group(const group *g, int wi)
     return last;
 }
 
-int ws_step_group(ws_launch *l, ws_block *b, int wi)
+int ws_step_group(ws_launch *l, ws_block *b, int wi, int first_of_round)
 {
     ws_warp *w = &b->warps[wi];
     const ws_frame *first = &w->frames[w->frame_depth - 1];
@@ -172,7 +237,5 @@ int ws_step_group(ws_launch *l, ws_block *b, int wi)
         ws_step(l, b, w, 0);
         return wi;
     }
-    if (scheduled)
-        return d->pure ? scheduled_pure_group(&g, wi) : scheduled_group(&g, wi);
-    return general_group(&g, wi);
+    return plain_rounds(&g, wi, first_of_round);
 }

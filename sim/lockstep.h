@@ -10,11 +10,21 @@
 
 #include "sim/state.h"
 
+/* A warp of a group, with its path's top entry and its top frame: they stay put while the group runs
+ * instructions that leave the SIMT stack alone (ws_block.group holds a block's). */
+typedef struct ws_group_member {
+    ws_warp *w;
+    ws_simt_entry *top;
+    ws_frame *frame;
+} ws_group_member;
+
 /* Runs the instruction warp wi waits at for wi and the warps after it that the round would step next
  * while they wait at it too (those the round passes by, done or at a barrier, are passed by), as
  * ws_step would one after another, stopping after a fault (l->failed) or where the step budget runs out
- * (l->steps reaches l->max_steps). Returns the index of the last warp it reached: the round goes on
- * after it. */
-int ws_step_group(ws_launch *l, ws_block *b, int wi);
+ * (l->steps reaches l->max_steps). `first_of_round`: no warp before wi ran this round. When the group
+ * is then the whole round, the next rounds, as long as the same warps wait at one instruction that
+ * leaves the stack alone, are run too: nothing else runs between them. Returns the index of the last
+ * warp it reached: the round goes on after it. */
+int ws_step_group(ws_launch *l, ws_block *b, int wi, int first_of_round);
 
 #endif

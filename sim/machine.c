@@ -62,9 +62,10 @@ int ws_run_block(ws_launch *l, ws_block *b)
             live = 1;
             if (w->state == WS_WARP_AT_BARRIER)
                 continue;
+            int first_of_round = !progressed;
             progressed = 1;
             if (!tracing_block && !capturing_block && !l->warp_by_warp) {
-                wi = ws_step_group(l, b, wi);   /* the warps up to wi ran this round's instruction */
+                wi = ws_step_group(l, b, wi, first_of_round);   /* the warps up to wi ran this round's instruction */
             } else {
                 ws_step(l, b, w, (tracing_block && wi == l->trace_warp) |
                                  (capturing_block && wi == l->capture->trace_warp) << 1);

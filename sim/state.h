@@ -264,6 +264,7 @@ struct ws_block {
     int32_t smid;
     ws_warp *warps;
     int32_t warp_count;
+    struct ws_group_member *group;   /* sim/lockstep.c's warps of a group, warp_count of them */
     uint32_t thread_count;       /* threads not exited */
     int tids_ready;              /* warps' lanes and thread indices set (the same in every block) */
     uint8_t *shared;             /* static + dynamic shared memory */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sim/its.h"
+#include "sim/lockstep.h"
 #include "sim/sass.h"
 #include "sim/simt.h"
 #include "sim/timing.h"
@@ -176,13 +177,14 @@ int ws_block_alloc(ws_launch *l, ws_block *b)
     memset(b, 0, sizeof *b);
     b->warp_count = (int32_t)((threads + WS_WARP_SIZE - 1) / WS_WARP_SIZE);
     b->warps = calloc((size_t)b->warp_count, sizeof(ws_warp));
+    b->group = calloc((size_t)b->warp_count, sizeof *b->group);
     b->shared = calloc(1, l->shared_size ? l->shared_size : 1);
     b->shared_size = l->shared_size;
     if (l->initcheck && !(b->shared_init = calloc(1, (l->shared_size + 7) / 8 + 1)))
         return -1;
     if (l->racecheck && !(b->race = ws_race_cells_new(l->shared_size)))
         return -1;
-    if (!b->warps || !b->shared)
+    if (!b->warps || !b->group || !b->shared)
         return -1;
     if (l->its && ws_its_block_alloc(l, b) < 0)
         return -1;
@@ -207,6 +209,7 @@ void ws_block_free(ws_block *b)
         }
     }
     free(b->warps);
+    free(b->group);
     free(b->shared);
     free(b->shared_init);
     free(b->race);

@@ -808,54 +808,92 @@ static void assert_same_launch(sim_run *a, sim_run *b)
 }
 
 /* Each lane counts up its word, a load, an add and a store a turn, so that a warp-instruction more or
- * less before the step budget runs out shows in the buffer; the even warps run one instruction more
- * before the loop, so that the round's warps wait at two instructions (groups of one). */
-static const char counting[] = HEADER
-    ".visible .entry k(.param .u64 out)\n"
-    "{\n"
-    "  .reg .b32 %r<6>; .reg .b64 %rd<3>; .reg .pred %p<3>;\n"
-    "  ld.param.u64 %rd1, [out];\n"
-    "  mov.u32 %r1, %tid.x;\n"
-    "  mul.wide.u32 %rd2, %r1, 4;\n"
-    "  add.u64 %rd2, %rd1, %rd2;\n"
-    "  shr.u32 %r4, %r1, 5;\n"
-    "  and.b32 %r4, %r4, 1;\n"
-    "  setp.eq.u32 %p2, %r4, 1;\n"
-    "  @%p2 bra ODD;\n"
-    "  add.u32 %r5, %r1, 1;\n"
-    "ODD:\n"
-    "  mov.u32 %r2, 0;\n"
-    "LOOP:\n"
-    "  ld.global.u32 %r3, [%rd2];\n"
-    "  add.u32 %r3, %r3, 1;\n"
-    "  st.global.u32 [%rd2], %r3;\n"
-    "  add.u32 %r2, %r2, 1;\n"
-    "  setp.lt.u32 %p1, %r2, 6;\n"
-    "  @%p1 bra LOOP;\n"
-    "  ret;\n"
-    "}\n";
+ * less before the step budget runs out shows in the buffer; warps whose bit SPLIT of %tid.x is 0 run one
+ * instruction more before the loop (SPLIT 5: the even warps, so that the round's warps wait at two
+ * instructions, groups of one; 7: none of a 128-thread block's, all in lockstep). WORD: the index of the
+ * lane's word (%r6) from %tid.x (%r1). */
+#define COUNTING(SPLIT, WORD) HEADER \
+    ".visible .entry k(.param .u64 out)\n" \
+    "{\n" \
+    "  .reg .b32 %r<7>; .reg .b64 %rd<3>; .reg .pred %p<3>;\n" \
+    "  ld.param.u64 %rd1, [out];\n" \
+    "  mov.u32 %r1, %tid.x;\n" \
+    "  " WORD "\n" \
+    "  mul.wide.u32 %rd2, %r6, 4;\n" \
+    "  add.u64 %rd2, %rd1, %rd2;\n" \
+    "  shr.u32 %r4, %r1, " SPLIT ";\n" \
+    "  and.b32 %r4, %r4, 1;\n" \
+    "  setp.eq.u32 %p2, %r4, 1;\n" \
+    "  @%p2 bra ODD;\n" \
+    "  add.u32 %r5, %r1, 1;\n" \
+    "ODD:\n" \
+    "  mov.u32 %r2, 0;\n" \
+    "LOOP:\n" \
+    "  ld.global.u32 %r3, [%rd2];\n" \
+    "  add.u32 %r3, %r3, 1;\n" \
+    "  st.global.u32 [%rd2], %r3;\n" \
+    "  add.u32 %r2, %r2, 1;\n" \
+    "  setp.lt.u32 %p1, %r2, 6;\n" \
+    "  @%p1 bra LOOP;\n" \
+    "  ret;\n" \
+    "}\n"
+static const char counting[] = COUNTING("5", "mov.u32 %r6, %r1;");
+/* a block's warps in lockstep: their groups are whole rounds, run one after another (sim/lockstep.c) */
+static const char counting_in_lockstep[] = COUNTING("7", "mov.u32 %r6, %r1;");
+/* every warp counts in words 0-31, the odd ones an instruction ahead: the round's order decides which of
+ * their loads see which stores */
+static const char counting_one_row[] = COUNTING("5", "and.b32 %r6, %r1, 31;");
 
 START_TEST(groups_stop_where_warps_stop)
 {
-    /* 2 blocks of 4 warps: 4 * (9 + 6 * 6 + 1) + 2 * 1 (the even warps' add) = 186 warp-instructions a block */
-    sim_run *whole = run(counting, "grid 2\nblock 128\nbuf out=u32:128\narg out\n");
-    ck_assert_msg(whole->status == 0, "%s", whole->err);
-    ck_assert_uint_eq(whole->session.launches[0].steps, 2 * 186);
-    for (int t = 0; t < 128; t++)
-        ck_assert_uint_eq(u32(whole, "out")[t], 2 * 6);   /* both blocks count in the same words */
-    done(whole);
-    /* the budget spent at every warp-instruction in turn: the same stores made, the same counters */
-    for (int budget = 1; budget < 2 * 186; budget++) {
-        char launch[256];
-        snprintf(launch, sizeof launch, "grid 2\nblock 128\nbuf out=u32:128\narg out\nmax-steps %d\n", budget);
-        sim_run *a, *b;
-        run_both(counting, launch, &a, &b);
-        ck_assert_int_eq(a->status, 1);
-        ck_assert_msg(memcmp(u32(a, "out"), u32(b, "out"), 128 * 4) == 0, "budget %d: the stores differ", budget);
-        assert_same_launch(a, b);
-        done(a);
-        done(b);
+    /* 2 blocks of 4 warps: 4 * (10 + 6 * 6 + 1) + 2 * 1 (the even warps' add) = 190 warp-instructions a
+     * block; in lockstep, every warp's add: 192 */
+    static const struct {
+        const char *ptx;
+        int steps;
+    } kernels[] = {{counting, 190}, {counting_in_lockstep, 192}};
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+        sim_run *whole = run(kernels[k].ptx, "grid 2\nblock 128\nbuf out=u32:128\narg out\n");
+        ck_assert_msg(whole->status == 0, "%s", whole->err);
+        ck_assert_uint_eq(whole->session.launches[0].steps, 2 * kernels[k].steps);
+        for (int t = 0; t < 128; t++)
+            ck_assert_uint_eq(u32(whole, "out")[t], 2 * 6);   /* both blocks count in the same words */
+        done(whole);
+        /* the budget spent at every warp-instruction in turn: the same stores made, the same counters */
+        for (int budget = 1; budget < 2 * kernels[k].steps; budget++) {
+            char launch[256];
+            snprintf(launch, sizeof launch, "grid 2\nblock 128\nbuf out=u32:128\narg out\nmax-steps %d\n", budget);
+            sim_run *a, *b;
+            run_both(kernels[k].ptx, launch, &a, &b);
+            ck_assert_int_eq(a->status, 1);
+            ck_assert_uint_eq(b->session.launches[0].steps, (uint64_t)budget);
+            ck_assert_msg(memcmp(u32(a, "out"), u32(b, "out"), 128 * 4) == 0, "kernel %zu, budget %d: the stores "
+                          "differ", k, budget);
+            assert_same_launch(a, b);
+            done(a);
+            done(b);
+        }
     }
+}
+END_TEST
+
+START_TEST(groups_keep_the_rounds_order)
+{
+    /* One block of 4 warps counting in one row of 32 words, the odd warps a turn ahead. A round runs the
+     * even warps (0, 2) at one instruction and the odd ones (1, 3) at the next, in warp order: groups of
+     * one. By hand, one pass of the loop: round r, the evens load (both the same value v) and the odds
+     * add; r + 1, the evens add and the odds store; r + 2, the evens store v + 1 over the odds' store. So
+     * each pass adds 1 to every word: 6 in all. A warp run on ahead of its round would see other stores. */
+    sim_run *a, *b;
+    run_both(counting_one_row, "grid 1\nblock 128\nbuf out=u32:32\narg out\n", &a, &b);
+    ck_assert_msg(b->status == 0, "%s", b->err);
+    for (int t = 0; t < 32; t++) {
+        ck_assert_uint_eq(u32(a, "out")[t], 6);
+        ck_assert_uint_eq(u32(b, "out")[t], 6);
+    }
+    assert_same_launch(a, b);
+    done(a);
+    done(b);
 }
 END_TEST
 
@@ -950,6 +988,7 @@ int main(void)
     tcase_add_test(errors, deadlock_is_reported);
     tcase_add_test(errors, step_budget_stops_endless_loops);
     tcase_add_test(errors, groups_stop_where_warps_stop);
+    tcase_add_test(errors, groups_keep_the_rounds_order);
     tcase_add_test(errors, groups_count_as_warps_do);
     tcase_add_test(errors, one_pass_accesses_as_the_general_path);
     tcase_add_test(errors, bra_uni_on_divergent_condition_is_an_error);
