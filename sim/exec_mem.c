@@ -424,7 +424,7 @@ static int widens(const ptx_function *fn, const ptx_instr *in, unsigned size, in
  * global_run checks them): its first address and step, and its allocation, when its address register's
  * shape (a run) steps forward, aligned, without wrapping, inside one allocation (a store's writable), and,
  * for a load whose lanes are more than a sector apart, when the timing model may take its sectors from a
- * list (ws_timing_load_sectors). 0: it does not. */
+ * list (ws_timing_load_sectors_apply). 0: it does not. */
 static inline const ws_allocation *run_allocation(ws_exec *x, const ptx_operand *op, unsigned size, int is_store,
                                                   uint64_t *first, uint64_t *step)
 {
@@ -474,19 +474,23 @@ static inline uint64_t run_sectors(uint64_t a0, uint64_t stride, unsigned size)
 /* load_global_run's access, once it is known to be one (global_run). */
 static inline __attribute__((always_inline)) void load_run(ws_exec *x, const ptx_instr *in,
                                                            const ws_allocation *al, uint64_t a0, uint64_t stride,
-                                                           unsigned size)
+                                                           unsigned size, ws_ld_global_batch *b)
 {
     ws_launch *l = x->launch;
     if (l->check_shapes)
         check_shape_lanes(x, in, &in->operand[1], a0, stride, 0, WS_WARP_SIZE);
-    count_global(x, run_sectors(a0, stride, size), 0);
+    b->runs++;   /* count_global's counters, added by ws_ld_global_batch_end */
+    b->sectors += run_sectors(a0, stride, size);
     if (l->timing) {
-        if (stride <= 32) {
-            ws_timing_load_run(x, al, a0, a0 + 31 * stride + size - 1);
-        } else {
+        uint64_t end = a0 + 31 * stride + size - 1;
+        if (stride > 32) {   /* run_allocation found the batch applies */
             uint64_t sector[WS_WARP_SIZE];
             unsigned lines = ws_timing_far_sectors(a0, stride, sector);
-            ws_timing_load_sectors(x, al, sector, WS_WARP_SIZE, lines);
+            ws_load_sectors(&b->timing, x->warp, al, sector, WS_WARP_SIZE, lines);
+        } else if (ws_load_batch_applies(&b->timing, al)) {
+            ws_load_run(&b->timing, x->warp, al, a0, end);
+        } else {
+            ws_timing_load_run(x, al, a0, end);   /* the general path */
         }
     }
     read_run(x->reg[in->operand[0].reg], al->bytes + (a0 - al->base), size, stride);
@@ -498,7 +502,7 @@ static inline __attribute__((always_inline)) void load_run(ws_exec *x, const ptx
  * nothing to widen, no check and no --html on. Everything the general path does, in its
  * order (the allocation, the counters of count_access, the timing model, the data), from
  * the span alone (load_run). Returns 0, having done nothing, when the access is not such. */
-static int load_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
+static int load_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_global_batch *b)
 {
     const ptx_operand *op = &in->operand[1], *d = &in->operand[0];
     unsigned size = ptx_types[in->type].size;
@@ -507,14 +511,14 @@ static int load_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     if (mask != WS_FULL_MASK || d->kind != PTX_OPD_REG || !(al = global_run(x, in, op, size, 0, &a0, &stride)) ||
         widens(x->fn, in, size, d->reg))
         return 0;
-    load_run(x, in, al, a0, stride, size);
+    load_run(x, in, al, a0, stride, size, b);
     return 1;
 }
 
 /* A full warp's ld.global of one 4- or 8-byte element whose address register's shape is rows (a warp
  * of a block 16, 8 or 4 threads wide), each stepping forward by a sector at most: load_global_run
  * for the rows, as the general path takes them (its segments, sim/memmodel.c and sim/timing.c). */
-static int load_global_rows(ws_exec *x, const ptx_instr *in, uint32_t mask)
+static int load_global_rows(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_global_batch *b)
 {
     ws_launch *l = x->launch;
     const ptx_operand *op = &in->operand[1], *d = &in->operand[0];
@@ -559,9 +563,10 @@ static int load_global_rows(ws_exec *x, const ptx_instr *in, uint32_t mask)
             if (m == lines)
                 line[lines++] = sc >> 2;
         }
-    count_global(x, n, 0);
+    b->runs++;   /* count_global's counters, added by ws_ld_global_batch_end */
+    b->sectors += n;
     if (l->timing)
-        ws_timing_load_sectors(x, al, sector, n, lines);
+        ws_load_sectors(&b->timing, x->warp, al, sector, n, lines);   /* applies: looked at above */
     uint64_t *r = x->reg[d->reg];
     for (unsigned j = 0; j < rows; j++)
         read_run_lanes(r + j * width, al->bytes + (start[j] - al->base), size, stride, width);
@@ -676,9 +681,16 @@ WS_LANE_LOOPS static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     int32_t base = in->operand[1].reg;   /* the one-pass path wants a full warp and an address register's run */
     if (mask == WS_FULL_MASK && base >= 0 && ws_shape_get(x, base)->known) {
-        int run = ws_shape_is_run(&x->shape[base]);
-        if (in->space == PTX_SPACE_GLOBAL ? (run ? load_global_run(x, in, mask) : load_global_rows(x, in, mask))
-                                          : in->space == PTX_SPACE_SHARED && run && load_shared_run(x, in, mask))
+        int run = ws_shape_is_run(&x->shape[base]), done;
+        if (in->space == PTX_SPACE_GLOBAL) {
+            ws_ld_global_batch b;
+            ws_ld_global_batch_start(&b, x->launch, x->block);
+            done = run ? load_global_run(x, in, mask, &b) : load_global_rows(x, in, mask, &b);
+            ws_ld_global_batch_end(&b, ws_icounters(x));
+        } else {
+            done = in->space == PTX_SPACE_SHARED && run && load_shared_run(x, in, mask);
+        }
+        if (done)
             return;
     }
     if (base < 0 && load_kernel_param(x, in, mask))
@@ -1017,7 +1029,7 @@ void exec_cvta(ws_exec *x, const ptx_instr *in, uint32_t mask)
 /* An ld.global that decode found load_global_run or load_global_rows may take (ws_memory_handler): what
  * they check of the instruction and of the launch is known, and only its address is looked at here. The
  * same work in the same order; anything else goes to load(), which finds the same. */
-static void exec_ld_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
+void ws_ld_global_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_global_batch *b)
 {
     ws_launch *l = x->launch;
     const ptx_operand *op = &in->operand[1];
@@ -1026,14 +1038,49 @@ static void exec_ld_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     const ws_allocation *al;
     if (mask == WS_FULL_MASK && l->one_pass_global && ws_shape_get(x, op->reg)->known) {
         if (x->shape[op->reg].width != WS_WARP_SIZE) {
-            if (load_global_rows(x, in, mask))
+            if (load_global_rows(x, in, mask, b))
                 return;
         } else if ((al = run_allocation(x, op, size, 0, &a0, &stride))) {
-            load_run(x, in, al, a0, stride, size);
+            load_run(x, in, al, a0, stride, size, b);
             return;
         }
     }
     load(x, in, mask);
+}
+
+void ws_ld_global_batch_start(ws_ld_global_batch *b, const ws_launch *l, ws_block *block)
+{
+    ws_load_batch_start(&b->timing, l, &block->tm);
+    b->runs = b->sectors = 0;
+}
+
+void ws_ld_global_batch_end(const ws_ld_global_batch *b, uint64_t *counters)
+{
+    if (!b->runs)
+        return;
+    counters[WS_CTR_global_ld_inst] += b->runs;   /* count_global's, for each run */
+    counters[WS_CTR_global_ld_requests] += b->runs;
+    counters[WS_CTR_global_ld_sectors] += b->sectors;
+    counters[WS_CTR_transactions_32b] += b->sectors;
+    counters[WS_CTR_extra_transaction_cycles] += b->sectors - b->runs;
+    ws_load_batch_flush(&b->timing);
+}
+
+/* An ld.global that decode found load_global_run or load_global_rows may take (ws_memory_handler): what
+ * they check of the instruction and of the launch is known, and only its address is looked at here. The
+ * same work in the same order; anything else goes to load(), which finds the same. A group of warps at it
+ * takes ws_ld_global_batched (sim/lockstep.c). */
+static void exec_ld_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    ws_ld_global_batch b;
+    ws_ld_global_batch_start(&b, x->launch, x->block);
+    ws_ld_global_batched(x, in, mask, &b);
+    ws_ld_global_batch_end(&b, ws_icounters(x));
+}
+
+int ws_ld_global_batches(ws_exec_fn run)
+{
+    return run == exec_ld_global_run;
 }
 
 /* An ld.shared that decode found load_shared_run may take, as exec_ld_global_run. */

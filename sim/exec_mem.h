@@ -7,6 +7,7 @@
 #define WARPSIM_SIM_EXEC_MEM_H
 
 #include "sim/exec.h"
+#include "sim/timing_load.h"
 
 /* Count one warp-level global load of `bytes` per lane of `mask` at addr[lane]
  * (requests, sectors, the --html capture and the timing model), as ld.global. */
@@ -15,5 +16,19 @@ void ws_count_global_load(ws_exec *x, const uint64_t addr[WS_WARP_SIZE], uint32_
 /* A handler specialised to a memory instruction's space, types and operands, or NULL when exec_ld's
  * serves it (picked once per launch, as sim/exec_fast.h's). */
 ws_exec_fn ws_memory_handler(const ptx_module *m, const ptx_function *fn, const ptx_instr *in);
+
+/* The commonest ld.global (decode gives it exec_ld_global_run) for a group of warps, one after another
+ * (sim/lockstep.c): the timing model's batch (sim/timing_load.h), and the counters of each warp's one-pass
+ * run summed; ws_ld_global_batch_end adds them to the instruction's counters and the block's sums. The
+ * same results as the handler's, warp by warp. */
+typedef struct {
+    ws_load_batch timing;
+    uint64_t runs, sectors;
+} ws_ld_global_batch;
+/* Whether decode's handler is the one ws_ld_global_batched stands for. */
+int ws_ld_global_batches(ws_exec_fn run);
+void ws_ld_global_batch_start(ws_ld_global_batch *b, const ws_launch *l, ws_block *block);
+void ws_ld_global_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_global_batch *b);
+void ws_ld_global_batch_end(const ws_ld_global_batch *b, uint64_t *counters);
 
 #endif

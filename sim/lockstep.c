@@ -7,6 +7,7 @@
  */
 #include "sim/lockstep.h"
 
+#include "sim/exec_mem.h"
 #include "sim/step.h"
 #include "sim/shape.h"
 #include "sim/timing.h"
@@ -77,7 +78,7 @@ static int gather(const group *g, int wi, int *last, int *whole, int *full)
  * next one, with the same stack; 1 when one reached its path's merge point (its stack settled) or a fault
  * stopped the group. */
 static inline __attribute__((always_inline)) int plain_group(const group *g, int n, int full, const int scheduled,
-                                                             const int pure)
+                                                             const int pure, const int batched)
 {
     ws_launch *l = g->l;
     ws_block *b = g->b;
@@ -93,6 +94,9 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     ws_issue_sums sums = {0};
     int moved = 0;
     const ws_group_member *m = b->group, *end = m + n;
+    ws_ld_global_batch batch;
+    if (batched)
+        ws_ld_global_batch_start(&batch, l, b);
     for (; m < end; m++) {
         ws_warp *w = m->w;
         ws_simt_entry *top = m->top;
@@ -108,7 +112,10 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
         else if (timing)
             ws_timing_issue(x, d, frame, mask);
         if (mask) {
-            run(x, in, mask);
+            if (batched)
+                ws_ld_global_batched(x, in, mask, &batch);
+            else
+                run(x, in, mask);
             ws_shape_after(x, &d->shape, in, mask);
             if (check)
                 ws_check_shapes(x, &d->shape, in);
@@ -125,6 +132,8 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
             break;   /* the round stops at the fault */
         }
     }
+    if (batched)
+        ws_ld_global_batch_end(&batch, g->counters[g->pc]);
     if (counted)
         steps = (ws_step_sums){(uint64_t)n, (uint64_t)n * WS_WARP_SIZE, (uint64_t)n * WS_WARP_SIZE};
     if (pure)
@@ -135,9 +144,10 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     return moved;
 }
 
-static int scheduled_pure_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 1); }
-static int scheduled_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0); }
-static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0); }
+static int scheduled_pure_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 1, 0); }
+static int scheduled_load_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 1); }
+static int scheduled_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 0); }
+static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 0); }
 
 /* Whether instruction pc of the group's function leaves the SIMT stack alone (and SASS adds no branches). */
 static int plain_at(const ptx_function *fn, const ws_decoded *decoded, int32_t pc)
@@ -157,8 +167,9 @@ static int plain_rounds(group *g, int wi, int whole_round)
     int n = gather(g, wi, &last, &whole, &full);
     whole_round = whole_round && whole;
     for (;;) {
-        int moved = scheduled ? (g->d->pure ? scheduled_pure_group(g, n, full) : scheduled_group(g, n, full))
-                              : general_group(g, n, full);
+        int moved = !scheduled ? general_group(g, n, full)
+                  : g->d->pure ? scheduled_pure_group(g, n, full)
+                  : g->d->batched_load ? scheduled_load_group(g, n, full) : scheduled_group(g, n, full);
         if (moved || !whole_round || l->steps >= l->max_steps || !plain_at(fn, decoded, g->pc + 1))
             return last;
         /* the next round: the same warps, each at the next instruction, nothing between */

@@ -191,6 +191,8 @@ typedef struct {
     uint8_t sass_branches;     /* the SASS holds branches PTX does not show (sim/sass.c) */
     uint8_t pure;              /* arithmetic by a specialised handler on registers and immediates: it touches
                                   its own warp's registers alone and cannot fault (sim/lockstep.c) */
+    uint8_t batched_load;      /* the commonest ld.global's handler: a group's warps take its batch form
+                                  (sim/exec_mem.h: ws_ld_global_batched) */
     ws_timing_op timing;
     ws_shape_op shape;         /* what it does to its destinations' shapes (sim/shape.h) */
 } ws_decoded;

@@ -13,6 +13,7 @@
 #include "sim/sass.h"
 #include "sim/timing_internal.h"
 #include "sim/timing_issue.h"   /* WS_PTXAS_UNROLL_BODY */
+#include "sim/timing_load.h"
 
 /* ---- Decode ---------------------------------------------------------------------- */
 
@@ -277,36 +278,8 @@ void ws_timing_issue_o0(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t m
 
 /* ---- Memory -------------------------------------------------------------------- */
 
-/* The L2 map's entry of a sector gets the bits of `want` (1: read, 2: written); what it held before. Blocks on
- * several threads (--jobs, `atomics`) share the map: an atomic OR, only where a bit is missing (a sector every
- * block reads stays a line the threads only read). */
-static inline uint8_t l2_mark(uint8_t *st, uint8_t want, int atomics)
-{
-    uint8_t before;
-    if (atomics) {
-        before = __atomic_load_n(st, __ATOMIC_RELAXED);
-        if ((before & want) != want)
-            before = __atomic_fetch_or(st, want, __ATOMIC_RELAXED);
-    } else {
-        before = *st;
-        *st = before | want;
-    }
-    return before;
-}
 
-/* The L1 set of a line (its number + 1, as the tags keep it): a hash of it, modulo the sets. */
-static inline uint64_t l1_set(const ws_block_timing *bt, uint64_t line)
-{
-    return ws_fastmod_u32((uint32_t)(line * UINT64_C(0x9E3779B97F4A7C15) >> 32), bt->l1_sets_magic, bt->l1_sets);
-}
 
-/* The way a new line takes in its set: the sets' ways in turn (FIFO), counted without a division. */
-static inline uint32_t l1_victim(ws_block_timing *bt)
-{
-    uint32_t way = bt->l1_clock;
-    bt->l1_clock = way + 1 == WS_L1_WAYS ? 0 : way + 1;
-    return way;
-}
 
 /* Whether the block's L1 holds the sector; it does afterwards (loads allocate), and
  * *filled is where its fill's arrival is kept. */
@@ -314,7 +287,7 @@ static int l1_lookup(ws_block_timing *bt, uint64_t sector, int allocate, uint64_
 {
     uint64_t line = (sector >> 2) + 1;     /* 0 marks an empty way */
     uint8_t bit = (uint8_t)(1u << (sector & 3));
-    uint64_t set = l1_set(bt, line);
+    uint64_t set = ws_l1_set(bt, line);
     uint64_t *tags = &bt->l1_line[set * WS_L1_WAYS];
     uint8_t *held = &bt->l1_sectors[set * WS_L1_WAYS];
     for (uint32_t way = 0; way < WS_L1_WAYS; way++)
@@ -326,7 +299,7 @@ static int l1_lookup(ws_block_timing *bt, uint64_t sector, int allocate, uint64_
             return hit;
         }
     if (allocate) {
-        uint32_t way = l1_victim(bt);
+        uint32_t way = ws_l1_victim(bt);
         tags[way] = line;
         held[way] = bit;
         *filled = &bt->l1_filled[(set * WS_L1_WAYS + way) * 4 + (sector & 3)];
@@ -366,7 +339,7 @@ static int store_sectors(ws_launch *l, ws_block_timing *bt, const uint64_t *sect
     int atomics = l->global_atomics != NULL;
     uint32_t partial = l->arch->partial_write_cycles;
     for (unsigned i = 0; i < n; i++) {
-        *dram_writes += !(l2_mark(&al->l2[sector[i] - first], 3, atomics) & 2);
+        *dram_writes += !(ws_l2_mark(&al->l2[sector[i] - first], 3, atomics) & 2);
         if (bytes[i] < 32)
             bt->l1_partial_cycles += partial;
     }
@@ -374,16 +347,6 @@ static int store_sectors(ws_launch *l, ws_block_timing *bt, const uint64_t *sect
     return 1;
 }
 
-/* Where a load waits when the L1TEX is busy: for its result, or, issued while its warp
- * has not used the previous load's (back-to-back loads, as in unrolled loops), for room
- * to issue (ncu's MIO and LG throttles). `space`: 1 shared, 2 global or local. */
-static ws_wait_point load_wait(ws_warp *w, uint8_t space)
-{
-    int queued = (w->tm.loads_unused & space) != 0;
-    w->tm.loads_unused |= space;
-    return space == 1 ? (queued ? WS_WAIT_SHARED_QUEUED : WS_WAIT_SHARED_LOAD)
-                      : (queued ? WS_WAIT_GLOBAL_QUEUED : WS_WAIT_GLOBAL_LOAD);
-}
 
 /* ptxas merges broadcast loads of consecutive words (a row of a tile read along k, as
  * As[ty][k] in the tiled matmul, unrolled) into one LDS.128, which costs 2 wavefronts for
@@ -454,7 +417,7 @@ void ws_timing_shared(ws_exec *x, uint64_t first, int one_address, unsigned byte
     const ws_arch *a = x->launch->arch;
     ws_warp *w = x->warp;
     ws_block_timing *bt = &x->block->tm;
-    bt->waits[is_store ? WS_WAIT_SHARED_STORE : load_wait(w, 1)]++;
+    bt->waits[is_store ? WS_WAIT_SHARED_STORE : ws_load_wait(w, 1)]++;
     if (one_address && !is_store && bytes_per_lane == 4 && !x->launch->timing->in_order &&
         merges_into_vector(w, first))
         bt->shared_merged++;
@@ -524,7 +487,7 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     }
     WS_FOR_SET_LANES(mask, lane)
         bytes[note_sector(sector, bytes, &n, &lines, addr[lane] >> 5)] += bytes_per_lane;
-    bt->waits[is_store ? WS_WAIT_GLOBAL_STORE : load_wait(w, 2)]++;
+    bt->waits[is_store ? WS_WAIT_GLOBAL_STORE : ws_load_wait(w, 2)]++;
     int local = space == PTX_SPACE_LOCAL;
     int cached = local || a->l1_caches_global_loads;
     uint32_t latency = 0, l1_hits = 0, dram = 0, l2_hits = 0, slots = 0, dram_writes = 0, host_reads = 0, host_writes = 0;
@@ -550,7 +513,7 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
         } else if (!local) {
             uint8_t *st = al && al->l2 ? &al->l2[((sector[i] << 5) - al->base) / 32] : NULL;
             if (st) {
-                uint8_t before = l2_mark(st, is_store ? 3 : 1, l->global_atomics != NULL);
+                uint8_t before = ws_l2_mark(st, is_store ? 3 : 1, l->global_atomics != NULL);
                 if (is_store) {
                     dram_writes += !(before & 2);
                     slots++;
@@ -594,134 +557,28 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     }
 }
 
-/* A load's line in the block's L1, as l1_lookup finds or allocates it for its first sector:
- * the line's held sectors and the fills of its four. */
-static inline __attribute__((always_inline)) void l1_line(ws_block_timing *bt, uint64_t sector, uint8_t **held,
-                                                          uint64_t **filled)
-{
-    uint64_t line = (sector >> 2) + 1;
-    uint64_t set = l1_set(bt, line);
-    uint64_t *tags = &bt->l1_line[set * WS_L1_WAYS];
-    uint32_t way = 0;
-    while (way < WS_L1_WAYS && tags[way] != line)
-        way++;
-    if (way == WS_L1_WAYS) {
-        way = l1_victim(bt);
-        tags[way] = line;
-        bt->l1_sectors[set * WS_L1_WAYS + way] = 0;
-    }
-    *held = &bt->l1_sectors[set * WS_L1_WAYS + way];
-    *filled = &bt->l1_filled[(set * WS_L1_WAYS + way) * 4];
-}
 
-typedef struct {
-    uint32_t latency, l1_hits, dram, l2_hits;
-    uint32_t l1, l2, global;   /* the arch's latencies, read once (a byte store may alias them) */
-    int atomics;               /* --jobs: the L2 map is shared (l->global_atomics) */
-} load_tally;
 
-static inline load_tally load_start(const ws_launch *l)
-{
-    return (load_tally){0, 0, 0, 0, l->arch->latency_l1, l->arch->latency_l2, l->arch->latency_global,
-                        l->global_atomics != NULL};
-}
 
-/* One sector of a load, as ws_timing_memory's loop takes it: the L1 (line found by l1_line), else
- * the L2 map (st: its entry, NULL: none kept). */
-static inline __attribute__((always_inline)) void load_sector(uint8_t *held, uint64_t *filled_line,
-                                                              uint64_t sector, uint8_t *st, uint64_t issued,
-                                                              load_tally *t)
-{
-    uint8_t bit = (uint8_t)(1u << (sector & 3));
-    uint64_t *filled = &filled_line[sector & 3];
-    uint32_t level = t->l2;
-    if (*held & bit) {
-        t->l1_hits++;
-        level = t->l1;
-        if (*filled > issued + level)   /* another warp's miss still on its way: wait for it */
-            level = (uint32_t)(*filled - issued);
-    } else {
-        *held |= bit;
-        if (st) {
-            if (l2_mark(st, 1, t->atomics) & 1) {
-                t->l2_hits++;
-            } else {
-                t->dram++;
-                level = t->global;
-            }
-        }
-        *filled = issued + level;
-    }
-    if (level > t->latency)
-        t->latency = level;
-}
 
-/* The end of a load's sectors: n of them on `lines` lines. */
-static void load_done(ws_block_timing *bt, ws_warp *w, const load_tally *t, unsigned n, unsigned lines)
-{
-    bt->l1_wavefronts += lines;
-    w->tm.latency = t->latency + n / 4;
-    w->tm.wait = WS_WAIT_LONG;
-    ws_traffic *tr = &bt->traffic;
-    tr->l1_lookups += n;
-    tr->l1_hits += t->l1_hits;
-    tr->l2_read_sectors += n - t->l1_hits;
-    tr->l2_read_hits += t->l2_hits;
-    tr->dram_read_sectors += t->dram;
-}
 
-static inline int sectors_apply(const ws_exec *x, const ws_allocation *al)
+int ws_timing_load_sectors_apply(const ws_exec *x, const ws_allocation *al)
 {
     return !al->host_link && !(al->base & 31) && x->launch->arch->l1_caches_global_loads && x->block->tm.l1_sets;
 }
 
-int ws_timing_load_sectors_apply(const ws_exec *x, const ws_allocation *al)
-{
-    return sectors_apply(x, al);
-}
-
 void ws_timing_load_run(ws_exec *x, const ws_allocation *al, uint64_t lo, uint64_t end)
 {
-    ws_block_timing *bt = &x->block->tm;
-    if (!sectors_apply(x, al)) {
+    ws_load_batch lb;
+    ws_load_batch_start(&lb, x->launch, &x->block->tm);
+    if (!ws_load_batch_applies(&lb, al)) {
         /* sectors another allocation may share, host memory, no L1: the general path */
         ws_lane_span span = {.lo = lo, .hi = end, .any_bits = 0, .stride = 0, .segment_lanes = WS_WARP_SIZE};
         ws_timing_memory(x, PTX_SPACE_GLOBAL, NULL, WS_FULL_MASK, 1, 0, 0, &span);
         return;
     }
-    ws_warp *w = x->warp;
-    bt->waits[load_wait(w, 2)]++;
-    uint64_t first = lo >> 5, last = end >> 5, issued = w->tm.issue;
-    load_tally t = load_start(x->launch);
-    uint8_t *map = al->l2 ? al->l2 + (first - (al->base >> 5)) : NULL;   /* the L2 map of sector `first` on */
-    if (first == last) {   /* one sector (one address for the warp): the loop below for it alone */
-        uint8_t *held;
-        uint64_t *filled_line;
-        l1_line(bt, first, &held, &filled_line);
-        load_sector(held, filled_line, first, map, issued, &t);
-        load_done(bt, w, &t, 1, 1);
-        return;
-    }
-    for (uint64_t line_sector = first & ~UINT64_C(3); line_sector <= last; line_sector += 4) {
-        uint8_t *held;
-        uint64_t *filled_line;
-        l1_line(bt, line_sector, &held, &filled_line);   /* once for the line's sectors: the first allocates it */
-        uint64_t from = line_sector > first ? line_sector : first, to = line_sector + 3 < last ? line_sector + 3 : last;
-        uint8_t wanted = (uint8_t)((0xfu << (from & 3)) & (0xfu >> (3 - (to & 3))));
-        if ((*held & wanted) == wanted) {
-            /* every sector held (the commonest): load_sector's hits without its tests of each */
-            for (uint64_t sector = from; sector <= to; sector++) {
-                uint64_t filled = filled_line[sector & 3];
-                uint32_t level = filled > issued + t.l1 ? (uint32_t)(filled - issued) : t.l1;
-                t.latency = level > t.latency ? level : t.latency;
-            }
-            t.l1_hits += (uint32_t)(to - from + 1);
-            continue;
-        }
-        for (uint64_t sector = from; sector <= to; sector++)
-            load_sector(held, filled_line, sector, map ? &map[sector - first] : NULL, issued, &t);
-    }
-    load_done(bt, w, &t, (unsigned)(last - first + 1), (unsigned)((last >> 2) - (first >> 2) + 1));
+    ws_load_run(&lb, x->warp, al, lo, end);
+    ws_load_batch_flush(&lb);
 }
 
 int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint64_t a0, uint64_t stride, unsigned size)
@@ -742,7 +599,7 @@ int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint64_t a0, uint64
         uint8_t *map = al->l2 - (al->base >> 5);
         int atomics = l->global_atomics != NULL;
         for (unsigned i = 0; i < n; i++)
-            dram_writes += !(l2_mark(&map[far ? sector[i] : first + i], 3, atomics) & 2);
+            dram_writes += !(ws_l2_mark(&map[far ? sector[i] : first + i], 3, atomics) & 2);
         /* the sectors given fewer than 32 bytes: none by one address (32 lanes' bytes), every one with
          * gaps between the lanes' elements, the ends of consecutive elements where they are not aligned */
         unsigned ends = (unsigned)((a0 & 31) != 0) + (unsigned)(((a0 + 32 * stride) & 31) != 0);
@@ -758,23 +615,6 @@ int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint64_t a0, uint64
     tr->l2_write_slots += slots;
     tr->dram_write_sectors += dram_writes;
     return 1;
-}
-
-void ws_timing_load_sectors(ws_exec *x, const ws_allocation *al, const uint64_t *sector, unsigned n, unsigned lines)
-{
-    ws_block_timing *bt = &x->block->tm;
-    ws_warp *w = x->warp;
-    bt->waits[load_wait(w, 2)]++;
-    load_tally t = load_start(x->launch);
-    uint8_t *held = NULL;
-    uint64_t *filled_line = NULL;
-    for (unsigned i = 0; i < n; i++) {
-        if (i == 0 || sector[i] >> 2 != sector[i - 1] >> 2)   /* a new line: looked up (the L1 holds the last one) */
-            l1_line(bt, sector[i], &held, &filled_line);
-        load_sector(held, filled_line, sector[i], al->l2 ? &al->l2[sector[i] - (al->base >> 5)] : NULL, w->tm.issue,
-                    &t);
-    }
-    load_done(bt, w, &t, n, lines);
 }
 
 /* A word many updates queue on at L2: their cost in hundredths of a float update. */
@@ -800,7 +640,7 @@ void ws_timing_atomic(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     const ws_arch *a = l->arch;
     ws_warp *w = x->warp;
     unsigned lanes = (unsigned)__builtin_popcount(mask);
-    x->block->tm.waits[space == PTX_SPACE_SHARED ? load_wait(w, 1)
+    x->block->tm.waits[space == PTX_SPACE_SHARED ? ws_load_wait(w, 1)
                        : x->fn->instrs[x->pc].opcode == OP_red ? WS_WAIT_GLOBAL_REDUCTION : WS_WAIT_GLOBAL_ATOMIC]++;
     if (space == PTX_SPACE_SHARED) {
         /* Integer shared atomics are one pass per lane on a bank; float ones a CAS loop a lane at a time. */

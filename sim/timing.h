@@ -147,10 +147,9 @@ static inline unsigned ws_timing_far_sectors(uint64_t a0, uint64_t stride, uint6
     }
     return lines;
 }
-/* The same for sectors in any order (distinct, as the lanes meet them; on `lines` lines), when
- * ws_timing_load_sectors_apply says the allocation's sectors may be taken so. */
+/* Whether a load's sectors may be taken as a list (in any order, distinct: sim/timing_load.h's
+ * ws_load_sectors) from allocation al: ws_load_batch_applies's answer without a batch. */
 int ws_timing_load_sectors_apply(const ws_exec *x, const ws_allocation *al);
-void ws_timing_load_sectors(ws_exec *x, const ws_allocation *al, const uint64_t *sector, unsigned n, unsigned lines);
 void ws_timing_atomic(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
                       int is_float, uint32_t serial_lanes);
 /* A barrier releases its warps (sim/warp.c), before they leave it. */

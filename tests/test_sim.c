@@ -959,6 +959,32 @@ START_TEST(one_pass_accesses_as_the_general_path)
         done(one_pass);
     }
     free(ptx);
+    /* nvcc's naive matmul: back-to-back loads (a warp's second issued before it used its first: the L1
+     * throttle's waits), one address a warp and a run a warp (32x32 blocks), rows of 16 and 8 (16x16, 8x8) */
+    ptx = strdup(source_file("tests/nvcc/001_matmul.ptx"));
+    static const char *const blocks[] = {"32,32", "16,16", "8,8"};
+    for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++) {
+        char launch[256];
+        snprintf(launch, sizeof launch, "kernel matmul_naive\ngrid 2,2\nblock %s\nbuf A=f32:4096:random=1\n"
+                 "buf B=f32:4096:random=2\nbuf C=f32:4096\narg A\narg B\narg C\narg s32:%d\n", blocks[i],
+                 2 * atoi(blocks[i]));
+        setenv("WARPSIM_ONE_PASS", "0", 1);
+        sim_run *general = run(ptx, launch);
+        unsetenv("WARPSIM_ONE_PASS");
+        sim_run *one_pass = run(ptx, launch);
+        ck_assert_msg(general->status == 0, "block %s: %s", blocks[i], general->err);
+        assert_same_launch(general, one_pass);
+        ck_assert_int_eq(memcmp(u32(general, "C"), u32(one_pass, "C"), 4096 * 4), 0);
+        const ws_launch_timing *a = general->session.launches[0].timing, *b = one_pass->session.launches[0].timing;
+        ck_assert_msg(memcmp(a->block, b->block, a->blocks * sizeof *a->block) == 0, "block %s: block records",
+                      blocks[i]);
+        ck_assert_msg(a->block[0].waits[WS_WAIT_GLOBAL_QUEUED] > 0, "block %s: no load waited for the L1",
+                      blocks[i]);
+        ck_assert_msg(memcmp(&a->sums, &b->sums, sizeof a->sums) == 0, "block %s: the blocks' sums", blocks[i]);
+        done(general);
+        done(one_pass);
+    }
+    free(ptx);
 }
 END_TEST
 

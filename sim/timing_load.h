@@ -1,0 +1,217 @@
+/*
+ * The timing model's L1 and L2 for a global load, inline: sim/timing.c's
+ * per-warp paths and sim/exec_mem.c's batch (a group of warps at one load,
+ * sim/lockstep.c) share it. A batch reads the launch's latencies and the L1's
+ * presence once, and adds what its warps' loads add to the block's sums
+ * (waits, wavefronts, traffic) once: nothing reads those before the block is
+ * done (ws_timing_block_done), so the sums come out the same.
+ */
+#ifndef WARPSIM_SIM_TIMING_LOAD_H
+#define WARPSIM_SIM_TIMING_LOAD_H
+
+#include "sim/timing_internal.h"
+
+/* An L2 map entry's bits (1: read, 2: written) marked; what they were before. --jobs: the map is shared. */
+static inline uint8_t ws_l2_mark(uint8_t *st, uint8_t want, int atomics)
+{
+    uint8_t before;
+    if (atomics) {
+        before = __atomic_load_n(st, __ATOMIC_RELAXED);
+        if ((before & want) != want)
+            before = __atomic_fetch_or(st, want, __ATOMIC_RELAXED);
+    } else {
+        before = *st;
+        *st = before | want;
+    }
+    return before;
+}
+
+/* The L1 set of a line (its number + 1, as the tags keep it): a hash of it, modulo the sets. */
+static inline uint64_t ws_l1_set(const ws_block_timing *bt, uint64_t line)
+{
+    return ws_fastmod_u32((uint32_t)(line * UINT64_C(0x9E3779B97F4A7C15) >> 32), bt->l1_sets_magic, bt->l1_sets);
+}
+
+/* The way a new line takes in its set: the sets' ways in turn (FIFO), counted without a division. */
+static inline uint32_t ws_l1_victim(ws_block_timing *bt)
+{
+    uint32_t way = bt->l1_clock;
+    bt->l1_clock = way + 1 == WS_L1_WAYS ? 0 : way + 1;
+    return way;
+}
+
+/* A load's line in the block's L1, found or allocated for its first sector: the line's held sectors and
+ * the fills of its four. */
+static inline __attribute__((always_inline)) void ws_l1_line(ws_block_timing *bt, uint64_t sector, uint8_t **held,
+                                                             uint64_t **filled)
+{
+    uint64_t line = (sector >> 2) + 1;   /* 0 marks an empty way */
+    uint64_t set = ws_l1_set(bt, line);
+    uint64_t *tags = &bt->l1_line[set * WS_L1_WAYS];
+    uint32_t way = 0;
+    while (way < WS_L1_WAYS && tags[way] != line)
+        way++;
+    if (way == WS_L1_WAYS) {
+        way = ws_l1_victim(bt);
+        tags[way] = line;
+        bt->l1_sectors[set * WS_L1_WAYS + way] = 0;
+    }
+    *held = &bt->l1_sectors[set * WS_L1_WAYS + way];
+    *filled = &bt->l1_filled[(set * WS_L1_WAYS + way) * 4];
+}
+
+/* Where a load waits when the L1TEX is busy: for its result, or, issued while its warp
+ * has not used the previous load's (back-to-back loads, as in unrolled loops), for room
+ * to issue (ncu's MIO and LG throttles). `space`: 1 shared, 2 global or local. */
+static inline ws_wait_point ws_load_wait(ws_warp *w, uint8_t space)
+{
+    int queued = (w->tm.loads_unused & space) != 0;
+    w->tm.loads_unused |= space;
+    return space == 1 ? (queued ? WS_WAIT_SHARED_QUEUED : WS_WAIT_SHARED_LOAD)
+                      : (queued ? WS_WAIT_GLOBAL_QUEUED : WS_WAIT_GLOBAL_LOAD);
+}
+
+/* A batch of global loads of one block: the launch's latencies, and the sums its loads add to the block's. */
+typedef struct {
+    ws_block_timing *bt;
+    uint32_t l1, l2, global;   /* the arch's latencies, read once (a byte store may alias them) */
+    int atomics;               /* --jobs: the L2 map is shared (l->global_atomics) */
+    int l1_caches;             /* the arch's L1 caches global loads, and the block has one */
+    uint64_t loads, queued;    /* loads, and those that waited for room to issue */
+    uint64_t sectors, lines, l1_hits, l2_hits, dram;
+} ws_load_batch;
+
+static inline void ws_load_batch_start(ws_load_batch *lb, const ws_launch *l, ws_block_timing *bt)
+{
+    *lb = (ws_load_batch){bt, l->arch->latency_l1, l->arch->latency_l2, l->arch->latency_global,
+                          l->global_atomics != NULL, l->arch->l1_caches_global_loads && bt->l1_sets,
+                          0, 0, 0, 0, 0, 0, 0};
+}
+
+/* The batch's sums into its block's. */
+static inline void ws_load_batch_flush(const ws_load_batch *lb)
+{
+    ws_block_timing *bt = lb->bt;
+    bt->waits[WS_WAIT_GLOBAL_QUEUED] += lb->queued;
+    bt->waits[WS_WAIT_GLOBAL_LOAD] += lb->loads - lb->queued;
+    bt->l1_wavefronts += lb->lines;
+    ws_traffic *tr = &bt->traffic;
+    tr->l1_lookups += lb->sectors;
+    tr->l1_hits += lb->l1_hits;
+    tr->l2_read_sectors += lb->sectors - lb->l1_hits;
+    tr->l2_read_hits += lb->l2_hits;
+    tr->dram_read_sectors += lb->dram;
+}
+
+/* Whether allocation al's sectors take the batch's paths: the general one (ws_timing_memory) takes sectors
+ * another allocation may share, host memory, and an arch or block without an L1. */
+static inline int ws_load_batch_applies(const ws_load_batch *lb, const ws_allocation *al)
+{
+    return lb->l1_caches && !al->host_link && !(al->base & 31);
+}
+
+/* A load's start: where it waits. */
+static inline void ws_load_begin(ws_load_batch *lb, ws_warp *w)
+{
+    lb->loads++;
+    lb->queued += ws_load_wait(w, 2) == WS_WAIT_GLOBAL_QUEUED;
+}
+
+/* One sector of a load: the L1 (its line found by ws_l1_line), else the L2 map (st: its entry, NULL: none
+ * kept). *latency: the load's so far. */
+static inline __attribute__((always_inline)) void ws_load_sector(ws_load_batch *lb, uint8_t *held,
+                                                                 uint64_t *filled_line, uint64_t sector, uint8_t *st,
+                                                                 uint64_t issued, uint32_t *latency)
+{
+    uint8_t bit = (uint8_t)(1u << (sector & 3));
+    uint64_t *filled = &filled_line[sector & 3];
+    uint32_t level = lb->l2;
+    if (*held & bit) {
+        lb->l1_hits++;
+        level = lb->l1;
+        if (*filled > issued + level)   /* another warp's miss still on its way: wait for it */
+            level = (uint32_t)(*filled - issued);
+    } else {
+        *held |= bit;
+        if (st) {
+            if (ws_l2_mark(st, 1, lb->atomics) & 1) {
+                lb->l2_hits++;
+            } else {
+                lb->dram++;
+                level = lb->global;
+            }
+        }
+        *filled = issued + level;
+    }
+    if (level > *latency)
+        *latency = level;
+}
+
+/* A load's end: n sectors on `lines` lines, the slowest `latency` away. */
+static inline void ws_load_end(ws_load_batch *lb, ws_warp *w, uint32_t latency, unsigned n, unsigned lines)
+{
+    lb->sectors += n;
+    lb->lines += lines;
+    w->tm.latency = latency + n / 4;   /* the L1 returns four sectors a cycle */
+    w->tm.wait = WS_WAIT_LONG;
+}
+
+/* The commonest global load (ws_timing_load_run): a full warp's, aligned, inside allocation al (which
+ * ws_load_batch_applies takes), whose lanes read every sector from byte lo's to byte end's. */
+static inline __attribute__((always_inline)) void ws_load_run(ws_load_batch *lb, ws_warp *w,
+                                                              const ws_allocation *al, uint64_t lo, uint64_t end)
+{
+    ws_block_timing *bt = lb->bt;
+    ws_load_begin(lb, w);
+    uint64_t first = lo >> 5, last = end >> 5, issued = w->tm.issue;
+    uint32_t latency = 0;
+    uint8_t *map = al->l2 ? al->l2 + (first - (al->base >> 5)) : NULL;   /* the L2 map of sector `first` on */
+    if (first == last) {   /* one sector (one address for the warp): the loop below for it alone */
+        uint8_t *held;
+        uint64_t *filled_line;
+        ws_l1_line(bt, first, &held, &filled_line);
+        ws_load_sector(lb, held, filled_line, first, map, issued, &latency);
+        ws_load_end(lb, w, latency, 1, 1);
+        return;
+    }
+    for (uint64_t line_sector = first & ~UINT64_C(3); line_sector <= last; line_sector += 4) {
+        uint8_t *held;
+        uint64_t *filled_line;
+        ws_l1_line(bt, line_sector, &held, &filled_line);   /* once for the line's sectors: the first allocates it */
+        uint64_t from = line_sector > first ? line_sector : first, to = line_sector + 3 < last ? line_sector + 3 : last;
+        uint8_t wanted = (uint8_t)((0xfu << (from & 3)) & (0xfu >> (3 - (to & 3))));
+        if ((*held & wanted) == wanted) {
+            /* every sector held (the commonest): ws_load_sector's hits without its tests of each */
+            for (uint64_t sector = from; sector <= to; sector++) {
+                uint64_t filled = filled_line[sector & 3];
+                uint32_t level = filled > issued + lb->l1 ? (uint32_t)(filled - issued) : lb->l1;
+                latency = level > latency ? level : latency;
+            }
+            lb->l1_hits += (uint32_t)(to - from + 1);
+            continue;
+        }
+        for (uint64_t sector = from; sector <= to; sector++)
+            ws_load_sector(lb, held, filled_line, sector, map ? &map[sector - first] : NULL, issued, &latency);
+    }
+    ws_load_end(lb, w, latency, (unsigned)(last - first + 1), (unsigned)((last >> 2) - (first >> 2) + 1));
+}
+
+/* A load's sectors in any order (distinct, as the lanes meet them; on `lines` lines), when
+ * ws_load_batch_applies takes the allocation (ws_timing_load_sectors). */
+static inline void ws_load_sectors(ws_load_batch *lb, ws_warp *w, const ws_allocation *al, const uint64_t *sector,
+                                   unsigned n, unsigned lines)
+{
+    ws_load_begin(lb, w);
+    uint8_t *held = NULL;
+    uint64_t *filled_line = NULL;
+    uint32_t latency = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (i == 0 || sector[i] >> 2 != sector[i - 1] >> 2)   /* a new line: looked up (the L1 holds the last one) */
+            ws_l1_line(lb->bt, sector[i], &held, &filled_line);
+        ws_load_sector(lb, held, filled_line, sector[i], al->l2 ? &al->l2[sector[i] - (al->base >> 5)] : NULL,
+                       w->tm.issue, &latency);
+    }
+    ws_load_end(lb, w, latency, n, lines);
+}
+
+#endif
