@@ -78,7 +78,7 @@ static int gather(const group *g, int wi, int *last, int *whole, int *full)
  * next one, with the same stack; 1 when one reached its path's merge point (its stack settled) or a fault
  * stopped the group. */
 static inline __attribute__((always_inline)) int plain_group(const group *g, int n, int full, const int scheduled,
-                                                             const int pure, const int batched)
+                                                             const int pure, const int batched, const int checkable)
 {
     ws_launch *l = g->l;
     ws_block *b = g->b;
@@ -86,7 +86,9 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     const ws_decoded *d = g->d;
     const ws_timing_op op_copy = d->timing, *op = &op_copy;   /* a copy no handler can change: read once */
     const ws_exec_fn run = d->run;
-    const int check = l->check_shapes, timing = l->timing != NULL;
+    const int timing = scheduled || l->timing != NULL, check = checkable && l->check_shapes;
+    const int guard = in->guard;   /* ws_step_mask's, read once */
+    const uint32_t negated = in->guard_negated ? ~0u : 0;
     const uint32_t latency_branch = l->arch->latency_branch;
     const int counted = pure && full && in->guard < 0;   /* every warp's steps alike */
     ws_block_timing *bt = &b->tm;
@@ -101,7 +103,7 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
         ws_warp *w = m->w;
         ws_simt_entry *top = m->top;
         ws_frame *frame = m->frame;
-        uint32_t active = top->mask, mask = ws_step_mask(in, frame, active);
+        uint32_t active = top->mask, mask = guard < 0 ? active : active & (frame->pred[guard] ^ negated);
         if (!counted)
             ws_step_count(&steps, active, mask);
         if (!pure)
@@ -144,10 +146,11 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     return moved;
 }
 
-static int scheduled_pure_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 1, 0); }
-static int scheduled_load_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 1); }
-static int scheduled_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 0); }
-static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 0); }
+/* The variants: WARPSIM_CHECK_SHAPES=1 looked at in the general one only, which takes every instruction then. */
+static int scheduled_pure_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 1, 0, 0); }
+static int scheduled_load_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 1, 0); }
+static int scheduled_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 0, 0); }
+static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 0, 1); }
 
 /* Whether instruction pc of the group's function leaves the SIMT stack alone (and SASS adds no branches). */
 static int plain_at(const ptx_function *fn, const ws_decoded *decoded, int32_t pc)
@@ -162,7 +165,7 @@ static int plain_rounds(group *g, int wi, int whole_round)
     ws_launch *l = g->l;
     const ptx_function *fn = g->b->warps[wi].exec.fn;
     const ws_decoded *decoded = g->d - g->pc;
-    int scheduled = l->timing && !l->timing->in_order;
+    int scheduled = l->timing && !l->timing->in_order && !l->check_shapes;
     int last, whole, full;
     int n = gather(g, wi, &last, &whole, &full);
     whole_round = whole_round && whole;
