@@ -10,14 +10,6 @@
 
 #include "sim/state.h"
 
-/* A warp of a group, with its path's top entry and its top frame: they stay put while the group runs
- * instructions that leave the SIMT stack alone (ws_block.group holds a block's). */
-typedef struct ws_group_member {
-    ws_warp *w;
-    ws_simt_entry *top;
-    ws_frame *frame;
-} ws_group_member;
-
 /* Runs the instruction warp wi waits at for wi and the warps after it that the round would step next
  * while they wait at it too (those the round passes by, done or at a barrier, are passed by), as
  * ws_step would one after another, stopping after a fault (l->failed) or where the step budget runs out

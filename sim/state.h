@@ -257,6 +257,14 @@ struct ws_warp {
     ws_exec exec;                /* the handlers' context for the top frame (ws_warp_context keeps it current) */
 };
 
+/* A warp of a group in lockstep (sim/lockstep.c), with its path's top entry and its top frame: they stay
+ * put while the group runs instructions that leave the SIMT stack alone (ws_block.group holds a block's). */
+typedef struct ws_group_member {
+    ws_warp *w;
+    ws_simt_entry *top;
+    ws_frame *frame;
+} ws_group_member;
+
 #define WS_MAX_BARRIERS 16
 
 struct ws_block {

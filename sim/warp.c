@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "sim/its.h"
-#include "sim/lockstep.h"
 #include "sim/sass.h"
 #include "sim/simt.h"
 #include "sim/timing.h"
