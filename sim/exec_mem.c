@@ -518,18 +518,30 @@ static int load_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld
 /* A full warp's ld.global of one 4- or 8-byte element whose address register's shape is rows (a warp
  * of a block 16, 8 or 4 threads wide), each stepping forward by a sector at most: load_global_run
  * for the rows, as the general path takes them (its segments, sim/memmodel.c and sim/timing.c). */
+static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b);
+
 static int load_global_rows(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_global_batch *b)
 {
-    ws_launch *l = x->launch;
     const ptx_operand *op = &in->operand[1], *d = &in->operand[0];
     unsigned size = ptx_types[in->type].size;
     const ws_shape *s = &x->shape[op->reg];
     if (mask != WS_FULL_MASK || in->space != PTX_SPACE_GLOBAL || in->vec > 1 || d->kind != PTX_OPD_REG ||
         (size != 4 && size != 8) || op->symbol >= 0 || !s->known || s->width == WS_WARP_SIZE || !op->reg_is_64 ||
-        !l->one_pass_global)
+        !x->launch->one_pass_global)
         return 0;
     if (widens(x->fn, in, size, d->reg))
         return 0;
+    return load_rows(x, in, b);
+}
+
+/* load_global_rows once the instruction and the launch are known to let it: the address alone (its
+ * register's shape is rows) is looked at. */
+static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b)
+{
+    ws_launch *l = x->launch;
+    const ptx_operand *op = &in->operand[1], *d = &in->operand[0];
+    unsigned size = ptx_types[in->type].size;
+    const ws_shape *s = &x->shape[op->reg];
     unsigned width = s->width, rows = WS_WARP_SIZE / width;
     uint64_t base = s->base + (uint64_t)op->imm, stride = s->stride, start[WS_WARP_SIZE / 4], lo = UINT64_MAX, hi = 0;
     if (stride > 32 || ((base | stride | s->row_step) & (size - 1)))
@@ -543,7 +555,7 @@ static int load_global_rows(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_l
         hi = last > hi ? last : hi;
     }
     const ws_allocation *al = allocation_of(l, lo, hi, size);
-    if (!al || (l->timing && !ws_timing_load_sectors_apply(x, al)))
+    if (!al || (l->timing && !ws_load_batch_applies(&b->timing, al)))
         return 0;
     if (l->check_shapes)
         check_shape_lanes(x, in, op, base, stride, s->row_step, width);
@@ -1038,7 +1050,7 @@ void ws_ld_global_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_
     const ws_allocation *al;
     if (mask == WS_FULL_MASK && l->one_pass_global && ws_shape_get(x, op->reg)->known) {
         if (x->shape[op->reg].width != WS_WARP_SIZE) {
-            if (load_global_rows(x, in, mask, b))
+            if (load_rows(x, in, b))
                 return;
         } else if ((al = run_allocation(x, op, size, 0, &a0, &stride))) {
             load_run(x, in, al, a0, stride, size, b);
