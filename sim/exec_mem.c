@@ -364,7 +364,8 @@ static inline uint64_t widen(uint64_t v, ptx_type type, unsigned reg_bits)
 
 /* Lane l's element of a row of n lanes: size bytes at first + l * stride. One element for all and consecutive
  * elements (a 16x16 block's rows of A and of B in a matmul) have loops of their own, which vectorise. */
-static void read_run_lanes(uint64_t *restrict r, const uint8_t *first, unsigned size, uint64_t stride, unsigned n)
+static inline __attribute__((always_inline)) void read_run_lanes(uint64_t *restrict r, const uint8_t *first,
+                                                                 unsigned size, uint64_t stride, unsigned n)
 {
     if (stride == 0) {
         uint64_t v = load_bytes(first, size);
