@@ -1076,7 +1076,8 @@ void ws_ld_global_batch_end(const ws_ld_global_batch *b, uint64_t *counters)
     counters[WS_CTR_global_ld_sectors] += b->sectors;
     counters[WS_CTR_transactions_32b] += b->sectors;
     counters[WS_CTR_extra_transaction_cycles] += b->sectors - b->runs;
-    ws_load_batch_flush(&b->timing);
+    if (b->timing.loads)
+        ws_load_batch_flush(&b->timing);
 }
 
 /* An ld.global that decode found load_global_run or load_global_rows may take (ws_memory_handler): what

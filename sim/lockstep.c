@@ -146,10 +146,13 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     return moved;
 }
 
-/* The variants: WARPSIM_CHECK_SHAPES=1 looked at in the general one only, which takes every instruction then. */
+/* The variants: the real build's issue step, or no timing (--no-timing: `untimed`), for pure instructions, the
+ * batched load and the others; the general one (--build O0, WARPSIM_CHECK_SHAPES=1) for every instruction. */
 static int scheduled_pure_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 1, 0, 0); }
 static int scheduled_load_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 1, 0); }
 static int scheduled_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 0, 0); }
+static int untimed_pure_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 1, 0, 0); }
+static int untimed_load_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 1, 0); }
 static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 0, 1); }
 
 /* Whether instruction pc of the group's function leaves the SIMT stack alone (and SASS adds no branches). */
@@ -165,14 +168,18 @@ static int plain_rounds(group *g, int wi, int whole_round)
     ws_launch *l = g->l;
     const ptx_function *fn = g->b->warps[wi].exec.fn;
     const ws_decoded *decoded = g->d - g->pc;
-    int scheduled = l->timing && !l->timing->in_order && !l->check_shapes;
+    /* 1: the real build's issue step; 0: no timing; -1: the general group */
+    int kind = l->check_shapes ? -1 : !l->timing ? 0 : !l->timing->in_order ? 1 : -1;
     int last, whole, full;
     int n = gather(g, wi, &last, &whole, &full);
     whole_round = whole_round && whole;
     for (;;) {
-        int moved = !scheduled ? general_group(g, n, full)
-                  : g->d->pure ? scheduled_pure_group(g, n, full)
-                  : g->d->batched_load ? scheduled_load_group(g, n, full) : scheduled_group(g, n, full);
+        const ws_decoded *d = g->d;
+        int moved = kind < 0 ? general_group(g, n, full)
+                  : kind > 0 ? (d->pure ? scheduled_pure_group(g, n, full)
+                                : d->batched_load ? scheduled_load_group(g, n, full) : scheduled_group(g, n, full))
+                  : d->pure ? untimed_pure_group(g, n, full)
+                  : d->batched_load ? untimed_load_group(g, n, full) : general_group(g, n, full);
         if (moved || !whole_round || l->steps >= l->max_steps || !plain_at(fn, decoded, g->pc + 1))
             return last;
         /* the next round: the same warps, each at the next instruction, nothing between */
