@@ -516,27 +516,8 @@ static int load_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld
     return 1;
 }
 
-/* A full warp's ld.global of one 4- or 8-byte element whose address register's shape is rows (a warp
- * of a block 16, 8 or 4 threads wide), each stepping forward by a sector at most: load_global_run
- * for the rows, as the general path takes them (its segments, sim/memmodel.c and sim/timing.c). */
-static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b);
-
-static int load_global_rows(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_global_batch *b)
-{
-    const ptx_operand *op = &in->operand[1], *d = &in->operand[0];
-    unsigned size = ptx_types[in->type].size;
-    const ws_shape *s = &x->shape[op->reg];
-    if (mask != WS_FULL_MASK || in->space != PTX_SPACE_GLOBAL || in->vec > 1 || d->kind != PTX_OPD_REG ||
-        (size != 4 && size != 8) || op->symbol >= 0 || !s->known || s->width == WS_WARP_SIZE || !op->reg_is_64 ||
-        !x->launch->one_pass_global)
-        return 0;
-    if (widens(x->fn, in, size, d->reg))
-        return 0;
-    return load_rows(x, in, b);
-}
-
-/* load_global_rows once the instruction and the launch are known to let it: the address alone (its
- * register's shape is rows) is looked at. */
+/* load_global_rows's access once the instruction and the launch are known to let it (decode and the
+ * handler checked them): the address alone, its register's shape rows, is looked at. */
 static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b)
 {
     ws_launch *l = x->launch;
@@ -584,6 +565,23 @@ static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx
     for (unsigned j = 0; j < rows; j++)
         read_run_lanes(r + j * width, al->bytes + (start[j] - al->base), size, stride, width);
     return 1;
+}
+
+/* A full warp's ld.global of one 4- or 8-byte element whose address register's shape is rows (a warp
+ * of a block 16, 8 or 4 threads wide), each stepping forward by a sector at most: load_global_run
+ * for the rows, as the general path takes them (its segments, sim/memmodel.c and sim/timing.c). */
+static int load_global_rows(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_global_batch *b)
+{
+    const ptx_operand *op = &in->operand[1], *d = &in->operand[0];
+    unsigned size = ptx_types[in->type].size;
+    const ws_shape *s = &x->shape[op->reg];
+    if (mask != WS_FULL_MASK || in->space != PTX_SPACE_GLOBAL || in->vec > 1 || d->kind != PTX_OPD_REG ||
+        (size != 4 && size != 8) || op->symbol >= 0 || !s->known || s->width == WS_WARP_SIZE || !op->reg_is_64 ||
+        !x->launch->one_pass_global)
+        return 0;
+    if (widens(x->fn, in, size, d->reg))
+        return 0;
+    return load_rows(x, in, b);
 }
 
 /* A shaped full warp's shared access, checked: its span (from the shape), and its cost when it
@@ -1039,9 +1037,7 @@ void exec_cvta(ws_exec *x, const ptx_instr *in, uint32_t mask)
 
 /* ---- Handlers decode picks for the commonest accesses --------------------------------- */
 
-/* An ld.global that decode found load_global_run or load_global_rows may take (ws_memory_handler): what
- * they check of the instruction and of the launch is known, and only its address is looked at here. The
- * same work in the same order; anything else goes to load(), which finds the same. */
+/* exec_ld_global_run's work, its counters and timing sums into b. */
 void ws_ld_global_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_global_batch *b)
 {
     ws_launch *l = x->launch;

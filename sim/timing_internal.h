@@ -1,6 +1,7 @@
 /*
  * The timing model's launch state, shared by sim/timing.c (collecting, while
- * blocks run) and sim/timing_result.c (placing the blocks, the result).
+ * blocks run) and sim/timing_result.c (placing the blocks, the result);
+ * sim/timing_load.h's L1 takes its set with ws_fastmod_u32.
  * Blocks record themselves by index; their sums wait in each worker's block until the grid is done.
  */
 #ifndef WARPSIM_SIM_TIMING_INTERNAL_H
