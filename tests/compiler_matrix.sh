@@ -17,13 +17,25 @@
 # clang): exit 0, "Check: OK", and the output of `warpsim run FILE.cu` (clang)
 # with every number that has a fraction masked (times, ratios, printed floats:
 # the programs check their results themselves).
-#   tests/compiler_matrix.sh WARPSIM_BINARY FLOATDIFF_BINARY TEST_COURSE_BINARY [--table]
+#   tests/compiler_matrix.sh WARPSIM_BINARY FLOATDIFF_BINARY TEST_COURSE_BINARY [--table] [--sanitized]
 # Exit 77 (ctest: skipped) without clang; nvcc's variants are skipped, saying
 # so, without nvcc or for the targets the installed nvcc no longer compiles.
+# --sanitized (the build-asan suite, where every run is several times slower):
+# the references and the variants furthest from them only -- clang -O0 sm_70,
+# clang -O3 sm_80, nvcc -O3 and -G sm_90 -- the plain build runs them all.
 W=$1
 FLOATDIFF=$2
 TEST_COURSE=$3
-table=${4:-}
+shift 3
+table=""
+sanitized=""
+for arg in "$@"; do
+    case $arg in
+    --table) table=1 ;;
+    --sanitized) sanitized=1 ;;
+    *) echo "compiler_matrix.sh: unknown option $arg" >&2; exit 2 ;;
+    esac
+done
 CU=$(cd "$(dirname "$0")/cu" && pwd)
 EXPECTED=$(cd "$(dirname "$0")" && pwd)/compiler_matrix.expected
 R=$(cd "$(dirname "$0")/../programs" && pwd)
@@ -54,6 +66,14 @@ if command -v nvcc >/dev/null 2>&1; then
     reference=nvcc:sm_90:-O3
 else
     echo "skip: the nvcc variants (nvcc is not installed); reference: clang -O3 sm_80"
+fi
+if [ -n "$sanitized" ]; then
+    kept=""
+    for v in $variants; do
+        case $v in clang:sm_70:-O0|clang:sm_80:-O3|nvcc:sm_90:-O3|nvcc:sm_90:-G) kept="$kept $v" ;; esac
+    done
+    echo "sanitized: the variants$kept (the plain build runs them all)"
+    variants=${kept# }
 fi
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
