@@ -491,7 +491,7 @@ static inline __attribute__((always_inline)) void load_run(ws_exec *x, const ptx
         } else if (ws_load_batch_applies(&b->timing, al)) {
             ws_load_run(&b->timing, x->warp, al, a0, end);
         } else {
-            ws_timing_load_run(x, al, a0, end);   /* the general path */
+            ws_timing_load_run_general(x, a0, end);
         }
     }
     read_run(x->reg[in->operand[0].reg], al->bytes + (a0 - al->base), size, stride);

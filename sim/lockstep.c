@@ -90,7 +90,7 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     const int guard = in->guard;   /* ws_step_mask's, read once */
     const uint32_t negated = in->guard_negated ? ~0u : 0;
     const uint32_t latency_branch = l->arch->latency_branch;
-    const int counted = pure && full && in->guard < 0;   /* every warp's steps alike */
+    const int counted = pure && full && guard < 0;   /* every warp's steps alike */
     ws_block_timing *bt = &b->tm;
     ws_step_sums steps = {0};
     ws_issue_sums sums = {0};

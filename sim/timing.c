@@ -278,9 +278,6 @@ void ws_timing_issue_o0(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t m
 
 /* ---- Memory -------------------------------------------------------------------- */
 
-
-
-
 /* Whether the block's L1 holds the sector; it does afterwards (loads allocate), and
  * *filled is where its fill's arrival is kept. */
 static int l1_lookup(ws_block_timing *bt, uint64_t sector, int allocate, uint64_t **filled)
@@ -331,7 +328,7 @@ static int store_sectors(ws_launch *l, ws_block_timing *bt, const uint64_t *sect
         hi = sector[i] > hi ? sector[i] : hi;
     }
     const ws_allocation *al = allocation_of(l, lo << 5);
-    if (!al || al->host_link || (al->base & 31) || (hi << 5) - al->base >= al->size)
+    if (!al || !ws_sectors_own(al) || (hi << 5) - al->base >= al->size)
         return 0;
     if (!al->l2)
         return 1;   /* nothing kept: as the loop, which finds no entry */
@@ -346,7 +343,6 @@ static int store_sectors(ws_launch *l, ws_block_timing *bt, const uint64_t *sect
     *slots += n;
     return 1;
 }
-
 
 /* ptxas merges broadcast loads of consecutive words (a row of a tile read along k, as
  * As[ty][k] in the tiled matmul, unrolled) into one LDS.128, which costs 2 wavefronts for
@@ -557,33 +553,20 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     }
 }
 
-
-
-
-
-
 int ws_timing_load_sectors_apply(const ws_exec *x, const ws_allocation *al)
 {
-    return !al->host_link && !(al->base & 31) && x->launch->arch->l1_caches_global_loads && x->block->tm.l1_sets;
+    return ws_l1_caches_loads(x->launch, &x->block->tm) && ws_sectors_own(al);
 }
 
-void ws_timing_load_run(ws_exec *x, const ws_allocation *al, uint64_t lo, uint64_t end)
+void ws_timing_load_run_general(ws_exec *x, uint64_t lo, uint64_t end)
 {
-    ws_load_batch lb;
-    ws_load_batch_start(&lb, x->launch, &x->block->tm);
-    if (!ws_load_batch_applies(&lb, al)) {
-        /* sectors another allocation may share, host memory, no L1: the general path */
-        ws_lane_span span = {.lo = lo, .hi = end, .any_bits = 0, .stride = 0, .segment_lanes = WS_WARP_SIZE};
-        ws_timing_memory(x, PTX_SPACE_GLOBAL, NULL, WS_FULL_MASK, 1, 0, 0, &span);
-        return;
-    }
-    ws_load_run(&lb, x->warp, al, lo, end);
-    ws_load_batch_flush(&lb);
+    ws_lane_span span = {.lo = lo, .hi = end, .any_bits = 0, .stride = 0, .segment_lanes = WS_WARP_SIZE};
+    ws_timing_memory(x, PTX_SPACE_GLOBAL, NULL, WS_FULL_MASK, 1, 0, 0, &span);
 }
 
 int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint64_t a0, uint64_t stride, unsigned size)
 {
-    if (al->host_link || (al->base & 31))
+    if (!ws_sectors_own(al))
         return 0;   /* store_sectors would not take them: the general path */
     ws_launch *l = x->launch;
     const ws_arch *a = l->arch;

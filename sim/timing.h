@@ -127,9 +127,10 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
  * every lane's is that one, `wavefronts` the access's. */
 void ws_timing_shared(ws_exec *x, uint64_t first, int one_address, unsigned bytes_per_lane, int is_store,
                       uint32_t wavefronts);
-/* The same for the commonest global load: a full warp's, aligned, inside allocation al, whose
- * lanes read every sector from byte lo's to byte end's (a run stepping by a sector at most). */
-void ws_timing_load_run(ws_exec *x, const ws_allocation *al, uint64_t lo, uint64_t end);
+/* The same for the commonest global load, a full warp's, aligned, whose lanes read every sector from byte
+ * lo's to byte end's (a run stepping by a sector at most), when its allocation is one sim/timing_load.h's
+ * per-sector paths leave to ws_timing_memory (ws_load_batch_applies: 0). */
+void ws_timing_load_run_general(ws_exec *x, uint64_t lo, uint64_t end);
 /* And for the commonest global store: a full warp's, elements of `size` bytes from a0 on, `stride` apart (a
  * multiple of size, or 0), aligned, without wrapping, inside allocation al. 0, having done nothing, when
  * the allocation takes ws_timing_memory's general path (mapped host memory, a base off a sector). */

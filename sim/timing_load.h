@@ -71,6 +71,20 @@ static inline ws_wait_point ws_load_wait(ws_warp *w, uint8_t space)
                       : (queued ? WS_WAIT_GLOBAL_QUEUED : WS_WAIT_GLOBAL_LOAD);
 }
 
+/* Whether allocation al's sectors are its own and in device memory (its base on a sector, not pinned host
+ * memory): the per-sector paths (the batch's, ws_timing_store_run's) take them; ws_timing_memory's general
+ * path the others (a sector another allocation may share, the host link's latency). */
+static inline int ws_sectors_own(const ws_allocation *al)
+{
+    return !al->host_link && !(al->base & 31);
+}
+
+/* Whether the launch's arch caches global loads in the L1, and block timing bt keeps one. */
+static inline int ws_l1_caches_loads(const ws_launch *l, const ws_block_timing *bt)
+{
+    return l->arch->l1_caches_global_loads && bt->l1_sets;
+}
+
 /* A batch of global loads of one block: the launch's latencies, and the sums its loads add to the block's. */
 typedef struct {
     ws_block_timing *bt;
@@ -84,7 +98,7 @@ typedef struct {
 static inline void ws_load_batch_start(ws_load_batch *lb, const ws_launch *l, ws_block_timing *bt)
 {
     *lb = (ws_load_batch){bt, l->arch->latency_l1, l->arch->latency_l2, l->arch->latency_global,
-                          l->global_atomics != NULL, l->arch->l1_caches_global_loads && bt->l1_sets,
+                          l->global_atomics != NULL, ws_l1_caches_loads(l, bt),
                           0, 0, 0, 0, 0, 0, 0};
 }
 
@@ -103,11 +117,11 @@ static inline void ws_load_batch_flush(const ws_load_batch *lb)
     tr->dram_read_sectors += lb->dram;
 }
 
-/* Whether allocation al's sectors take the batch's paths: the general one (ws_timing_memory) takes sectors
- * another allocation may share, host memory, and an arch or block without an L1. */
+/* Whether allocation al's sectors take the batch's paths: the general one (ws_timing_memory) takes the
+ * others, and every load of an arch or block without an L1. */
 static inline int ws_load_batch_applies(const ws_load_batch *lb, const ws_allocation *al)
 {
-    return lb->l1_caches && !al->host_link && !(al->base & 31);
+    return lb->l1_caches && ws_sectors_own(al);
 }
 
 /* A load's start: where it waits. */
@@ -156,7 +170,7 @@ static inline void ws_load_end(ws_load_batch *lb, ws_warp *w, uint32_t latency, 
     w->tm.wait = WS_WAIT_LONG;
 }
 
-/* The commonest global load (ws_timing_load_run): a full warp's, aligned, inside allocation al (which
+/* The commonest global load: a full warp's, aligned, inside allocation al (which
  * ws_load_batch_applies takes), whose lanes read every sector from byte lo's to byte end's. */
 static inline __attribute__((always_inline)) void ws_load_run(ws_load_batch *lb, ws_warp *w,
                                                               const ws_allocation *al, uint64_t lo, uint64_t end)
