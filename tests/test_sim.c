@@ -925,6 +925,26 @@ END_TEST
 /* tests/ptx/strided_access.ptx's kernels with a run of addresses off a sector, with gaps, at one address, a
  * sector or more apart, and misaligned, in full and partial warps, run with the one-pass paths and without
  * (WARPSIM_ONE_PASS=0): the same counters, buffer, predicted time, and every block's timing record. */
+/* The launch without the one-pass paths (WARPSIM_ONE_PASS=0) and with them: the same status and error,
+ * every counter and the predicted time, `bytes` of buffer `buf`, every block's timing record and the blocks'
+ * sums. `ok`: the launch must succeed. Returns the run without them, for the caller's own checks. */
+static sim_run *general_as_one_pass(const char *ptx, const char *launch, const char *buf, size_t bytes, int ok)
+{
+    setenv("WARPSIM_ONE_PASS", "0", 1);
+    sim_run *general = run(ptx, launch);
+    unsetenv("WARPSIM_ONE_PASS");
+    sim_run *one_pass = run(ptx, launch);
+    ck_assert_msg(general->status == 0 || !ok, "%s: %s", launch, general->err);
+    assert_same_launch(general, one_pass);
+    ck_assert_int_eq(memcmp(u32(general, buf), u32(one_pass, buf), bytes), 0);
+    const ws_launch_timing *a = general->session.launches[0].timing, *b = one_pass->session.launches[0].timing;
+    ck_assert_uint_eq(a->blocks, b->blocks);
+    ck_assert_msg(memcmp(a->block, b->block, a->blocks * sizeof *a->block) == 0, "%s: block records", launch);
+    ck_assert_msg(memcmp(&a->sums, &b->sums, sizeof a->sums) == 0, "%s: the blocks' sums", launch);
+    done(one_pass);
+    return general;
+}
+
 START_TEST(one_pass_accesses_as_the_general_path)
 {
     char *ptx = strdup(source_file("tests/ptx/strided_access.ptx"));
@@ -943,20 +963,7 @@ START_TEST(one_pass_accesses_as_the_general_path)
         char launch[256];
         snprintf(launch, sizeof launch, "kernel %s\ngrid 3\nblock %u\nbuf out=u32:1024\narg out\narg u32:%u\n"
                  "arg u32:%u\n", cases[i].kernel, cases[i].block, cases[i].offset, cases[i].stride);
-        setenv("WARPSIM_ONE_PASS", "0", 1);
-        sim_run *general = run(ptx, launch);
-        unsetenv("WARPSIM_ONE_PASS");
-        sim_run *one_pass = run(ptx, launch);
-        ck_assert_msg(general->status == 0 || i == sizeof cases / sizeof cases[0] - 1, "case %zu: %s", i,
-                      general->err);
-        assert_same_launch(general, one_pass);
-        ck_assert_int_eq(memcmp(u32(general, "out"), u32(one_pass, "out"), 4096), 0);
-        const ws_launch_timing *a = general->session.launches[0].timing, *b = one_pass->session.launches[0].timing;
-        ck_assert_uint_eq(a->blocks, b->blocks);
-        ck_assert_msg(memcmp(a->block, b->block, a->blocks * sizeof *a->block) == 0, "case %zu: block records", i);
-        ck_assert_msg(memcmp(&a->sums, &b->sums, sizeof a->sums) == 0, "case %zu: the blocks' sums", i);
-        done(general);
-        done(one_pass);
+        done(general_as_one_pass(ptx, launch, "out", 4096, i < sizeof cases / sizeof cases[0] - 1));
     }
     free(ptx);
     /* nvcc's naive matmul: back-to-back loads (a warp's second issued before it used its first: the L1
@@ -968,21 +975,10 @@ START_TEST(one_pass_accesses_as_the_general_path)
         snprintf(launch, sizeof launch, "kernel matmul_naive\ngrid 2,2\nblock %s\nbuf A=f32:4096:random=1\n"
                  "buf B=f32:4096:random=2\nbuf C=f32:4096\narg A\narg B\narg C\narg s32:%d\n", blocks[i],
                  2 * atoi(blocks[i]));
-        setenv("WARPSIM_ONE_PASS", "0", 1);
-        sim_run *general = run(ptx, launch);
-        unsetenv("WARPSIM_ONE_PASS");
-        sim_run *one_pass = run(ptx, launch);
-        ck_assert_msg(general->status == 0, "block %s: %s", blocks[i], general->err);
-        assert_same_launch(general, one_pass);
-        ck_assert_int_eq(memcmp(u32(general, "C"), u32(one_pass, "C"), 4096 * 4), 0);
-        const ws_launch_timing *a = general->session.launches[0].timing, *b = one_pass->session.launches[0].timing;
-        ck_assert_msg(memcmp(a->block, b->block, a->blocks * sizeof *a->block) == 0, "block %s: block records",
-                      blocks[i]);
-        ck_assert_msg(a->block[0].waits[WS_WAIT_GLOBAL_QUEUED] > 0, "block %s: no load waited for the L1",
-                      blocks[i]);
-        ck_assert_msg(memcmp(&a->sums, &b->sums, sizeof a->sums) == 0, "block %s: the blocks' sums", blocks[i]);
+        sim_run *general = general_as_one_pass(ptx, launch, "C", 4096 * 4, 1);
+        ck_assert_msg(general->session.launches[0].timing->block[0].waits[WS_WAIT_GLOBAL_QUEUED] > 0,
+                      "block %s: no load waited for the L1", blocks[i]);
         done(general);
-        done(one_pass);
     }
     free(ptx);
 }
