@@ -74,9 +74,8 @@ static inline int direct_src(ws_exec *x, const ptx_operand *op, const uint64_t *
     return 0;
 }
 
-/* `width` is the result's: mul.wide of two 32-bit values gives 64 bits. */
-#define BINARY(name, width, expr) \
-static inline uint64_t op_##name##_##width(uint64_t a, uint64_t b) { return (expr) & MASK_##width; } \
+/* `width` is the result's: mul.wide of two 32-bit values gives 64 bits. The slow path: any mask, any sources. */
+#define SLOW_BINARY(name, width) \
 WS_LANE_LOOPS __attribute__((noinline)) static void slow_##name##_##width(ws_exec *x, const ptx_instr *in, \
                                                                         uint32_t mask) \
 { \
@@ -85,7 +84,10 @@ WS_LANE_LOOPS __attribute__((noinline)) static void slow_##name##_##width(ws_exe
     for (int l = 0; l < WS_WARP_SIZE; l++) \
         r[l] = op_##name##_##width(a[l], b[l]); \
     put_lanes(x->reg[in->operand[0].reg], r, mask); \
-} \
+}
+#define BINARY(name, width, expr) \
+static inline uint64_t op_##name##_##width(uint64_t a, uint64_t b) { return (expr) & MASK_##width; } \
+SLOW_BINARY(name, width) \
 WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
 { \
     uint64_t *d = x->reg[in->operand[0].reg], ia = 0, ib = 0; \
@@ -114,14 +116,43 @@ BINARY(or, 32, a | b)
 BINARY(or, 64, a | b)
 BINARY(xor, 32, a ^ b)
 BINARY(xor, 64, a ^ b)
-/* Shift amounts are the u32 b; at or past the width shl and shr.u give 0, shr.s the sign. */
-BINARY(shl, 32, (uint32_t)b < 32 ? a << (b & 31) : 0)
-BINARY(shl, 64, (uint32_t)b < 64 ? a << (b & 63) : 0)
-BINARY(shr_u, 32, (uint32_t)b < 32 ? (a & MASK_32) >> (b & 31) : 0)
-BINARY(shr_u, 64, (uint32_t)b < 64 ? a >> (b & 63) : 0)
-BINARY(shr_s, 32, (uint64_t)(sx32(a) >> ((uint32_t)b > 63 ? 63 : (uint32_t)b)))
-BINARY(shr_s, 64, (uint64_t)((int64_t)a >> ((uint32_t)b > 63 ? 63 : (uint32_t)b)))
 #undef BINARY
+
+/* Shift amounts are the u32 b; at or past the width shl and shr.u give 0 (`past`: 0), shr.s the sign (`past`:
+ * 1, as a shift by 63). An immediate amount is settled before the loop, which then shifts every lane by one
+ * count `s` (`by`): the compiler vectorises that, not the per-lane test (bench/README.md, eighth steps). */
+#define SHIFT(name, width, expr, by, past) \
+static inline uint64_t op_##name##_##width(uint64_t a, uint64_t b) { return (expr) & MASK_##width; } \
+static inline uint64_t by_##name##_##width(uint64_t a, unsigned s) { return (by) & MASK_##width; } \
+SLOW_BINARY(name, width) \
+WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+{ \
+    uint64_t *d = x->reg[in->operand[0].reg], ia = 0, ib = 0; \
+    const uint64_t *a, *b; \
+    if (mask == WS_FULL_MASK && direct_src(x, &in->operand[1], &a, &ia) && a && \
+        direct_src(x, &in->operand[2], &b, &ib)) { \
+        if (b) { \
+            LANE_QUADS(d, op_##name##_##width(a[q + k], b[q + k])) \
+        } else if ((uint32_t)ib < (width)) { \
+            unsigned s = (uint32_t)ib; \
+            LANE_QUADS(d, by_##name##_##width(a[q + k], s)) \
+        } else if (past) { \
+            LANE_QUADS(d, by_##name##_##width(a[q + k], 63)) \
+        } else { \
+            LANE_QUADS(d, 0) \
+        } \
+        return; \
+    } \
+    slow_##name##_##width(x, in, mask); \
+}
+SHIFT(shl, 32, (uint32_t)b < 32 ? a << (b & 31) : 0, a << s, 0)
+SHIFT(shl, 64, (uint32_t)b < 64 ? a << (b & 63) : 0, a << s, 0)
+SHIFT(shr_u, 32, (uint32_t)b < 32 ? (a & MASK_32) >> (b & 31) : 0, (a & MASK_32) >> s, 0)
+SHIFT(shr_u, 64, (uint32_t)b < 64 ? a >> (b & 63) : 0, a >> s, 0)
+SHIFT(shr_s, 32, (uint64_t)(sx32(a) >> ((uint32_t)b > 63 ? 63 : (uint32_t)b)), (uint64_t)(sx32(a) >> s), 1)
+SHIFT(shr_s, 64, (uint64_t)((int64_t)a >> ((uint32_t)b > 63 ? 63 : (uint32_t)b)), (uint64_t)((int64_t)a >> s), 1)
+#undef SHIFT
+#undef SLOW_BINARY
 
 /* mad.lo: d = (a * b + c) & width; mad.wide: the full product of two 32-bit values plus a 64-bit c. */
 #define TERNARY(name, width, expr) \

@@ -369,8 +369,9 @@ static inline __attribute__((always_inline)) void read_run_lanes(uint64_t *restr
 {
     if (stride == 0) {
         uint64_t v = load_bytes(first, size);
-        for (unsigned lane = 0; lane < n; lane++)
-            r[lane] = v;
+        lane_quad q = {v, v, v, v};
+        for (unsigned lane = 0; lane + 4 <= n; lane += 4)   /* n: 32, 16, 8 or 4 */
+            memcpy(r + lane, &q, sizeof q);
     } else if (size == 8) {
         for (unsigned lane = 0; lane < n; lane++)
             memcpy(&r[lane], first + lane * stride, 8);
@@ -544,7 +545,19 @@ static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx
     /* the distinct sectors as the rows meet them, each row from its first lane's to its last's, and their lines */
     uint64_t sector[WS_WARP_SIZE], line[WS_WARP_SIZE];
     unsigned n = 0, lines = 0;
-    for (unsigned j = 0; j < rows; j++)
+    /* rows a sector or more apart meet each sector once, in order, and a line again only right after; rows
+     * that are one (a row step of 0: the lanes of a column read alike) meet only the first row's */
+    uint64_t span = (width - 1) * stride;
+    int apart = s->row_step >= span + 32 && s->row_step <= hi - lo, same = s->row_step == 0;   /* no wrap */
+    if (apart || same) {
+        for (unsigned j = 0; j < (same ? 1 : rows); j++)
+            for (uint64_t sc = start[j] >> 5, last = (start[j] + span) >> 5; sc <= last; sc++) {
+                sector[n++] = sc;
+                if (!lines || line[lines - 1] != sc >> 2)
+                    line[lines++] = sc >> 2;
+            }
+    }
+    for (unsigned j = 0; j < rows && !apart && !same; j++)
         for (uint64_t sc = start[j] >> 5, last = (start[j] + (width - 1) * stride) >> 5; sc <= last; sc++) {
             unsigned k = 0, m = 0;
             while (k < n && sector[k] != sc)
@@ -835,7 +848,7 @@ static int store_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
 }
 
 /* A full warp's st.shared of a shaped address in one pass, as store_global_run. */
-static int store_shared_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
+static int store_shared_run(ws_exec *x, const ptx_instr *in)
 {
     const ptx_operand *op = &in->operand[0], *v = &in->operand[1];
     unsigned size = ptx_types[in->type].size;
@@ -852,7 +865,7 @@ static int store_shared_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     if (x->launch->timing)
         ws_timing_shared(x, span.lo, span.lo == span.hi, size, 1, cost.wavefronts);
     if (x->launch->its)   /* --sched its: the warp's other lanes do not see it yet */
-        ws_its_store_lanes(x, mask, addr, 0, values, size);
+        ws_its_store_run(x, span.lo, span.stride, addr, values, size);
     write_run(x->block->shared + span.lo, values, size, span.stride);
     return 1;
 }
@@ -862,7 +875,7 @@ void exec_st(ws_exec *x, const ptx_instr *in, uint32_t mask)
     int32_t base = in->operand[0].reg;   /* as in load() */
     if (mask == WS_FULL_MASK && base >= 0 && ws_shape_is_run(ws_shape_get(x, base)) &&
         (in->space == PTX_SPACE_GLOBAL ? store_global_run(x, in, mask)
-                                       : in->space == PTX_SPACE_SHARED && store_shared_run(x, in, mask)))
+                                       : in->space == PTX_SPACE_SHARED && store_shared_run(x, in)))
         return;
     unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;
     access_target t;

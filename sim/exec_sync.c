@@ -8,12 +8,22 @@
 #include "sim/its.h"
 #include "sim/warp.h"
 
+/* A uniform operand's value, lane `lane`'s: a register's or an immediate's read alone, anything else
+ * through ws_src (every barrier runs this: a 32-lane copy of an immediate cost more than the rest). */
+static uint64_t lane_value(ws_exec *x, const ptx_operand *op, int lane)
+{
+    if (op->kind == PTX_OPD_IMM)
+        return (uint64_t)op->imm;
+    if (op->kind == PTX_OPD_REG)
+        return x->reg[op->reg][lane];
+    uint64_t tmp[WS_WARP_SIZE];
+    return ws_src(x, op, tmp)[lane];
+}
+
 /* The membermask operand's value (the first executing lane's: it is the same in all of them). */
 static uint32_t member_mask(ws_exec *x, const ptx_operand *op, uint32_t mask)
 {
-    uint64_t tmp[WS_WARP_SIZE];
-    const uint64_t *v = ws_src(x, op, tmp);
-    return (uint32_t)v[__builtin_ctz(mask)];
+    return (uint32_t)lane_value(x, op, __builtin_ctz(mask));
 }
 
 /* The first thread to arrive opens the barrier's round. */
@@ -29,16 +39,15 @@ static void barrier_open(ws_block *b, int id, uint32_t count)
 /* The barrier number and thread count operands (uniform: lane 0 of the mask decides). */
 static int barrier_operands(ws_exec *x, const ptx_instr *in, uint32_t mask, int count_operand, uint32_t *count)
 {
-    uint64_t tmp[WS_WARP_SIZE];
     int lane = __builtin_ctz(mask);
-    uint64_t id = ws_src(x, &in->operand[count_operand - 1], tmp)[lane];
+    uint64_t id = lane_value(x, &in->operand[count_operand - 1], lane);
     if (id >= WS_MAX_BARRIERS) {
         ws_fault(x, in, lane, "barrier %llu does not exist (0 to %d)", (unsigned long long)id, WS_MAX_BARRIERS - 1);
         return -1;
     }
     *count = 0;
     if (count_operand < in->operand_count && in->operand[count_operand].kind != PTX_OPD_PRED) {
-        *count = (uint32_t)ws_src(x, &in->operand[count_operand], tmp)[lane];
+        *count = (uint32_t)lane_value(x, &in->operand[count_operand], lane);
         if (*count == 0 || *count % WS_WARP_SIZE) {
             ws_fault(x, in, lane, "barrier thread count %u is not a positive multiple of the warp size", *count);
             return -1;
@@ -53,7 +62,7 @@ static void arrive(ws_exec *x, const ptx_instr *in, uint32_t mask, int id, int w
     ws_warp *w = x->warp;
     ws_icounters(x)[WS_CTR_barriers]++;
     ws_its_sync(x);   /* a barrier orders the warp's lanes too */
-    b->barrier[id].arrived += (uint32_t)__builtin_popcount(mask);
+    b->barrier[id].arrived += ws_popcount(mask);
     if (wait) {
         w->state = WS_WARP_AT_BARRIER;
         w->barrier_pc = x->pc;

@@ -300,6 +300,40 @@ void ws_its_store_lanes(ws_exec *x, uint32_t mask, const uint64_t *addr, unsigne
     }
 }
 
+void ws_its_store_run(ws_exec *x, uint64_t lo, uint64_t stride, const uint64_t *addr, const uint64_t *values,
+                      unsigned size)
+{
+    ws_warp *w = x->warp;
+    if (size != 4 || stride == 0 || (stride & 3) || x->block->its_byte_words ||
+        w->its.bytes + WS_WARP_SIZE * 4 > MAX_BYTES || !reserve(w, WS_WARP_SIZE)) {
+        ws_its_store_lanes(x, WS_FULL_MASK, addr, 0, values, size);
+        return;
+    }
+    /* Every lane stores its own word (stride 4 or more): no lane's record links to another's, so the
+     * heads and old words are read first, the records written, then the heads: loops without a carried
+     * dependence (a run of words, stride 4, is read and written as rows). */
+    const uint8_t *shared = x->block->shared;
+    uint32_t *word = x->block->its_word, mine = (uint32_t)(w->index + 1) << HEAD_SHIFT, count = w->its.count;
+    uint32_t first = (uint32_t)lo, step = (uint32_t)stride, head[WS_WARP_SIZE], old[WS_WARP_SIZE];
+    for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++) {
+        uint32_t off = first + lane * step;
+        head[lane] = word[off >> 2];
+        memcpy(&old[lane], shared + off, 4);
+    }
+    struct ws_its_record *r = w->its.rec + count;
+    for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++) {
+        uint32_t val = (uint32_t)values[lane];
+        r[lane].where = WHERE_WORD | lane << WHERE_LANE_SHIFT | (first + lane * step);
+        r[lane].prev = link(head[lane], mine);
+        memcpy(r[lane].old, &old[lane], 4);
+        memcpy(r[lane].val, &val, 4);
+    }
+    for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++)
+        word[(first + lane * step) >> 2] = mine | (count + lane + 1);
+    w->its.count = count + WS_WARP_SIZE;
+    w->its.bytes += 4 * WS_WARP_SIZE;
+}
+
 int ws_its_view(const ws_exec *x, int lane, uint64_t offset, uint8_t *bytes, unsigned size)
 {
     ws_warp *w = x->warp;

@@ -1,9 +1,10 @@
 /*
  * Warps in lockstep (sim/lockstep.h says why): ws_step_group runs one
  * instruction for a group of warps, as ws_step would for each in turn.
- * Two paths: instructions that leave the SIMT stack alone (ws_step's work
+ * Three paths: instructions that leave the SIMT stack alone (ws_step's work
  * for each warp, the timing model's issue sums and the instruction counters
- * added once for the group), and the uniform branch.
+ * added once for the group), the uniform branch, and the other instructions
+ * that move the stack (barriers, returns: ws_step's work warp by warp).
  */
 #include "sim/lockstep.h"
 
@@ -239,6 +240,50 @@ static int branch_group(const group *g, int wi)
     return last;
 }
 
+/* Any other instruction that moves the stack (a barrier, a return, an exit, a call): ws_step's work for each
+ * warp in turn, the instruction read once and its counters and issue sums added once for the group. Each
+ * warp's stack and frames are settled before the next runs, as ws_step would; the group stops at a fault. */
+static int stack_group(const group *g, int wi)
+{
+    ws_launch *l = g->l;
+    ws_block *b = g->b;
+    const ptx_instr *in = g->in;
+    const ws_decoded *d = g->d;
+    const int scheduled = l->timing && !l->timing->in_order;
+    const uint32_t latency_branch = l->arch->latency_branch;
+    ws_step_sums steps = {0};
+    ws_issue_sums sums = {0};
+    uint64_t used = 0;
+    int last = wi;
+    ws_simt_entry *top;
+    ws_frame *frame;
+    ws_warp *w;
+    for (int k = wi; used < g->room && (w = next_member(g, &k, &last, &top, &frame)); k++) {
+        used++;
+        uint32_t active = top->mask, mask = ws_step_mask(in, frame, active);
+        int32_t depth = w->frame_depth;
+        ws_step_count(&steps, active, mask);
+        l->steps++, b->steps++;
+        ws_exec *x = ws_step_context(w, g->pc, g->counters[g->pc], active);
+        if (scheduled)
+            ws_timing_issue_scheduled(w, &b->tm, &d->timing, frame, mask, latency_branch, &sums, 0);
+        else if (l->timing)
+            ws_timing_issue(x, d, frame, mask);
+        d->run(x, in, mask);
+        ws_shape_after(x, &d->shape, in, mask);
+        if (l->timing)
+            ws_timing_retire(w, &d->timing, frame);
+        ws_step_settle(l, b, w, depth);
+        if (l->failed)
+            break;   /* the round stops at the fault */
+    }
+    uint64_t *ic = g->counters[g->pc];
+    ws_step_add_sums(ic, &steps);
+    if (scheduled)
+        ws_timing_add_issue_sums(ic, &b->tm, &d->timing, l->timing, &sums);
+    return last;
+}
+
 int ws_step_group(ws_launch *l, ws_block *b, int wi, int first_of_round)
 {
     ws_warp *w = &b->warps[wi];
@@ -255,8 +300,7 @@ int ws_step_group(ws_launch *l, ws_block *b, int wi, int first_of_round)
     if (d->moves_stack) {
         if (g.in->opcode == OP_bra && (scheduled || !l->timing))
             return branch_group(&g, wi);
-        ws_step(l, b, w, 0);
-        return wi;
+        return stack_group(&g, wi);
     }
     return plain_rounds(&g, wi, first_of_round);
 }

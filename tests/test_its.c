@@ -22,6 +22,7 @@ typedef struct {
     uint64_t rng;
     uint32_t size;
     uint64_t views, changed;
+    uint64_t runs;   /* store_run's runs of distinct words */
 } fixture;
 
 static uint64_t next(fixture *f)
@@ -138,6 +139,39 @@ static void store_lanes(fixture *f, int warp)
     WS_FOR_LANES(mask, lane) memcpy(f->shared + addr[lane] + at, &values[lane], size);
 }
 
+/* A full warp's store of 4 or 8 bytes per lane at lo + lane * stride, as sim/exec_mem.c's store_shared_run:
+ * runs of distinct words (stride a multiple of 4: ws_its_store_run's own path), and the others (a stride of 0,
+ * all lanes one word; 8 bytes), which it leaves to ws_its_store_lanes. */
+static void store_run(fixture *f, int warp)
+{
+    unsigned size = below(f, 4) ? 4 : 8;
+    uint32_t most = (f->size - size) / (WS_WARP_SIZE - 1);   /* the widest stride that fits */
+    uint32_t stride = below(f, 4) == 0 ? 0 : size * (1 + below(f, most / size ? most / size : 1));
+    if ((WS_WARP_SIZE - 1) * stride + size > f->size)
+        stride = 0;
+    uint32_t lo = below(f, (f->size - (WS_WARP_SIZE - 1) * stride - size) / size + 1) * size;
+    if (f->b.warps[warp].lanes != WS_FULL_MASK) {   /* a full warp's only */
+        store_lanes(f, warp);
+        return;
+    }
+    uint64_t addr[WS_WARP_SIZE], values[WS_WARP_SIZE];
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+        addr[lane] = lo + (uint64_t)lane * stride;
+        values[lane] = next(f);
+    }
+    ws_exec x = exec_of(f, warp);
+    ws_its_store_run(&x, lo, stride, addr, values, size);
+    uint8_t before[4096];
+    memcpy(before, f->shared, f->size);
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+        uint32_t off = (uint32_t)addr[lane];
+        f->stretches[warp] += ref_its_store(&f->ref, warp, lane, off, before + off, (const uint8_t *)&values[lane], size);
+    }
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+        memcpy(f->shared + addr[lane], &values[lane], size);
+    f->runs += stride && size == 4;
+}
+
 static void load_one(fixture *f, int warp, int lane, uint32_t offset, unsigned size)
 {
     uint8_t mine[8], theirs[8];
@@ -199,8 +233,10 @@ static void run_random(uint32_t shared_size, int warps, uint64_t seed, int ops, 
             memset(f.stretches, 0, (size_t)warps * sizeof *f.stretches);
         } else if (what < 450) {
             store_one(&f, warp);
-        } else if (what < 600) {
+        } else if (what < 550) {
             store_lanes(&f, warp);
+        } else if (what < 600) {
+            store_run(&f, warp);
         } else {
             load_random(&f, warp);
         }
@@ -211,6 +247,8 @@ static void run_random(uint32_t shared_size, int warps, uint64_t seed, int ops, 
     load_everything(&f);
     ck_assert_msg(f.changed > f.views / 50, "only %llu of %llu views differ from memory: too few to compare",
                   (unsigned long long)f.changed, (unsigned long long)f.views);
+    if (shared_size >= 256)   /* room for runs of 32 words */
+        ck_assert_uint_gt(f.runs, 100);
     teardown(&f);
 }
 
@@ -236,8 +274,10 @@ START_TEST(its_matches_the_reference_past_the_limit)
             unsigned what = below(&f, 100);
             if (what < 10)
                 store_one(&f, warp);
-            else if (what < 90)
+            else if (what < 70)
                 store_lanes(&f, warp);
+            else if (what < 90)
+                store_run(&f, warp);
             else
                 load_random(&f, warp);
             check_stretches(&f);

@@ -897,6 +897,32 @@ START_TEST(groups_keep_the_rounds_order)
 }
 END_TEST
 
+/* Every warp of a block in lockstep reaches a barrier whose thread count is no multiple of the warp size:
+ * the first warp faults, and the round stops there, grouped (sim/lockstep.c's stack_group) as warp by warp:
+ * one warp-instruction of the barrier counted, not four. */
+static const char bad_barrier[] = HEADER
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<2>;\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  bar.sync 0, 48;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(groups_stop_at_a_fault)
+{
+    sim_run *a, *b;
+    run_both(bad_barrier, "grid 1\nblock 128\nbuf out=u32:1\narg out\n", &a, &b);
+    ck_assert_int_ne(b->status, 0);
+    ck_assert_msg(strstr(b->err, "not a positive multiple of the warp size") != NULL, "%s", b->err);
+    assert_same_launch(a, b);
+    const ws_launch *l = &b->session.launches[0];
+    ck_assert_uint_eq(l->instr_counters[l->kernel_index][1][WS_CTR_inst_executed], 1);   /* the bar.sync */
+    done(a);
+    done(b);
+}
+END_TEST
+
 START_TEST(groups_count_as_warps_do)
 {
     static const struct {
@@ -945,6 +971,30 @@ static sim_run *general_as_one_pass(const char *ptx, const char *launch, const c
     return general;
 }
 
+/* A 2D block's warps load rows: lane (x, y) reads in[y * w + x] (w a parameter), so a warp of a block 16, 8
+ * or 4 wide reads rows w words apart: one (w 0), overlapping or sharing sectors (w under the row's span and a
+ * sector), or a sector and more apart, lines shared or not (sim/exec_mem.c's load_rows). */
+static const char rows_kernel[] = HEADER
+    ".visible .entry rows(.param .u64 out, .param .u64 in, .param .u32 w)\n"
+    "{\n"
+    "  .reg .b32 %r<7>; .reg .b64 %rd<8>; .reg .f32 %f<2>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  ld.param.u64 %rd2, [in];\n"
+    "  ld.param.u32 %r1, [w];\n"
+    "  mov.u32 %r2, %tid.x;\n"
+    "  mov.u32 %r3, %tid.y;\n"
+    "  mov.u32 %r6, %ntid.x;\n"
+    "  mad.lo.s32 %r4, %r3, %r1, %r2;\n"
+    "  mul.wide.u32 %rd4, %r4, 4;\n"
+    "  add.s64 %rd5, %rd2, %rd4;\n"
+    "  ld.global.f32 %f1, [%rd5];\n"
+    "  mad.lo.s32 %r5, %r3, %r6, %r2;\n"
+    "  mul.wide.u32 %rd7, %r5, 4;\n"
+    "  add.s64 %rd6, %rd1, %rd7;\n"
+    "  st.global.f32 [%rd6], %f1;\n"
+    "  ret;\n"
+    "}\n";
+
 START_TEST(one_pass_accesses_as_the_general_path)
 {
     char *ptx = strdup(source_file("tests/ptx/strided_access.ptx"));
@@ -981,6 +1031,22 @@ START_TEST(one_pass_accesses_as_the_general_path)
         done(general);
     }
     free(ptx);
+    /* rows: 16 wide, w 15 (one word and its sector in both rows), 16 (a line shared), 20 (apart by less than
+     * a row and a sector), 24 (apart, a line shared), 40; 8 wide, w 7, 8 and 16; 4 wide, w 3, 4, 12 and 40;
+     * and w 0 (the rows one) */
+    static const struct {
+        const char *block;
+        unsigned w;
+    } rows[] = {
+        {"16,2", 15}, {"16,2", 16}, {"16,2", 20}, {"16,2", 24}, {"16,2", 40}, {"16,2", 0}, {"8,4", 7},
+        {"8,4", 8}, {"8,4", 16}, {"8,4", 0}, {"4,8", 3}, {"4,8", 4}, {"4,8", 12}, {"4,8", 40}, {"4,8", 0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char launch[256];
+        snprintf(launch, sizeof launch, "kernel rows\ngrid 2\nblock %s\nbuf out=f32:64\nbuf in=f32:1024:random=3\n"
+                 "arg out\narg in\narg u32:%u\n", rows[i].block, rows[i].w);
+        done(general_as_one_pass(rows_kernel, launch, "out", 64 * 4, 1));
+    }
 }
 END_TEST
 
@@ -1013,6 +1079,7 @@ int main(void)
     tcase_add_test(errors, groups_keep_the_rounds_order);
     tcase_add_test(errors, groups_count_as_warps_do);
     tcase_add_test(errors, one_pass_accesses_as_the_general_path);
+    tcase_add_test(errors, groups_stop_at_a_fault);
     tcase_add_test(errors, bra_uni_on_divergent_condition_is_an_error);
     suite_add_tcase(s, errors);
     SRunner *sr = srunner_create(s);
