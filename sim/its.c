@@ -315,10 +315,15 @@ void ws_its_store_run(ws_exec *x, uint64_t lo, uint64_t stride, const uint64_t *
     const uint8_t *shared = x->block->shared;
     uint32_t *word = x->block->its_word, mine = (uint32_t)(w->index + 1) << HEAD_SHIFT, count = w->its.count;
     uint32_t first = (uint32_t)lo, step = (uint32_t)stride, head[WS_WARP_SIZE], old[WS_WARP_SIZE];
-    for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++) {
-        uint32_t off = first + lane * step;
-        head[lane] = word[off >> 2];
-        memcpy(&old[lane], shared + off, 4);
+    if (step == 4) {   /* rows of words */
+        memcpy(head, word + (first >> 2), sizeof head);
+        memcpy(old, shared + first, sizeof old);
+    } else {
+        for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++) {
+            uint32_t off = first + lane * step;
+            head[lane] = word[off >> 2];
+            memcpy(&old[lane], shared + off, 4);
+        }
     }
     struct ws_its_record *r = w->its.rec + count;
     for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++) {
@@ -328,8 +333,14 @@ void ws_its_store_run(ws_exec *x, uint64_t lo, uint64_t stride, const uint64_t *
         memcpy(r[lane].old, &old[lane], 4);
         memcpy(r[lane].val, &val, 4);
     }
-    for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++)
-        word[(first + lane * step) >> 2] = mine | (count + lane + 1);
+    if (step == 4) {
+        uint32_t *heads = word + (first >> 2);
+        for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++)
+            heads[lane] = mine | (count + lane + 1);
+    } else {
+        for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++)
+            word[(first + lane * step) >> 2] = mine | (count + lane + 1);
+    }
     w->its.count = count + WS_WARP_SIZE;
     w->its.bytes += 4 * WS_WARP_SIZE;
 }

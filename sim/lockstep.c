@@ -86,6 +86,9 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     const ptx_instr *in = g->in;
     const ws_decoded *d = g->d;
     const ws_timing_op op_copy = d->timing, *op = &op_copy;   /* a copy no handler can change: read once */
+    const ws_shape_op shape = d->shape;   /* likewise */
+    const int32_t pc = g->pc;
+    uint64_t *const ic = g->counters[pc];
     const ws_exec_fn run = d->run;
     const int timing = scheduled || l->timing != NULL, check = checkable && l->check_shapes;
     const int guard = in->guard;   /* ws_step_mask's, read once */
@@ -109,7 +112,7 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
             ws_step_count(&steps, active, mask);
         if (!pure)
             l->steps++, b->steps++;
-        ws_exec *x = pure ? &w->exec : ws_step_context(w, g->pc, g->counters[g->pc], active);
+        ws_exec *x = pure ? &w->exec : ws_step_context(w, pc, ic, active);
         if (scheduled)
             ws_timing_issue_scheduled(w, bt, op, frame, mask, latency_branch, &sums, pure);
         else if (timing)
@@ -119,13 +122,13 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
                 ws_ld_global_batched(x, in, mask, &batch);
             else
                 run(x, in, mask);
-            ws_shape_after(x, &d->shape, in, mask);
+            ws_shape_after(x, &shape, in, mask);
             if (check)
-                ws_check_shapes(x, &d->shape, in);
+                ws_check_shapes(x, &shape, in);
         }
         if (timing)
             ws_timing_retire_of(w, op, frame, pure);
-        top->pc = g->pc + 1;
+        top->pc = pc + 1;
         if (top->pc == top->rpc) {   /* this path's merge point: the stack changes */
             ws_step_settle(l, b, w, w->frame_depth);   /* the instruction moved no frame */
             moved = 1;
@@ -136,14 +139,14 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
         }
     }
     if (batched)
-        ws_ld_global_batch_end(&batch, g->counters[g->pc]);
+        ws_ld_global_batch_end(&batch, ic);
     if (counted)
         steps = (ws_step_sums){(uint64_t)n, (uint64_t)n * WS_WARP_SIZE, (uint64_t)n * WS_WARP_SIZE};
     if (pure)
         l->steps += steps.warps, b->steps += steps.warps;
-    ws_step_add_sums(g->counters[g->pc], &steps);
+    ws_step_add_sums(ic, &steps);
     if (scheduled)
-        ws_timing_add_issue_sums(g->counters[g->pc], bt, op, l->timing, &sums);
+        ws_timing_add_issue_sums(ic, bt, op, l->timing, &sums);
     return moved;
 }
 

@@ -4,45 +4,27 @@
 
 #include "sim/state.h"
 
-void ws_read_operand_slow(ws_exec *x, const ptx_operand *op, uint64_t out[WS_WARP_SIZE])
+int ws_operand_uniform(ws_exec *x, const ptx_operand *op, uint64_t *value)
 {
     ws_launch *l = x->launch;
     ws_warp *w = x->warp;
     if (op->kind == PTX_OPD_SYMBOL) {
         uint64_t addr;
         ws_symbol_location(x, op->symbol, &addr);
-        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-            out[lane] = addr + (uint64_t)op->imm;
-        return;
+        *value = addr + (uint64_t)op->imm;
+        return 1;
     }
     if (op->kind != PTX_OPD_SREG) {
-        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-            out[lane] = (uint64_t)op->imm;
-        return;
+        *value = (uint64_t)op->imm;
+        return 1;
     }
     uint64_t v = 0;
     switch ((ptx_sreg)op->reg) {
-    case PTX_SREG_TID_X: case PTX_SREG_TID_Y: case PTX_SREG_TID_Z: {
-        const uint32_t *t = w->tid[op->reg - PTX_SREG_TID_X];
-        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-            out[lane] = t[lane];
-        return;
-    }
+    case PTX_SREG_TID_X: case PTX_SREG_TID_Y: case PTX_SREG_TID_Z:
     case PTX_SREG_LANEID:
-        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-            out[lane] = (uint64_t)lane;
-        return;
     case PTX_SREG_LANEMASK_EQ: case PTX_SREG_LANEMASK_LT: case PTX_SREG_LANEMASK_LE:
     case PTX_SREG_LANEMASK_GT: case PTX_SREG_LANEMASK_GE:
-        for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
-            uint32_t eq = 1u << lane, lt = eq - 1;
-            uint32_t m = op->reg == PTX_SREG_LANEMASK_EQ ? eq
-                       : op->reg == PTX_SREG_LANEMASK_LT ? lt
-                       : op->reg == PTX_SREG_LANEMASK_LE ? (lt | eq)
-                       : op->reg == PTX_SREG_LANEMASK_GT ? ~(lt | eq) : ~lt;
-            out[lane] = m;
-        }
-        return;
+        return 0;   /* lane by lane */
     case PTX_SREG_NTID_X: case PTX_SREG_NTID_Y: case PTX_SREG_NTID_Z:
         v = l->block_dim[op->reg - PTX_SREG_NTID_X];
         break;
@@ -73,8 +55,47 @@ void ws_read_operand_slow(ws_exec *x, const ptx_operand *op, uint64_t out[WS_WAR
     default:
         break;
     }
-    for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-        out[lane] = v;
+    *value = v;
+    return 1;
+}
+
+const uint32_t *ws_operand_tid(ws_exec *x, const ptx_operand *op)
+{
+    if (op->kind != PTX_OPD_SREG || op->reg < PTX_SREG_TID_X || op->reg > PTX_SREG_TID_Z)
+        return NULL;
+    return x->warp->tid[op->reg - PTX_SREG_TID_X];
+}
+
+void ws_read_operand_slow(ws_exec *x, const ptx_operand *op, uint64_t out[WS_WARP_SIZE])
+{
+    uint64_t v;
+    if (ws_operand_uniform(x, op, &v)) {
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+            out[lane] = v;
+        return;
+    }
+    switch ((ptx_sreg)op->reg) {
+    case PTX_SREG_TID_X: case PTX_SREG_TID_Y: case PTX_SREG_TID_Z: {
+        const uint32_t *t = x->warp->tid[op->reg - PTX_SREG_TID_X];
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+            out[lane] = t[lane];
+        return;
+    }
+    case PTX_SREG_LANEID:
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+            out[lane] = (uint64_t)lane;
+        return;
+    default:   /* the lane masks */
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+            uint32_t eq = 1u << lane, lt = eq - 1;
+            uint32_t m = op->reg == PTX_SREG_LANEMASK_EQ ? eq
+                       : op->reg == PTX_SREG_LANEMASK_LT ? lt
+                       : op->reg == PTX_SREG_LANEMASK_LE ? (lt | eq)
+                       : op->reg == PTX_SREG_LANEMASK_GT ? ~(lt | eq) : ~lt;
+            out[lane] = m;
+        }
+        return;
+    }
 }
 
 /* ---- Symbols -------------------------------------------------------------- */

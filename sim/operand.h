@@ -8,6 +8,11 @@
 
 typedef struct ws_exec ws_exec;
 
+/* An operand that is not a register whose value is the same in every lane (a symbol's address, an
+ * immediate, a special register but %tid, %laneid and the lane masks): 1 and *value; 0 otherwise. */
+int ws_operand_uniform(ws_exec *x, const ptx_operand *op, uint64_t *value);
+/* A %tid.x, .y or .z operand's 32 lane values; NULL for any other operand. */
+const uint32_t *ws_operand_tid(ws_exec *x, const ptx_operand *op);
 /* The 32 lane values of a special register, symbol address or vector element. */
 void ws_read_operand_slow(ws_exec *x, const ptx_operand *op, uint64_t out[32]);
 

@@ -9,10 +9,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "sim/arch.h"
 #include "sim/exec.h"
 #include "sim/exec_fast.h"
 #include "sim/setup.h"
 #include "sim/shape.h"
+#include "sim/state.h"
 
 #define NREG 6
 #define NPRED 4
@@ -174,6 +176,74 @@ START_TEST(specialised_handlers_match_general_ones)
 }
 END_TEST
 
+/* mov and cvt of a special register (a full warp's: ws_operand_uniform's value, or %tid's lanes, written
+ * straight into the destination), each of them, against the general handler, with random masks too. */
+START_TEST(special_register_moves_match_general_ones)
+{
+    uint8_t reg_types[NREG] = {PTX_B32, PTX_B64, PTX_B32, PTX_B64, PTX_B32, PTX_B64};
+    ptx_function fn;
+    memset(&fn, 0, sizeof fn);
+    fn.value_reg_type = reg_types;
+    fn.value_reg_count = NREG;
+    static ws_launch l;
+    static ws_block b;
+    static ws_warp w;
+    l.arch = ws_arch_default();
+    l.block_dim[0] = 48, l.block_dim[1] = 3, l.block_dim[2] = 2;
+    l.grid[0] = 7, l.grid[1] = 5, l.grid[2] = 3;
+    b.ctaid[0] = 6, b.ctaid[1] = 4, b.ctaid[2] = 1;
+    b.smid = 11;
+    b.steps = UINT64_C(0x123456789);
+    w.index = 3;
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+        w.tid[0][lane] = (uint32_t)(96 + lane) % 48;
+        w.tid[1][lane] = (uint32_t)(96 + lane) / 48 % 3;
+        w.tid[2][lane] = 1;
+    }
+    static const struct {
+        ptx_opcode op;
+        uint8_t type, type2, dst;
+    } forms[] = {
+        {OP_mov, PTX_U32, 0, 0}, {OP_mov, PTX_U64, 0, 1}, {OP_cvt, PTX_U64, PTX_U32, 1}, {OP_cvt, PTX_S64, PTX_S32, 1},
+    };
+    int specialised = 0;
+    for (int r = 0; r < PTX_SREG_COUNT; r++)
+        for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++)
+            for (int trial = 0; trial < 8; trial++) {
+                ptx_instr in;
+                memset(&in, 0, sizeof in);
+                in.opcode = (uint16_t)forms[f].op;
+                in.type = forms[f].type;
+                in.type2 = forms[f].type2;
+                in.vec = 1, in.guard = -1, in.call = -1;
+                in.operand[0] = reg(forms[f].dst);
+                in.operand[1] = reg(0);
+                in.operand[1].kind = PTX_OPD_SREG;
+                in.operand[1].reg = r;
+                in.operand_count = 2;
+                ws_handler_shape computes;
+                ws_exec_fn fast = ws_specialised_handler(&fn, &in, &computes);
+                if (!fast)
+                    continue;
+                specialised++;
+                machine_state general, special;
+                randomise(&general);
+                special = general;
+                uint32_t mask = trial % 2 ? WS_FULL_MASK : (uint32_t)rnd() | 1u;
+                ws_exec x;
+                memset(&x, 0, sizeof x);
+                x.fn = &fn, x.launch = &l, x.block = &b, x.warp = &w;
+                x.reg = general.reg, x.pred = general.pred, x.carry = &general.carry, x.active = mask;
+                ws_exec_table[in.opcode](&x, &in, mask);
+                x.reg = special.reg, x.pred = special.pred, x.carry = &special.carry;
+                fast(&x, &in, mask);
+                ck_assert_msg(memcmp(&general, &special, sizeof general) == 0, "%s %s of %s: results differ",
+                              ptx_opcodes[in.opcode].spelling, ptx_types[in.type].name, ptx_sreg_names[r]);
+            }
+    ck_assert_int_ge(specialised, 2 * PTX_SREG_COUNT * 8);   /* mov.u32 and mov.u64 at least */
+}
+END_TEST
+
 /* A row that is one shape: lane 0's value and the steps chosen to land near the edges the
  * rules must respect (2^31, 2^32, 2^64), or anywhere; one run or rows. */
 static void shaped_row(uint64_t row[WS_WARP_SIZE], ws_shape *s, int bits32)
@@ -268,6 +338,7 @@ int main(void)
     TCase *tc = tcase_create("differential");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, specialised_handlers_match_general_ones);
+    tcase_add_test(tc, special_register_moves_match_general_ones);
     tcase_add_test(tc, computed_shapes_match_rows);
     suite_add_tcase(suite, tc);
     SRunner *runner = srunner_create(suite);
