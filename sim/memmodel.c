@@ -562,29 +562,6 @@ void ws_shared_access_cost(const ws_arch *a, const uint64_t addr[32], uint32_t a
  * one phase. Its words are all in different banks, or on one word, or
  * stride through the banks (see busiest_bank); the conflict-free minimum is
  * 1. Returns 0 for anything else. */
-int ws_shared_run_cost(const ws_arch *a, unsigned bytes, const ws_lane_span *span, ws_shared_cost *out)
-{
-    if (a->shared_model != SHARED_MODEL_MODERN || a->shared_banks != WARP_LANES || bytes > 4 ||
-        span->segment_lanes != WARP_LANES || (span->any_bits & (bytes - 1)))
-        return 0;
-    uint64_t last = span->hi + (bytes - 1);
-    if (last < span->hi)
-        return 0;
-    uint32_t wavefronts;
-    if ((last >> 2) - (span->lo >> 2) < WARP_LANES) {
-        wavefronts = 1;
-    } else if (!(span->stride & 3)) {
-        uint64_t s = stride_magnitude(span->stride) >> 2;
-        uint64_t gcd = (s & -s) < WARP_LANES ? (s & -s) : WARP_LANES;
-        wavefronts = (uint32_t)gcd;   /* 32 banks: 32 / (32 / gcd) lanes per bank */
-    } else {
-        return 0;
-    }
-    out->wavefronts = wavefronts;
-    out->ideal_wavefronts = 1;
-    return 1;
-}
-
 void ws_shared_access_cost_span(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
                                 unsigned bytes_per_lane, int is_store, const ws_lane_span *span,
                                 ws_shared_cost *out)

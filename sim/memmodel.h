@@ -49,8 +49,30 @@ typedef struct {
 void ws_shared_access_cost(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
                            unsigned bytes_per_lane, int is_store, ws_shared_cost *out);
 /* The commonest case from the span alone: a full warp of aligned accesses of 4 bytes or fewer,
- * one affine run, on sm_50+'s 32 banks. Returns 0 (*out untouched) for anything else. */
-int ws_shared_run_cost(const ws_arch *a, unsigned bytes, const ws_lane_span *span, ws_shared_cost *out);
+ * one affine run, on sm_50+'s 32 banks. Returns 0 (*out untouched) for anything else. Inline: every
+ * one-pass shared access takes it. */
+static inline int ws_shared_run_cost(const ws_arch *a, unsigned bytes, const ws_lane_span *span, ws_shared_cost *out)
+{
+    if (a->shared_model != SHARED_MODEL_MODERN || a->shared_banks != 32 || bytes > 4 || span->segment_lanes != 32 ||
+        (span->any_bits & (bytes - 1)))
+        return 0;
+    uint64_t last = span->hi + (bytes - 1);
+    if (last < span->hi)
+        return 0;
+    uint32_t wavefronts;
+    if ((last >> 2) - (span->lo >> 2) < 32) {
+        wavefronts = 1;
+    } else if (!(span->stride & 3)) {
+        uint64_t s = ((int64_t)span->stride < 0 ? -span->stride : span->stride) >> 2;   /* its magnitude, in words */
+        uint64_t gcd = (s & -s) < 32 ? (s & -s) : 32;
+        wavefronts = (uint32_t)gcd;   /* 32 banks: 32 / (32 / gcd) lanes per bank */
+    } else {
+        return 0;
+    }
+    out->wavefronts = wavefronts;
+    out->ideal_wavefronts = 1;
+    return 1;
+}
 /* The same, with the lanes' span already measured (span of active_mask). */
 void ws_shared_access_cost_span(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
                                 unsigned bytes_per_lane, int is_store, const ws_lane_span *span,

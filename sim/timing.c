@@ -344,18 +344,6 @@ static int store_sectors(ws_launch *l, ws_block_timing *bt, const uint64_t *sect
     return 1;
 }
 
-/* ptxas merges broadcast loads of consecutive words (a row of a tile read along k, as
- * As[ty][k] in the tiled matmul, unrolled) into one LDS.128, which costs 2 wavefronts for
- * the 4 (measured on the H100: the course's tiled matmul at -O4 makes 0.625 LDS and 0.75
- * wavefronts per PTX shared load, 1 each at -O0). So a 4-byte broadcast load 4 bytes after
- * the warp's previous one, in the same 16-byte group, joins that LDS.128. `a`: its address. */
-static int merges_into_vector(ws_warp *w, uint64_t a)
-{
-    int merged = w->tm.last_broadcast == a - 4 + 1 && (a & 15) != 0;
-    w->tm.last_broadcast = a + 1;
-    return merged;
-}
-
 static void add(uint64_t *total, uint64_t v) { __atomic_fetch_add(total, v, __ATOMIC_RELAXED); }
 
 /* The distinct 4-byte words the lanes of mask read. */
@@ -405,22 +393,6 @@ static __attribute__((noinline)) void segment_sectors(const uint64_t addr[WS_WAR
     for (unsigned first = 0; first < WS_WARP_SIZE; first += lanes)
         for (uint64_t s = addr[first] >> 5, last = addr[first + lanes - 1] >> 5; s <= last; s++)
             note_sector(sector, bytes, n, lines, s);
-}
-
-void ws_timing_shared(ws_exec *x, uint64_t first, int one_address, unsigned bytes_per_lane, int is_store,
-                      uint32_t wavefronts)
-{
-    const ws_arch *a = x->launch->arch;
-    ws_warp *w = x->warp;
-    ws_block_timing *bt = &x->block->tm;
-    bt->waits[is_store ? WS_WAIT_SHARED_STORE : ws_load_wait(w, 1)]++;
-    if (one_address && !is_store && bytes_per_lane == 4 && !x->launch->timing->in_order &&
-        merges_into_vector(w, first))
-        bt->shared_merged++;
-    else
-        bt->shared_cycles += wavefronts;
-    w->tm.latency = a->latency_shared + 2 * (wavefronts > 1 ? wavefronts - 1 : 0);
-    w->tm.wait = WS_WAIT_SHORT;
 }
 
 void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,

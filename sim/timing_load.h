@@ -1,7 +1,8 @@
 /*
  * The timing model's L1 and L2 for a global load, inline: sim/timing.c's
  * per-warp paths and sim/exec_mem.c's batch (a group of warps at one load,
- * sim/lockstep.c) share it. A batch reads the launch's latencies and the L1's
+ * sim/lockstep.c) share it. And its shared-memory access (ws_timing_shared),
+ * inline for the one-pass shared paths. A batch reads the launch's latencies and the L1's
  * presence once, and adds what its warps' loads add to the block's sums
  * (waits, wavefronts, traffic) once: nothing reads those before the block is
  * done (ws_timing_block_done), so the sums come out the same.
@@ -226,6 +227,36 @@ static inline void ws_load_sectors(ws_load_batch *lb, ws_warp *w, const ws_alloc
                        w->tm.issue, &latency);
     }
     ws_load_end(lb, w, latency, n, lines);
+}
+
+/* ptxas merges broadcast loads of consecutive words (a row of a tile read along k, as
+ * As[ty][k] in the tiled matmul, unrolled) into one LDS.128, which costs 2 wavefronts for
+ * the 4 (measured on the H100: the course's tiled matmul at -O4 makes 0.625 LDS and 0.75
+ * wavefronts per PTX shared load, 1 each at -O0). So a 4-byte broadcast load 4 bytes after
+ * the warp's previous one, in the same 16-byte group, joins that LDS.128. `a`: its address. */
+static inline int ws_merges_into_vector(ws_warp *w, uint64_t a)
+{
+    int merged = w->tm.last_broadcast == a - 4 + 1 && (a & 15) != 0;
+    w->tm.last_broadcast = a + 1;
+    return merged;
+}
+
+/* ws_timing_memory's shared-memory part: `first` the first active lane's address, one_address whether
+ * every lane's is that one, `wavefronts` the access's. */
+static inline void ws_timing_shared(ws_exec *x, uint64_t first, int one_address, unsigned bytes_per_lane,
+                                    int is_store, uint32_t wavefronts)
+{
+    const ws_arch *a = x->launch->arch;
+    ws_warp *w = x->warp;
+    ws_block_timing *bt = &x->block->tm;
+    bt->waits[is_store ? WS_WAIT_SHARED_STORE : ws_load_wait(w, 1)]++;
+    if (one_address && !is_store && bytes_per_lane == 4 && !x->launch->timing->in_order &&
+        ws_merges_into_vector(w, first))
+        bt->shared_merged++;
+    else
+        bt->shared_cycles += wavefronts;
+    w->tm.latency = a->latency_shared + 2 * (wavefronts > 1 ? wavefronts - 1 : 0);
+    w->tm.wait = WS_WAIT_SHORT;
 }
 
 #endif
