@@ -179,6 +179,8 @@ typedef struct {
     uint32_t l1_sets;          /* of WS_L1_WAYS ways each */
     uint64_t l1_sets_magic;    /* ws_fastmod_magic(l1_sets) (sim/timing_internal.h) */
     uint32_t l1_clock;         /* FIFO replacement: the way the next new line takes */
+    uint32_t *l1_taken;        /* the ways a line took since the block started (set * ways + way), each once */
+    uint32_t l1_taken_count;   /* the block's reset empties those alone when they are few */
 } ws_block_timing;
 
 #define WS_L1_WAYS 4   /* a constant: the set's tag search unrolls, its index is a shift */

@@ -216,7 +216,8 @@ int ws_timing_block_alloc(ws_launch *l, ws_block *b)
     b->tm.l1_line = calloc(lines, sizeof *b->tm.l1_line);
     b->tm.l1_sectors = calloc(lines, 1);
     b->tm.l1_filled = calloc(lines * 4, sizeof *b->tm.l1_filled);
-    return b->tm.l1_line && b->tm.l1_sectors && b->tm.l1_filled ? 0 : -1;
+    b->tm.l1_taken = calloc(lines, sizeof *b->tm.l1_taken);
+    return b->tm.l1_line && b->tm.l1_sectors && b->tm.l1_filled && b->tm.l1_taken ? 0 : -1;
 }
 
 void ws_timing_block_reset(ws_launch *l, ws_block *b)
@@ -224,15 +225,20 @@ void ws_timing_block_reset(ws_launch *l, ws_block *b)
     uint64_t *line = b->tm.l1_line;
     uint8_t *sectors = b->tm.l1_sectors;
     uint64_t *filled = b->tm.l1_filled;
+    uint32_t *taken = b->tm.l1_taken, taken_count = b->tm.l1_taken_count;
     uint32_t sets = b->tm.l1_sets, ways = WS_L1_WAYS;
     uint64_t magic = b->tm.l1_sets_magic;
     memset(&b->tm, 0, sizeof b->tm);
     b->tm.l1_line = line;
     b->tm.l1_sectors = sectors;
     b->tm.l1_filled = filled;
+    b->tm.l1_taken = taken;
     b->tm.l1_sets = sets;
     b->tm.l1_sets_magic = magic;
-    if (line) {
+    if (line && (uint64_t)taken_count * 8 < (uint64_t)sets * ways) {   /* the ways the last block used: few */
+        for (uint32_t i = 0; i < taken_count; i++)
+            line[taken[i]] = 0, sectors[taken[i]] = 0;
+    } else if (line) {
         memset(line, 0, sizeof *line * (size_t)sets * ways);
         memset(sectors, 0, (size_t)sets * ways);
     }
@@ -247,6 +253,8 @@ void ws_timing_block_free(ws_block *b)
     free(b->tm.l1_line);
     free(b->tm.l1_sectors);
     free(b->tm.l1_filled);
+    free(b->tm.l1_taken);
+    b->tm.l1_taken = NULL;
     b->tm.l1_line = NULL;
     b->tm.l1_sectors = NULL;
     b->tm.l1_filled = NULL;
@@ -297,7 +305,7 @@ static int l1_lookup(ws_block_timing *bt, uint64_t sector, int allocate, uint64_
         }
     if (allocate) {
         uint32_t way = ws_l1_victim(bt);
-        tags[way] = line;
+        ws_l1_take(bt, set * WS_L1_WAYS + way, line);
         held[way] = bit;
         *filled = &bt->l1_filled[(set * WS_L1_WAYS + way) * 4 + (sector & 3)];
     }

@@ -41,6 +41,15 @@ static inline uint32_t ws_l1_victim(ws_block_timing *bt)
     return way;
 }
 
+/* A new line's tag in way `slot` (set * ways + way) of the block's L1: a way empty until now is listed, so
+ * that the block's reset (ws_timing_block_reset) empties only the ways the block used. */
+static inline void ws_l1_take(ws_block_timing *bt, uint64_t slot, uint64_t line)
+{
+    if (!bt->l1_line[slot])
+        bt->l1_taken[bt->l1_taken_count++] = (uint32_t)slot;
+    bt->l1_line[slot] = line;
+}
+
 /* A load's line in the block's L1, found or allocated for its first sector: the line's held sectors and
  * the fills of its four. */
 static inline __attribute__((always_inline)) void ws_l1_line(ws_block_timing *bt, uint64_t sector, uint8_t **held,
@@ -54,7 +63,7 @@ static inline __attribute__((always_inline)) void ws_l1_line(ws_block_timing *bt
         way++;
     if (way == WS_L1_WAYS) {
         way = ws_l1_victim(bt);
-        tags[way] = line;
+        ws_l1_take(bt, set * WS_L1_WAYS + way, line);
         bt->l1_sectors[set * WS_L1_WAYS + way] = 0;
     }
     *held = &bt->l1_sectors[set * WS_L1_WAYS + way];

@@ -264,7 +264,7 @@ void ws_threads_exited(ws_exec *x, uint32_t lanes)
     if (!lanes)
         return;
     w->exited |= lanes;
-    x->block->thread_count -= (uint32_t)__builtin_popcount(lanes);
+    x->block->thread_count -= ws_popcount(lanes);
     for (int id = 0; id < WS_MAX_BARRIERS; id++)
         if (x->block->barrier[id].arrived)
             ws_barrier_check(x->launch, x->block, id);

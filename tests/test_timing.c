@@ -325,6 +325,55 @@ START_TEST(l1_first_in_first_out)
 }
 END_TEST
 
+/* Every block starts with an empty L1 (the block's reset empties the ways the last block used, or all of
+ * them): a warp reading n lines twice, every block the same lines, gives every block the same hits, so
+ * 4 blocks in turn on one worker give the L1 hit rate of one block alone. 1 line (the reset's short list)
+ * and 12 (more than an eighth of the 64 ways of a 32-thread block's share, 32 blocks an SM: it empties them
+ * all; both caught by mutation). */
+START_TEST(each_block_starts_with_an_empty_l1)
+{
+    static const char lines_twice[] = HEADER
+        ".visible .entry k(.param .u64 in, .param .u32 n)\n"
+        "{\n"
+        "  .reg .b32 %r<5>; .reg .b64 %rd<5>; .reg .f32 %f<2>; .reg .pred %p<3>;\n"
+        "  ld.param.u64 %rd1, [in];\n"
+        "  ld.param.u32 %r1, [n];\n"
+        "  mov.u32 %r2, %tid.x;\n"
+        "  mul.wide.u32 %rd2, %r2, 4;\n"
+        "  add.s64 %rd1, %rd1, %rd2;\n"
+        "  mov.u32 %r4, 0;\n"
+        "PASS:\n"
+        "  mov.u64 %rd3, %rd1;\n"
+        "  mov.u32 %r3, 0;\n"
+        "LINE:\n"
+        "  ld.global.f32 %f1, [%rd3];\n"
+        "  add.s64 %rd3, %rd3, 128;\n"
+        "  add.u32 %r3, %r3, 1;\n"
+        "  setp.lt.u32 %p1, %r3, %r1;\n"
+        "  @%p1 bra LINE;\n"
+        "  add.u32 %r4, %r4, 1;\n"
+        "  setp.lt.u32 %p2, %r4, 2;\n"
+        "  @%p2 bra PASS;\n"
+        "  ret;\n"
+        "}\n";
+    static const unsigned lines[] = {1, 12};
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        char one[256], four[256];
+        snprintf(one, sizeof one, "buf in=f32:2048:random=1\nkernel k\ngrid 1\nblock 32\narg in\narg u32:%u\n",
+                 lines[i]);
+        snprintf(four, sizeof four, "buf in=f32:2048:random=1\nkernel k\ngrid 4\nblock 32\narg in\narg u32:%u\n"
+                 "jobs 1\n", lines[i]);
+        sim_run *a = run(lines_twice, one), *b = run(lines_twice, four);
+        ck_assert_double_gt(result(a, 0)->l1_hit_rate, 0);
+        ck_assert_double_eq_tol(result(b, 0)->l1_hit_rate, result(a, 0)->l1_hit_rate, 1e-9);
+        if (lines[i] == 1)
+            ck_assert_double_eq_tol(result(a, 0)->l1_hit_rate, 50.0, 1e-9);   /* 4 sectors missed, then hit */
+        done(a);
+        done(b);
+    }
+}
+END_TEST
+
 /* The same with an L2 of 32 KiB: it keeps 8 KiB of the 16 KiB written, the rest reaches DRAM. */
 START_TEST(writes_beyond_the_l2)
 {
@@ -506,6 +555,7 @@ int main(void)
     tcase_add_test(tc, every_opcode_has_a_pipe);
     tcase_add_test(tc, fastmod_is_the_remainder);
     tcase_add_test(tc, l1_first_in_first_out);
+    tcase_add_test(tc, each_block_starts_with_an_empty_l1);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
