@@ -808,6 +808,11 @@ WS_LANE_LOOPS static void write_run(uint8_t *first, const uint64_t v[restrict WS
 {
     if (stride == 0) {
         memcpy(first, &v[WS_WARP_SIZE - 1], size);
+    } else if (size == 4 && stride == 4) {   /* a row of words: the stride known, the loop narrows in vectors */
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+            uint32_t low = (uint32_t)v[lane];
+            memcpy(first + 4 * lane, &low, 4);
+        }
     } else if (size == 4) {
         for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
             uint32_t low = (uint32_t)v[lane];
