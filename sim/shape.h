@@ -114,10 +114,15 @@ static inline __attribute__((always_inline)) void ws_shape_after(ws_exec *x, con
             return;
         }
         const ws_shape *sb = b->kind == PTX_OPD_REG ? ws_shape_source(x, b->reg, op->dst[0]) : NULL;
-        if (sb && sb->known && sb->width == sa->width) {
-            uint64_t stride = sa->stride + sb->stride, row_step = sa->row_step + sb->row_step;
-            int run = sa->width == WS_SHAPE_LANES || row_step == sa->width * stride;   /* rows that make one run */
-            *d = (ws_shape){sa->base + sb->base, stride, run ? 0 : row_step, 1, run ? WS_SHAPE_LANES : sa->width, 0};
+        /* the same rows, or one run and rows (a uniform base and a 2D block's rows): the run taken as the
+         * rows, as ws_shape_compute's same_rows does */
+        if (sb && sb->known && (sb->width == sa->width || sa->width == WS_SHAPE_LANES || sb->width == WS_SHAPE_LANES)) {
+            unsigned width = sa->width < sb->width ? sa->width : sb->width;
+            uint64_t stride = sa->stride + sb->stride;
+            uint64_t row_step = (sa->width == width ? sa->row_step : width * sa->stride) +
+                                (sb->width == width ? sb->row_step : width * sb->stride);
+            int run = width == WS_SHAPE_LANES || row_step == width * stride;   /* rows that make one run */
+            *d = (ws_shape){sa->base + sb->base, stride, run ? 0 : row_step, 1, run ? WS_SHAPE_LANES : width, 0};
             return;
         }
     }
