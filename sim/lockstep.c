@@ -75,11 +75,13 @@ static int gather(const group *g, int wi, int *last, int *whole, int *full)
  * each. `scheduled`: the timing model's real-build issue step (not --build O0, not --no-timing), its sums
  * added once for the group; `pure` (ws_decoded.pure: registers alone, no fault, no memory): the steps
  * counted once (for the whole group where its lanes are all active and the instruction has no guard), no
- * fault looked for, no context but the registers. Returns 0 when each warp ran it and still waits at the
- * next one, with the same stack; 1 when one reached its path's merge point (its stack settled) or a fault
- * stopped the group. */
+ * fault looked for, no context but the registers; `nsrc`: the instruction's operand count for the issue
+ * step, where the variant knows it (-1: read from it). Returns 0 when each warp ran it and still waits at
+ * the next one, with the same stack; 1 when one reached its path's merge point (its stack settled) or a
+ * fault stopped the group. */
 static inline __attribute__((always_inline)) int plain_group(const group *g, int n, int full, const int scheduled,
-                                                             const int pure, const int batched, const int checkable)
+                                                             const int pure, const int batched, const int checkable,
+                                                             const int nsrc)
 {
     ws_launch *l = g->l;
     ws_block *b = g->b;
@@ -114,7 +116,7 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
             l->steps++, b->steps++;
         ws_exec *x = pure ? &w->exec : ws_step_context(w, pc, ic, active);
         if (scheduled)
-            ws_timing_issue_scheduled(w, bt, op, frame, mask, latency_branch, &sums, pure);
+            ws_timing_issue_scheduled(w, bt, op, frame, mask, latency_branch, &sums, pure, nsrc);
         else if (timing)
             ws_timing_issue(x, d, frame, mask);
         if (mask) {
@@ -152,12 +154,20 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
 
 /* The variants: the real build's issue step, or no timing (--no-timing: `untimed`), for pure instructions, the
  * batched load and the others; the general one (--build O0, WARPSIM_CHECK_SHAPES=1) for every instruction. */
-static int scheduled_pure_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 1, 0, 0); }
-static int scheduled_load_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 1, 0); }
-static int scheduled_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 0, 0); }
-static int untimed_pure_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 1, 0, 0); }
-static int untimed_load_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 1, 0); }
-static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 0, 1); }
+static int scheduled_pure_group(const group *g, int n, int full)
+{
+    switch (g->d->timing.nsrc) {   /* the operands' count known: the issue step's loop over them unrolls */
+    case 1: return plain_group(g, n, full, 1, 1, 0, 0, 1);
+    case 2: return plain_group(g, n, full, 1, 1, 0, 0, 2);
+    case 3: return plain_group(g, n, full, 1, 1, 0, 0, 3);
+    default: return plain_group(g, n, full, 1, 1, 0, 0, -1);
+    }
+}
+static int scheduled_load_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 1, 0, -1); }
+static int scheduled_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 0, 0, -1); }
+static int untimed_pure_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 1, 0, 0, -1); }
+static int untimed_load_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 1, 0, -1); }
+static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 0, 1, -1); }
 
 /* Whether instruction pc of the group's function leaves the SIMT stack alone (and SASS adds no branches). */
 static int plain_at(const ptx_function *fn, const ws_decoded *decoded, int32_t pc)
@@ -227,7 +237,7 @@ static int branch_group(const group *g, int wi)
         l->steps++, b->steps++;
         ws_exec *x = ws_step_context(w, g->pc, g->counters[g->pc], active);
         if (timing)
-            ws_timing_issue_scheduled(w, &b->tm, &d->timing, frame, mask, latency_branch, &sums, 0);
+            ws_timing_issue_scheduled(w, &b->tm, &d->timing, frame, mask, latency_branch, &sums, 0, -1);
         top->pc = mask ? target : g->pc + 1;
         ws_shape_after(x, &d->shape, in, mask);
         if (timing)
@@ -269,7 +279,7 @@ static int stack_group(const group *g, int wi)
         l->steps++, b->steps++;
         ws_exec *x = ws_step_context(w, g->pc, g->counters[g->pc], active);
         if (scheduled)
-            ws_timing_issue_scheduled(w, &b->tm, &d->timing, frame, mask, latency_branch, &sums, 0);
+            ws_timing_issue_scheduled(w, &b->tm, &d->timing, frame, mask, latency_branch, &sums, 0, -1);
         else if (l->timing)
             ws_timing_issue(x, d, frame, mask);
         d->run(x, in, mask);

@@ -24,17 +24,19 @@ static const uint8_t ws_stall_counter[3] = {
 
 /* The operands' wait, common to both builds: the cycle the instruction may issue, and what
  * it waited on (*wait). `arithmetic`: op is known to touch no memory and not to branch (ws_decoded.pure),
- * so that those tests fold away. */
+ * so that those tests fold away; `nsrc_known`: op->nsrc where the caller knows it as a constant (the loop
+ * over the operands then unrolls), -1 otherwise. */
 static inline __attribute__((always_inline)) uint64_t ws_timing_ready_of(ws_warp *w, const ws_timing_op *op,
                                                                          const ws_frame *f, unsigned *wait,
-                                                                         const int arithmetic)
+                                                                         const int arithmetic, const int nsrc_known)
 {
     uint64_t ready = w->tm.cycle;
     int shared = op->pipe == WS_PIPE_SHARED;
     if (!arithmetic && (op->mem & WS_MEM_READS) && w->tm.store_issued[shared] > ready)
         ready = w->tm.store_issued[shared];   /* a load may read what an earlier store wrote: it waits */
     uint64_t kinds = 0;
-    for (int i = 0; i < op->nsrc; i++) {
+    const int nsrc = nsrc_known >= 0 ? nsrc_known : op->nsrc;
+    for (int i = 0; i < nsrc; i++) {
         uint64_t r = f->ready[op->src[i]];
         kinds |= r;
         if (r >> 2 > ready) {
@@ -53,7 +55,7 @@ static inline __attribute__((always_inline)) uint64_t ws_timing_ready_of(ws_warp
 
 static inline uint64_t ws_timing_ready(ws_warp *w, const ws_timing_op *op, const ws_frame *f, unsigned *wait)
 {
-    return ws_timing_ready_of(w, op, f, wait, 0);
+    return ws_timing_ready_of(w, op, f, wait, 0, -1);
 }
 
 /* What a warp's issue step adds to its instruction's counters and its block's pipes: kept apart so that
@@ -90,15 +92,16 @@ static inline __attribute__((always_inline)) void ws_timing_issued(ws_warp *w, w
 }
 
 /* The real build's issue step for warp w at an instruction whose operands' ready cycles are f's: what it
- * adds to counters goes to *s (ws_timing_add_issue_sums). `arithmetic` as in ws_timing_ready_of. */
+ * adds to counters goes to *s (ws_timing_add_issue_sums). `arithmetic` and `nsrc_known` as in ws_timing_ready_of. */
 static inline __attribute__((always_inline)) void ws_timing_issue_scheduled(ws_warp *w, ws_block_timing *bt,
                                                                             const ws_timing_op *op, const ws_frame *f,
                                                                             uint32_t mask, uint32_t latency_branch,
-                                                                            ws_issue_sums *s, const int arithmetic)
+                                                                            ws_issue_sums *s, const int arithmetic,
+                                                                            const int nsrc_known)
 {
     uint64_t now = w->tm.cycle;
     unsigned wait = WS_WAIT_FIXED;
-    uint64_t ready = ws_timing_ready_of(w, op, f, &wait, arithmetic);
+    uint64_t ready = ws_timing_ready_of(w, op, f, &wait, arithmetic, nsrc_known);
     unsigned slots = op->sass ? op->sass : 1;
     if (op->folds && w->tm.back_edges % WS_PTXAS_UNROLL != 0)
         slots = 0;   /* an unrolled copy: its address and counter arithmetic and its branch are gone */
@@ -129,7 +132,7 @@ static inline void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f,
         return;
     }
     ws_issue_sums s = {0};
-    ws_timing_issue_scheduled(x->warp, &x->block->tm, &d->timing, f, mask, x->launch->arch->latency_branch, &s, 0);
+    ws_timing_issue_scheduled(x->warp, &x->block->tm, &d->timing, f, mask, x->launch->arch->latency_branch, &s, 0, -1);
     ws_timing_add_issue_sums(x->counters, &x->block->tm, &d->timing, t, &s);
 }
 
