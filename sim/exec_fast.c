@@ -74,7 +74,8 @@ static inline int direct_src(ws_exec *x, const ptx_operand *op, const uint64_t *
     return 0;
 }
 
-/* `width` is the result's: mul.wide of two 32-bit values gives 64 bits. The slow path: any mask, any sources. */
+/* `width` is the result's: mul.wide of two 32-bit values gives 64 bits. The slow path: any mask, any sources;
+ * the fast one a full warp's registers and immediates, an immediate b through imm_NAME_WIDTH. */
 #define SLOW_BINARY(name, width) \
 WS_LANE_LOOPS __attribute__((noinline)) static void slow_##name##_##width(ws_exec *x, const ptx_instr *in, \
                                                                         uint32_t mask) \
@@ -85,8 +86,7 @@ WS_LANE_LOOPS __attribute__((noinline)) static void slow_##name##_##width(ws_exe
         r[l] = op_##name##_##width(a[l], b[l]); \
     put_lanes(x->reg[in->operand[0].reg], r, mask); \
 }
-#define BINARY(name, width, expr) \
-static inline uint64_t op_##name##_##width(uint64_t a, uint64_t b) { return (expr) & MASK_##width; } \
+#define FAST_BINARY(name, width) \
 SLOW_BINARY(name, width) \
 WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
 { \
@@ -97,11 +97,18 @@ WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in,
         if (b) \
             LANE_QUADS(d, op_##name##_##width(a[q + k], b[q + k])) \
         else \
-            LANE_QUADS(d, op_##name##_##width(a[q + k], ib)) \
+            imm_##name##_##width(d, a, ib); \
         return; \
     } \
     slow_##name##_##width(x, in, mask); \
 }
+#define BINARY(name, width, expr) \
+static inline uint64_t op_##name##_##width(uint64_t a, uint64_t b) { return (expr) & MASK_##width; } \
+static inline __attribute__((always_inline)) void imm_##name##_##width(uint64_t *d, const uint64_t *a, uint64_t ib) \
+{ \
+    LANE_QUADS(d, op_##name##_##width(a[q + k], ib)) \
+} \
+FAST_BINARY(name, width)
 BINARY(add, 32, a + b)
 BINARY(add, 64, a + b)
 BINARY(sub, 32, a - b)
@@ -124,27 +131,18 @@ BINARY(xor, 64, a ^ b)
 #define SHIFT(name, width, expr, by, past) \
 static inline uint64_t op_##name##_##width(uint64_t a, uint64_t b) { return (expr) & MASK_##width; } \
 static inline uint64_t by_##name##_##width(uint64_t a, unsigned s) { return (by) & MASK_##width; } \
-SLOW_BINARY(name, width) \
-WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+static inline __attribute__((always_inline)) void imm_##name##_##width(uint64_t *d, const uint64_t *a, uint64_t ib) \
 { \
-    uint64_t *d = x->reg[in->operand[0].reg], ia = 0, ib = 0; \
-    const uint64_t *a, *b; \
-    if (mask == WS_FULL_MASK && direct_src(x, &in->operand[1], &a, &ia) && a && \
-        direct_src(x, &in->operand[2], &b, &ib)) { \
-        if (b) { \
-            LANE_QUADS(d, op_##name##_##width(a[q + k], b[q + k])) \
-        } else if ((uint32_t)ib < (width)) { \
-            unsigned s = (uint32_t)ib; \
-            LANE_QUADS(d, by_##name##_##width(a[q + k], s)) \
-        } else if (past) { \
-            LANE_QUADS(d, by_##name##_##width(a[q + k], 63)) \
-        } else { \
-            LANE_QUADS(d, 0) \
-        } \
-        return; \
+    if ((uint32_t)ib < (width)) { \
+        unsigned s = (uint32_t)ib; \
+        LANE_QUADS(d, by_##name##_##width(a[q + k], s)) \
+    } else if (past) { \
+        LANE_QUADS(d, by_##name##_##width(a[q + k], 63)) \
+    } else { \
+        LANE_QUADS(d, 0) \
     } \
-    slow_##name##_##width(x, in, mask); \
-}
+} \
+FAST_BINARY(name, width)
 SHIFT(shl, 32, (uint32_t)b < 32 ? a << (b & 31) : 0, a << s, 0)
 SHIFT(shl, 64, (uint32_t)b < 64 ? a << (b & 63) : 0, a << s, 0)
 SHIFT(shr_u, 32, (uint32_t)b < 32 ? (a & MASK_32) >> (b & 31) : 0, (a & MASK_32) >> s, 0)
@@ -152,6 +150,7 @@ SHIFT(shr_u, 64, (uint32_t)b < 64 ? a >> (b & 63) : 0, a >> s, 0)
 SHIFT(shr_s, 32, (uint64_t)(sx32(a) >> ((uint32_t)b > 63 ? 63 : (uint32_t)b)), (uint64_t)(sx32(a) >> s), 1)
 SHIFT(shr_s, 64, (uint64_t)((int64_t)a >> ((uint32_t)b > 63 ? 63 : (uint32_t)b)), (uint64_t)((int64_t)a >> s), 1)
 #undef SHIFT
+#undef FAST_BINARY
 #undef SLOW_BINARY
 
 /* mad.lo: d = (a * b + c) & width; mad.wide: the full product of two 32-bit values plus a 64-bit c. */

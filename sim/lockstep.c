@@ -206,63 +206,21 @@ static int plain_rounds(group *g, int wi, int whole_round)
     }
 }
 
-/* A bra: the warps whose lanes all go one way move their path's pc here, as exec_bra and ws_simt_branch
- * would (a uniform branch pushes nothing); a warp whose lanes split takes ws_step. */
-static int branch_group(const group *g, int wi)
-{
-    ws_launch *l = g->l;
-    ws_block *b = g->b;
-    const ptx_instr *in = g->in;
-    const ws_decoded *d = g->d;
-    const int timing = l->timing != NULL;
-    const int32_t target = (int32_t)in->operand[0].imm;
-    const uint32_t latency_branch = l->arch->latency_branch;
-    ws_step_sums steps = {0};
-    ws_issue_sums sums = {0};
-    uint64_t used = 0;
-    int last = wi;
-    ws_simt_entry *top;
-    ws_frame *frame;
-    ws_warp *w;
-    for (int k = wi; used < g->room && (w = next_member(g, &k, &last, &top, &frame)); k++) {
-        used++;
-        uint32_t active = top->mask, mask = ws_step_mask(in, frame, active);
-        if (mask != 0 && mask != active) {   /* divergent */
-            ws_step(l, b, w, 0);
-            if (l->failed)
-                break;
-            continue;
-        }
-        ws_step_count(&steps, active, mask);
-        l->steps++, b->steps++;
-        ws_exec *x = ws_step_context(w, g->pc, g->counters[g->pc], active);
-        if (timing)
-            ws_timing_issue_scheduled(w, &b->tm, &d->timing, frame, mask, latency_branch, &sums, 0, -1);
-        top->pc = mask ? target : g->pc + 1;
-        ws_shape_after(x, &d->shape, in, mask);
-        if (timing)
-            ws_timing_retire(w, &d->timing, frame);
-        ws_step_settle(l, b, w, w->frame_depth);   /* the instruction moved no frame */
-    }
-    uint64_t *ic = g->counters[g->pc];
-    ws_step_add_sums(ic, &steps);
-    ic[WS_CTR_branch_targets] += steps.warps;   /* ws_count_branch: every one uniform */
-    ic[WS_CTR_branch_targets_uniform] += steps.warps;
-    if (timing)
-        ws_timing_add_issue_sums(ic, &b->tm, &d->timing, l->timing, &sums);
-    return last;
-}
-
-/* Any other instruction that moves the stack (a barrier, a return, an exit, a call): ws_step's work for each
- * warp in turn, the instruction read once and its counters and issue sums added once for the group. Each
- * warp's stack and frames are settled before the next runs, as ws_step would; the group stops at a fault. */
-static int stack_group(const group *g, int wi)
+/* An instruction that moves the stack, for the round's warps that wait at it: ws_step's work for each in turn,
+ * the instruction read once and its counters and issue sums added once for the group; each warp's stack and
+ * frames settled before the next runs, as ws_step would, and the group stops at a fault. `branch`: a bra,
+ * which the warps whose lanes all go one way take here, moving their path's pc as exec_bra and
+ * ws_simt_branch would (a uniform branch pushes nothing), and a warp whose lanes split takes ws_step (its
+ * caller's timing is the real build's or none). Otherwise any other (a barrier, a return, an exit, a call):
+ * its handler runs. */
+static inline __attribute__((always_inline)) int moving_group(const group *g, int wi, const int branch)
 {
     ws_launch *l = g->l;
     ws_block *b = g->b;
     const ptx_instr *in = g->in;
     const ws_decoded *d = g->d;
     const int scheduled = l->timing && !l->timing->in_order;
+    const int32_t target = branch ? (int32_t)in->operand[0].imm : 0;
     const uint32_t latency_branch = l->arch->latency_branch;
     ws_step_sums steps = {0};
     ws_issue_sums sums = {0};
@@ -274,6 +232,12 @@ static int stack_group(const group *g, int wi)
     for (int k = wi; used < g->room && (w = next_member(g, &k, &last, &top, &frame)); k++) {
         used++;
         uint32_t active = top->mask, mask = ws_step_mask(in, frame, active);
+        if (branch && mask != 0 && mask != active) {   /* divergent */
+            ws_step(l, b, w, 0);
+            if (l->failed)
+                break;
+            continue;
+        }
         int32_t depth = w->frame_depth;
         ws_step_count(&steps, active, mask);
         l->steps++, b->steps++;
@@ -282,7 +246,10 @@ static int stack_group(const group *g, int wi)
             ws_timing_issue_scheduled(w, &b->tm, &d->timing, frame, mask, latency_branch, &sums, 0, -1);
         else if (l->timing)
             ws_timing_issue(x, d, frame, mask);
-        d->run(x, in, mask);
+        if (branch)
+            top->pc = mask ? target : g->pc + 1;
+        else
+            d->run(x, in, mask);
         ws_shape_after(x, &d->shape, in, mask);
         if (l->timing)
             ws_timing_retire(w, &d->timing, frame);
@@ -292,10 +259,17 @@ static int stack_group(const group *g, int wi)
     }
     uint64_t *ic = g->counters[g->pc];
     ws_step_add_sums(ic, &steps);
+    if (branch) {
+        ic[WS_CTR_branch_targets] += steps.warps;   /* ws_count_branch: every one uniform */
+        ic[WS_CTR_branch_targets_uniform] += steps.warps;
+    }
     if (scheduled)
         ws_timing_add_issue_sums(ic, &b->tm, &d->timing, l->timing, &sums);
     return last;
 }
+
+static int branch_group(const group *g, int wi) { return moving_group(g, wi, 1); }
+static int stack_group(const group *g, int wi) { return moving_group(g, wi, 0); }
 
 int ws_step_group(ws_launch *l, ws_block *b, int wi, int first_of_round)
 {

@@ -60,16 +60,33 @@ static void randomise(machine_state *m)
     m->carry = (uint32_t)rnd();
 }
 
-static void run_on(machine_state *m, const ptx_function *fn, ws_exec_fn handler, const ptx_instr *in, uint32_t mask)
+/* `at`: the launch, block and warp the instruction runs in (special registers read them), or NULL. */
+static void run_on(machine_state *m, const ptx_function *fn, ws_exec_fn handler, const ptx_instr *in, uint32_t mask,
+                   const ws_exec *at)
 {
     ws_exec x;
     memset(&x, 0, sizeof x);
+    if (at)
+        x = *at;
     x.fn = fn;
     x.reg = m->reg;
     x.pred = m->pred;
     x.carry = &m->carry;
     x.active = mask;
     handler(&x, in, mask);
+}
+
+/* The general handler and `fast` from one random state, lanes `mask` (`at` as run_on's): 1 when the
+ * registers, predicates or carry they leave differ. */
+static int handlers_differ(const ptx_function *fn, const ptx_instr *in, ws_exec_fn fast, uint32_t mask,
+                           const ws_exec *at)
+{
+    machine_state general, special;
+    randomise(&general);
+    special = general;
+    run_on(&general, fn, ws_exec_table[in->opcode], in, mask, at);
+    run_on(&special, fn, fast, in, mask, at);
+    return memcmp(&general, &special, sizeof general) != 0;
 }
 
 static ptx_operand reg(int r)
@@ -161,13 +178,8 @@ START_TEST(specialised_handlers_match_general_ones)
         if (!fast)
             continue;
         specialised++;
-        machine_state general, special;
-        randomise(&general);
-        special = general;
         uint32_t mask = rnd() % 2 ? WS_FULL_MASK : (uint32_t)rnd() | 1u;
-        run_on(&general, &fn, ws_exec_table[in.opcode], &in, mask);
-        run_on(&special, &fn, fast, &in, mask);
-        ck_assert_msg(memcmp(&general, &special, sizeof general) == 0,
+        ck_assert_msg(!handlers_differ(&fn, &in, fast, mask, NULL),
                       "opcode %s type %s type2 %d mode %d flags %#x rounding %d cmp %d: results differ",
                       ptx_opcodes[in.opcode].spelling, ptx_types[in.type].name, in.type2, in.mode, in.flags,
                       in.rounding, in.cmp);
@@ -195,6 +207,9 @@ START_TEST(special_register_moves_match_general_ones)
     b.smid = 11;
     b.steps = UINT64_C(0x123456789);
     w.index = 3;
+    ws_exec at;
+    memset(&at, 0, sizeof at);
+    at.launch = &l, at.block = &b, at.warp = &w;
     for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
         w.tid[0][lane] = (uint32_t)(96 + lane) % 48;
         w.tid[1][lane] = (uint32_t)(96 + lane) / 48 % 3;
@@ -226,18 +241,8 @@ START_TEST(special_register_moves_match_general_ones)
                 if (!fast)
                     continue;
                 specialised++;
-                machine_state general, special;
-                randomise(&general);
-                special = general;
                 uint32_t mask = trial % 2 ? WS_FULL_MASK : (uint32_t)rnd() | 1u;
-                ws_exec x;
-                memset(&x, 0, sizeof x);
-                x.fn = &fn, x.launch = &l, x.block = &b, x.warp = &w;
-                x.reg = general.reg, x.pred = general.pred, x.carry = &general.carry, x.active = mask;
-                ws_exec_table[in.opcode](&x, &in, mask);
-                x.reg = special.reg, x.pred = special.pred, x.carry = &special.carry;
-                fast(&x, &in, mask);
-                ck_assert_msg(memcmp(&general, &special, sizeof general) == 0, "%s %s of %s: results differ",
+                ck_assert_msg(!handlers_differ(&fn, &in, fast, mask, &at), "%s %s of %s: results differ",
                               ptx_opcodes[in.opcode].spelling, ptx_types[in.type].name, ptx_sreg_names[r]);
             }
     ck_assert_int_ge(specialised, 2 * PTX_SREG_COUNT * 8);   /* mov.u32 and mov.u64 at least */
