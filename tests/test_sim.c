@@ -898,7 +898,7 @@ START_TEST(groups_keep_the_rounds_order)
 END_TEST
 
 /* Every warp of a block in lockstep reaches a barrier whose thread count is no multiple of the warp size:
- * the first warp faults, and the round stops there, grouped (sim/lockstep.c's stack_group) as warp by warp:
+ * the first warp faults, and the round stops there, grouped (sim/lockstep.c's moving_group) as warp by warp:
  * one warp-instruction of the barrier counted, not four. */
 static const char bad_barrier[] = HEADER
     ".visible .entry k(.param .u64 out)\n"
