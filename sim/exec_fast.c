@@ -229,42 +229,49 @@ UNARY(sext, 64, (uint64_t)sx32(a))   /* cvt.s64.s32 (and .u64.s32) */
 /* ---- setp on integers, without a BOOLOP ------------------------------------ */
 
 /* The lane mask of (key(a) CMP key(b)); lo ls hi hs compare unsigned. */
-#define COMPARE(name, key_type, ukey_type) \
-WS_LANE_LOOPS static uint32_t compare_##name(unsigned cmp, const uint64_t *a, const uint64_t *b) \
+#define COMPARE_LANES(fname, key_type, ukey_type, b_type, B) \
+WS_LANE_LOOPS static uint32_t fname(unsigned cmp, const uint64_t *a, b_type b) \
 { \
     uint32_t t = 0; \
     switch (cmp) { \
-    case PTX_CMP_EQ: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((key_type)a[l] == (key_type)b[l]) << l; break; \
-    case PTX_CMP_NE: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((key_type)a[l] != (key_type)b[l]) << l; break; \
-    case PTX_CMP_LT: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((key_type)a[l] < (key_type)b[l]) << l; break; \
-    case PTX_CMP_LE: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((key_type)a[l] <= (key_type)b[l]) << l; break; \
-    case PTX_CMP_GT: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((key_type)a[l] > (key_type)b[l]) << l; break; \
-    case PTX_CMP_GE: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((key_type)a[l] >= (key_type)b[l]) << l; break; \
-    case PTX_CMP_LO: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((ukey_type)a[l] < (ukey_type)b[l]) << l; break; \
-    case PTX_CMP_LS: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((ukey_type)a[l] <= (ukey_type)b[l]) << l; break; \
-    case PTX_CMP_HI: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((ukey_type)a[l] > (ukey_type)b[l]) << l; break; \
-    case PTX_CMP_HS: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((ukey_type)a[l] >= (ukey_type)b[l]) << l; break; \
+    case PTX_CMP_EQ: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((key_type)a[l] == (key_type)(B)) << l; break; \
+    case PTX_CMP_NE: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((key_type)a[l] != (key_type)(B)) << l; break; \
+    case PTX_CMP_LT: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((key_type)a[l] < (key_type)(B)) << l; break; \
+    case PTX_CMP_LE: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((key_type)a[l] <= (key_type)(B)) << l; break; \
+    case PTX_CMP_GT: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((key_type)a[l] > (key_type)(B)) << l; break; \
+    case PTX_CMP_GE: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((key_type)a[l] >= (key_type)(B)) << l; break; \
+    case PTX_CMP_LO: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((ukey_type)a[l] < (ukey_type)(B)) << l; break; \
+    case PTX_CMP_LS: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((ukey_type)a[l] <= (ukey_type)(B)) << l; break; \
+    case PTX_CMP_HI: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((ukey_type)a[l] > (ukey_type)(B)) << l; break; \
+    case PTX_CMP_HS: for (int l = 0; l < WS_WARP_SIZE; l++) t |= (uint32_t)((ukey_type)a[l] >= (ukey_type)(B)) << l; break; \
     default: break;   /* float-only comparisons: never true on integers */ \
     } \
     return t; \
 }
+/* b a row of lanes, or (compare_imm_NAME) an immediate: no 32-lane copy of it */
+#define COMPARE(name, key_type, ukey_type) \
+COMPARE_LANES(compare_##name, key_type, ukey_type, const uint64_t *, b[l]) \
+COMPARE_LANES(compare_imm_##name, key_type, ukey_type, uint64_t, b)
 COMPARE(s32, int32_t, uint32_t)
 COMPARE(u32, uint32_t, uint32_t)
 COMPARE(s64, int64_t, uint64_t)
 COMPARE(u64, uint64_t, uint64_t)
 #undef COMPARE
+#undef COMPARE_LANES
 
 /* setp writes p = t and, when a second destination is written, q = !t
  * (operands p, [q], a, b as exec_setp reads them). */
 #define SETP(name) \
 static void fast_setp_##name(ws_exec *x, const ptx_instr *in, uint32_t mask) \
 { \
-    const ptx_operand *q = &in->operand[1]; \
-    int i = q->kind == PTX_OPD_PRED || q->kind == PTX_OPD_SINK || q->kind == PTX_OPD_NONE ? 2 : 1; \
+    const ptx_operand *q = &in->operand[1], *b = &in->operand[q->kind == PTX_OPD_PRED || \
+                                                             q->kind == PTX_OPD_SINK || q->kind == PTX_OPD_NONE ? 3 : 2]; \
     uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE]; \
-    uint32_t t = compare_##name(in->cmp, ws_src(x, &in->operand[i], ta), ws_src(x, &in->operand[i + 1], tb)); \
+    const uint64_t *a = ws_src(x, b - 1, ta); \
+    uint32_t t = b->kind == PTX_OPD_IMM ? compare_imm_##name(in->cmp, a, (uint64_t)b->imm) \
+                                        : compare_##name(in->cmp, a, ws_src(x, b, tb)); \
     ws_pred_set(x, &in->operand[0], mask, t); \
-    if (i == 2) \
+    if (b == &in->operand[3]) \
         ws_pred_set(x, q, mask, ~t); \
 }
 SETP(s32)
