@@ -1,11 +1,12 @@
 /*
  * The timing model's L1 and L2 for a global load, inline: sim/timing.c's
  * per-warp paths and sim/exec_mem.c's batch (a group of warps at one load,
- * sim/lockstep.c) share it. And its shared-memory access (ws_timing_shared),
- * inline for the one-pass shared paths. A batch reads the launch's latencies and the L1's
+ * sim/lockstep.c) share it. A batch reads the launch's latencies and the L1's
  * presence once, and adds what its warps' loads add to the block's sums
  * (waits, wavefronts, traffic) once: nothing reads those before the block is
- * done (ws_timing_block_done), so the sums come out the same.
+ * done (ws_timing_block_done), so the sums come out the same. Also the
+ * model's shared-memory access (ws_timing_shared), inline for the one-pass
+ * shared paths.
  */
 #ifndef WARPSIM_SIM_TIMING_LOAD_H
 #define WARPSIM_SIM_TIMING_LOAD_H
