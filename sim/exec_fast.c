@@ -204,20 +204,22 @@ WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in,
     uint64_t *d = x->reg[in->operand[0].reg], ia = 0; \
     const uint64_t *a; \
     const uint32_t *tid; \
-    if (mask == WS_FULL_MASK && direct_src(x, &in->operand[1], &a, &ia)) { \
-        if (a) \
-            LANE_QUADS(d, op_##name##_##width(a[q + k])) \
-        else \
+    if (mask == WS_FULL_MASK) { \
+        if (direct_src(x, &in->operand[1], &a, &ia)) { \
+            if (a) \
+                LANE_QUADS(d, op_##name##_##width(a[q + k])) \
+            else \
+                LANE_QUADS(d, op_##name##_##width(ia)) \
+            return; \
+        } \
+        if (ws_operand_uniform(x, &in->operand[1], &ia)) {   /* a special register or symbol alike in all */ \
             LANE_QUADS(d, op_##name##_##width(ia)) \
-        return; \
-    } \
-    if (mask == WS_FULL_MASK && ws_operand_uniform(x, &in->operand[1], &ia)) { \
-        LANE_QUADS(d, op_##name##_##width(ia)) \
-        return; \
-    } \
-    if (mask == WS_FULL_MASK && (tid = ws_operand_tid(x, &in->operand[1])) != NULL) { \
-        LANE_QUADS(d, op_##name##_##width(tid[q + k])) \
-        return; \
+            return; \
+        } \
+        if ((tid = ws_operand_tid(x, &in->operand[1])) != NULL) { \
+            LANE_QUADS(d, op_##name##_##width(tid[q + k])) \
+            return; \
+        } \
     } \
     slow_##name##_##width(x, in, mask); \
 }

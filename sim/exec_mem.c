@@ -556,20 +556,21 @@ static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx
                 if (!lines || line[lines - 1] != sc >> 2)
                     line[lines++] = sc >> 2;
             }
+    } else {
+        for (unsigned j = 0; j < rows; j++)
+            for (uint64_t sc = start[j] >> 5, last = (start[j] + span) >> 5; sc <= last; sc++) {
+                unsigned k = 0, m = 0;
+                while (k < n && sector[k] != sc)
+                    k++;
+                if (k < n)
+                    continue;
+                sector[n++] = sc;
+                while (m < lines && line[m] != sc >> 2)
+                    m++;
+                if (m == lines)
+                    line[lines++] = sc >> 2;
+            }
     }
-    for (unsigned j = 0; j < rows && !apart && !same; j++)
-        for (uint64_t sc = start[j] >> 5, last = (start[j] + (width - 1) * stride) >> 5; sc <= last; sc++) {
-            unsigned k = 0, m = 0;
-            while (k < n && sector[k] != sc)
-                k++;
-            if (k < n)
-                continue;
-            sector[n++] = sc;
-            while (m < lines && line[m] != sc >> 2)
-                m++;
-            if (m == lines)
-                line[lines++] = sc >> 2;
-        }
     b->runs++;   /* count_global's counters, added by ws_ld_global_batch_end */
     b->sectors += n;
     if (l->timing)

@@ -210,9 +210,8 @@ static int plain_rounds(group *g, int wi, int whole_round)
  * the instruction read once and its counters and issue sums added once for the group; each warp's stack and
  * frames settled before the next runs, as ws_step would, and the group stops at a fault. `branch`: a bra,
  * which the warps whose lanes all go one way take here, moving their path's pc as exec_bra and
- * ws_simt_branch would (a uniform branch pushes nothing), and a warp whose lanes split takes ws_step (its
- * caller's timing is the real build's or none). Otherwise any other (a barrier, a return, an exit, a call):
- * its handler runs. */
+ * ws_simt_branch would (a uniform branch pushes nothing), and a warp whose lanes split takes ws_step.
+ * Otherwise any other (a barrier, a return, an exit, a call): its handler runs. */
 static inline __attribute__((always_inline)) int moving_group(const group *g, int wi, const int branch)
 {
     ws_launch *l = g->l;
@@ -283,11 +282,7 @@ int ws_step_group(ws_launch *l, ws_block *b, int wi, int first_of_round)
     }
     const ws_decoded *d = &first->decoded[pc];
     group g = {l, b, pc, &fn->instrs[pc], d, first->counters, l->max_steps - l->steps};
-    int scheduled = l->timing && !l->timing->in_order;
-    if (d->moves_stack) {
-        if (g.in->opcode == OP_bra && (scheduled || !l->timing))
-            return branch_group(&g, wi);
-        return stack_group(&g, wi);
-    }
+    if (d->moves_stack)
+        return g.in->opcode == OP_bra ? branch_group(&g, wi) : stack_group(&g, wi);
     return plain_rounds(&g, wi, first_of_round);
 }

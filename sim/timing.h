@@ -120,10 +120,10 @@ void ws_timing_issue_o0(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t m
 /* The memory path: one warp-level access of `space`, lanes `mask`, already costed (shared:
  * its wavefronts); `span` the lanes' address span when the counting measured it, else NULL.
  * addr may be NULL for a full warp's global load whose span (one run, aligned) steps forward
- * by a sector at most: its sectors come from the span alone. */
+ * by a sector at most: its sectors come from the span alone. Its shared-memory part is
+ * ws_timing_shared (sim/timing_load.h, inline). */
 void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_SIZE], uint32_t mask,
                       unsigned bytes_per_lane, int is_store, uint32_t wavefronts, const ws_lane_span *span);
-/* Its shared-memory part is ws_timing_shared (sim/timing_load.h, inline). */
 /* The same for the commonest global load, a full warp's, aligned, whose lanes read every sector from byte
  * lo's to byte end's (a run stepping by a sector at most), when its allocation is one sim/timing_load.h's
  * per-sector paths leave to ws_timing_memory (ws_load_batch_applies: 0). */
