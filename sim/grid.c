@@ -27,15 +27,15 @@
  * a copy of the launch that owns its block, per-instruction counters, step
  * count and error; the rest (module, decoded code, global memory) is shared
  * and read-only, but for the bytes of global memory, which kernels write as
- * on the GPU: global atomics hold a lock (ws_launch.global_atomics). The
- * counters are summed afterwards, worker by worker.
+ * on the GPU: global atomics hold a lock (ws_launch.global_atomics). Each
+ * worker adds its counters to the launch's when it runs out of blocks.
  *
  * The outcome is the single-threaded one: every block runs, in isolation,
- * exactly as it would alone, so the counters and the block's writes are the
- * same; a failure is the one of the lowest block that fails (blocks past a
- * failure are not started), and the step budget, which counts the launch's
- * warp-instructions in block order, is applied afterwards from each block's
- * step count. */
+ * exactly as it would alone, so the counters (integers, whose sums do not
+ * depend on their order) and the block's writes are the same; a failure is
+ * the one of the lowest block that fails (blocks past a failure are not
+ * started), and the step budget, which counts the launch's warp-instructions
+ * in block order, is applied afterwards from each block's step count. */
 
 typedef struct {
     pthread_mutex_t lock;
@@ -44,32 +44,33 @@ typedef struct {
     uint64_t **block_steps;            /* steps of each block that ran, in chunks of STEP_CHUNK */
     uint64_t chunk_count;
     uint64_t chunk;                    /* blocks a worker takes at a time */
-    int out_of_memory;
+    int out_of_memory;                 /* or a worker thread that could not start */
+    pthread_mutex_t sums;              /* held while a worker adds its counters to the launch's */
 } block_queue;
 
 #define STEP_CHUNK 65536
 
-typedef struct {
+typedef struct worker {
     ws_launch launch;                  /* this worker's copy */
     ws_block block;
-    const ws_launch *parent;           /* the launch it is a copy of */
+    ws_launch *parent;                 /* the launch it is a copy of, whose counters it adds to */
     block_queue *queue;
+    pthread_t thread;
     uint64_t failed_block;             /* UINT64_MAX: none */
     int failure;                       /* WS_BLOCK_FAULT, WS_BLOCK_DEADLOCK or WS_BLOCK_OUT_OF_STEPS */
     uint64_t failed_after;             /* the block's steps when it stopped */
-    pthread_t thread;
 } worker;
 
-/* The next run of up to q->chunk consecutive blocks, [*first, *first + *count), and
- * where their step counts go; 0 when none is left. Runs, not single blocks: blocks
- * next to each other touch the same cache lines (of their buffers and of the timing
- * model's L2 map), which one thread then keeps, and the lock is taken less often. */
 /* Whether block bi may start: none below it has failed, memory has not run out. q->lock held. */
 static int startable(const block_queue *q, uint64_t bi)
 {
     return bi < q->first_failure && !q->out_of_memory;
 }
 
+/* The next run of up to q->chunk consecutive blocks, [*first, *first + *count), and
+ * where their step counts go; 0 when none is left. Runs, not single blocks: blocks
+ * next to each other touch the same cache lines (of their buffers and of the timing
+ * model's L2 map), which one thread then keeps, and the lock is taken less often. */
 static int take_blocks(block_queue *q, uint64_t *first, uint64_t *count, uint64_t **steps)
 {
     pthread_mutex_lock(&q->lock);
@@ -111,6 +112,13 @@ static int may_start(block_queue *q, uint64_t bi)
     return ok;
 }
 
+static void stop_starting(block_queue *q)
+{
+    pthread_mutex_lock(&q->lock);
+    q->out_of_memory = 1;
+    pthread_mutex_unlock(&q->lock);
+}
+
 /* A worker's own per-instruction counters and block, made on its thread rather than one worker after
  * another on the launching thread (16 workers of a 7 ms launch on the lent machine: the last one's first
  * block 2.7 ms late; 1.9 ms so, thread creation's own). 0, or -1 when out of memory. */
@@ -128,21 +136,40 @@ static int worker_setup(worker *w)
     return ws_block_alloc(&w->launch, &w->block);
 }
 
-static void *worker_main(void *arg)
+/* The worker's counters, steps and timing sums added to the launch's, and its memory freed: on its own
+ * thread as it runs out of blocks, while others still run (the launching thread did it for every worker
+ * after the last had finished: 2-2.5 ms of a 9 ms launch on the lent machine). */
+static void worker_finish(worker *w)
 {
-    worker *w = arg;
+    ws_launch *l = w->parent;
+    pthread_mutex_lock(&w->queue->sums);
+    for (int f = 0; w->launch.instr_counters && f < l->module->function_count; f++) {
+        if (!w->launch.instr_counters[f])
+            continue;
+        for (int in = 0; in <= l->module->functions[f].instr_count; in++)
+            for (int c = 0; c < WS_CTR_COUNT; c++)
+                l->instr_counters[f][in][c] += w->launch.instr_counters[f][in][c];
+    }
+    l->steps += w->launch.steps;
+    if (l->timing)
+        ws_timing_add_sums(l, &w->block);
+    pthread_mutex_unlock(&w->queue->sums);
+    for (int f = 0; w->launch.instr_counters && f < l->module->function_count; f++)
+        free(w->launch.instr_counters[f]);
+    free(w->launch.instr_counters);
+    w->launch.instr_counters = NULL;
+    ws_block_free(&w->block);
+}
+
+/* The blocks a worker runs, until none is left or one fails. */
+static void run_blocks(worker *w)
+{
     block_queue *q = w->queue;
     uint64_t first, count, *steps;
-    if (worker_setup(w) < 0) {   /* the launch fails: the others stop at their next blocks */
-        pthread_mutex_lock(&q->lock);
-        q->out_of_memory = 1;
-        pthread_mutex_unlock(&q->lock);
-        return NULL;
-    }
     while (take_blocks(q, &first, &count, &steps)) {
         for (uint64_t bi = first; bi < first + count; bi++) {
             if (bi > first && !may_start(q, bi))
-                return NULL;
+                return;
             ws_block_reset(&w->launch, &w->block, bi);
             int how = ws_run_block(&w->launch, &w->block);
             steps[bi - first] = w->block.steps;
@@ -154,10 +181,20 @@ static void *worker_main(void *arg)
                 if (bi < q->first_failure)
                     q->first_failure = bi;
                 pthread_mutex_unlock(&q->lock);
-                return NULL;
+                return;
             }
         }
     }
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    if (worker_setup(w) < 0)   /* the launch fails: the others stop at their next blocks */
+        stop_starting(w->queue);
+    else
+        run_blocks(w);
+    worker_finish(w);
     return NULL;
 }
 
@@ -173,6 +210,7 @@ static int run_parallel(ws_launch *l, uint64_t blocks, int jobs)
         ws_launch_error(l, "error: cannot start %d worker threads", jobs);
         return 1;
     }
+    pthread_mutex_init(&q.sums, NULL);
     pthread_mutex_init(&atomics, NULL);
     l->global_atomics = &atomics;
     int started = 0, failed = 0;
@@ -191,33 +229,13 @@ static int run_parallel(ws_launch *l, uint64_t blocks, int jobs)
         failed = pthread_create(&w->thread, NULL, worker_main, w) != 0;
         started += !failed;
     }
-    if (failed) {   /* let the workers that started stop at the next block */
-        pthread_mutex_lock(&q.lock);
-        q.out_of_memory = 1;
-        pthread_mutex_unlock(&q.lock);
-    }
+    if (failed)   /* let the workers that started stop at the next block */
+        stop_starting(&q);
     for (int i = 0; i < started; i++)
         pthread_join(workers[i].thread, NULL);
     l->global_atomics = NULL;
     pthread_mutex_destroy(&atomics);
-
-    /* Counters, worker by worker. */
-    for (int i = 0; i < jobs; i++) {
-        worker *w = &workers[i];
-        for (int f = 0; w->launch.instr_counters && f < l->module->function_count; f++) {
-            if (!w->launch.instr_counters[f])
-                continue;
-            for (int in = 0; in <= l->module->functions[f].instr_count; in++)
-                for (int c = 0; c < WS_CTR_COUNT; c++)
-                    l->instr_counters[f][in][c] += w->launch.instr_counters[f][in][c];
-            free(w->launch.instr_counters[f]);
-        }
-        free(w->launch.instr_counters);
-        l->steps += w->launch.steps;
-        if (l->timing)
-            ws_timing_add_sums(l, &w->block);
-        ws_block_free(&w->block);
-    }
+    pthread_mutex_destroy(&q.sums);
 
     /* The outcome of a single-threaded run. */
     if (failed || q.out_of_memory) {

@@ -9,8 +9,9 @@
  * on atom.cas there (how often a block retries depends on the others).
  * Then the cases where one thread and several could part: the fault of the
  * lowest failing block is the one reported, the step budget counts the
- * launch's warp-instructions in block order, and --trace-warp prints the
- * same trace.
+ * launch's warp-instructions in block order (and every worker's steps),
+ * the timing model's sums that do not depend on the blocks' order are the
+ * same, and --trace-warp prints the same trace.
  */
 #include <check.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "sim/session.h"
+#include "sim/timing_internal.h"
 #include "tests/course/cases.h"
 
 /* The course cases' reference functions are not run here. */
@@ -39,6 +41,7 @@ typedef struct {
     int buffer_count;
     char error[2048];
     int status;
+    ws_timing_sums timing;                     /* the first launch's, where timed (run_text's `timed`) */
 } run_result;
 
 static void result_free(run_result *r)
@@ -52,8 +55,8 @@ static void result_free(run_result *r)
     memset(r, 0, sizeof *r);
 }
 
-/* Run a launch text (with its "ptx" line) on `jobs` threads. */
-static void run_text(const char *text, int jobs, run_result *r)
+/* Run a launch text (with its "ptx" line) on `jobs` threads; `timed`: the timing model on. */
+static void run_text_timed(const char *text, int jobs, int timed, run_result *r)
 {
     memset(r, 0, sizeof *r);
     char path[1024];
@@ -64,13 +67,15 @@ static void run_text(const char *text, int jobs, run_result *r)
     o.jobs = jobs;
     /* The counts are the judges here. The timing model's stalls may differ with --jobs:
      * which block reads a sector first (and waits for DRAM) follows the threads' timing. */
-    o.no_timing = 1;
+    o.no_timing = !timed;
     ptx_diag diag = {0};
     ws_session s;
     ck_assert_msg(ws_session_open(&s, &o, &diag, r->error, sizeof r->error) == 0, "open: %s %s",
                   diag.count ? diag.lines[0] : "", r->error);
     r->status = ws_session_run(&s, r->error, sizeof r->error);
     r->launches = s.launch_count;
+    if (timed && s.launch_count > 0 && s.launches[0].timing)
+        r->timing = s.launches[0].timing->sums;
     r->counters = calloc((size_t)s.launch_count + 1, sizeof *r->counters);
     for (int l = 0; l < s.launch_count; l++) {
         const ws_launch *L = &s.launches[l];
@@ -96,6 +101,8 @@ static void run_text(const char *text, int jobs, run_result *r)
     ptx_diag_free(&diag);
     ws_run_options_free(&o);
 }
+
+static void run_text(const char *text, int jobs, run_result *r) { run_text_timed(text, jobs, 0, r); }
 
 /* What in a kernel depends on the order its blocks run in. */
 enum { SAME_COUNTERS = 1, SAME_BUFFERS = 2 };
@@ -315,6 +322,53 @@ START_TEST(step_budget_over_runs_of_blocks)
 }
 END_TEST
 
+/* The same spins without block 21's fault: the launch passes its budget only when every worker's steps
+ * are added up (on 2 or 4 threads no worker alone passes it, as above), and fails as on one thread. */
+START_TEST(step_budget_of_all_workers_together)
+{
+    char path[256], text[1024], ptx[sizeof two_spins_ptx + 16];
+    snprintf(ptx, sizeof ptx, "%s", two_spins_ptx);
+    char *faulting = strstr(ptx, "%r1, 21;");
+    ck_assert_ptr_nonnull(faulting);
+    memcpy(faulting, "%r1,999;", 8);   /* no such block */
+    write_temp(ptx, path, sizeof path);
+    snprintf(text, sizeof text,
+             "ptx %s\ngrid 256\nblock 32\nbuf out=u32:8192\narg out\narg u32:13000\nmax-steps 50000\n", path);
+    same_fault_with_jobs(text, "step budget", 4, 2);
+    remove(path);
+}
+END_TEST
+
+/* With the timing model on, what it adds up block by block whatever their order: issue slots, the L1's
+ * lookups and hits (each block's own L1), the sectors read from the L2 (every L1 miss). The L2's and
+ * DRAM's share of them depends on which block reads a sector first, so those are not compared. */
+START_TEST(timing_sums_the_same_with_jobs)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "ptx %s/tests/nvcc/001_matmul.ptx\nkernel matmul_optimized\ngrid 4,4\nblock 16,16\n"
+             "buf A=f32:4096:random=1\nbuf B=f32:4096:random=2\nbuf C=f32:4096\narg A\narg B\narg C\narg s32:64\n",
+             WARPSIM_SOURCE_DIR);
+    run_result one;
+    run_text_timed(text, 1, 1, &one);
+    ck_assert_msg(one.status == 0, "%s", one.error);
+    ck_assert_uint_gt(one.timing.issued, 0);
+    ck_assert_uint_gt(one.timing.traffic.l1_lookups, 0);
+    for (int jobs = 2; jobs <= 5; jobs += 3) {
+        run_result many;
+        run_text_timed(text, jobs, 1, &many);
+        ck_assert_msg(many.status == 0, "%d jobs: %s", jobs, many.error);
+        ck_assert_uint_eq(many.timing.issued, one.timing.issued);
+        ck_assert_uint_eq(many.timing.traffic.l1_lookups, one.timing.traffic.l1_lookups);
+        ck_assert_uint_eq(many.timing.traffic.l1_hits, one.timing.traffic.l1_hits);
+        ck_assert_uint_eq(many.timing.traffic.l2_read_sectors, one.timing.traffic.l2_read_sectors);
+        ck_assert_uint_eq(many.timing.traffic.l2_write_sectors, one.timing.traffic.l2_write_sectors);
+        result_free(&many);
+    }
+    result_free(&one);
+}
+END_TEST
+
 /* `warpsim run ... --trace-warp` with and without jobs: the same output but for the timing line. */
 static char *run_cli(const char *args)
 {
@@ -367,6 +421,8 @@ int main(void)
     tcase_add_loop_test(edges, step_budget_counts_in_block_order, 0,
                         (int)(sizeof fault_grids / sizeof fault_grids[0]));
     tcase_add_test(edges, step_budget_over_runs_of_blocks);
+    tcase_add_test(edges, step_budget_of_all_workers_together);
+    tcase_add_test(edges, timing_sums_the_same_with_jobs);
     tcase_add_test(edges, trace_is_the_same_with_jobs);
     suite_add_tcase(suite, edges);
     SRunner *runner = srunner_create(suite);
