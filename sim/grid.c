@@ -50,15 +50,15 @@ typedef struct {
 
 #define STEP_CHUNK 65536
 
-typedef struct worker {
+typedef struct {
     ws_launch launch;                  /* this worker's copy */
     ws_block block;
     ws_launch *parent;                 /* the launch it is a copy of, whose counters it adds to */
     block_queue *queue;
-    pthread_t thread;
     uint64_t failed_block;             /* UINT64_MAX: none */
     int failure;                       /* WS_BLOCK_FAULT, WS_BLOCK_DEADLOCK or WS_BLOCK_OUT_OF_STEPS */
     uint64_t failed_after;             /* the block's steps when it stopped */
+    pthread_t thread;
 } worker;
 
 /* Whether block bi may start: none below it has failed, memory has not run out. q->lock held. */
