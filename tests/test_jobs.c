@@ -311,14 +311,21 @@ static const char two_spins_ptx[] =
     "  ret;\n"
     "}\n";
 
-START_TEST(step_budget_over_runs_of_blocks)
+/* `ptx` (two_spins_ptx or a variant) on 256 blocks with a budget of 50000: the step budget's error on 1, 2 and
+ * 4 threads. */
+static void spins_over_budget(const char *ptx)
 {
     char path[256], text[1024];
-    write_temp(two_spins_ptx, path, sizeof path);
+    write_temp(ptx, path, sizeof path);
     snprintf(text, sizeof text,
              "ptx %s\ngrid 256\nblock 32\nbuf out=u32:8192\narg out\narg u32:13000\nmax-steps 50000\n", path);
     same_fault_with_jobs(text, "step budget", 4, 2);
     remove(path);
+}
+
+START_TEST(step_budget_over_runs_of_blocks)
+{
+    spins_over_budget(two_spins_ptx);
 }
 END_TEST
 
@@ -326,16 +333,12 @@ END_TEST
  * are added up (on 2 or 4 threads no worker alone passes it, as above), and fails as on one thread. */
 START_TEST(step_budget_of_all_workers_together)
 {
-    char path[256], text[1024], ptx[sizeof two_spins_ptx + 16];
+    char ptx[sizeof two_spins_ptx];
     snprintf(ptx, sizeof ptx, "%s", two_spins_ptx);
     char *faulting = strstr(ptx, "%r1, 21;");
     ck_assert_ptr_nonnull(faulting);
     memcpy(faulting, "%r1,999;", 8);   /* no such block */
-    write_temp(ptx, path, sizeof path);
-    snprintf(text, sizeof text,
-             "ptx %s\ngrid 256\nblock 32\nbuf out=u32:8192\narg out\narg u32:13000\nmax-steps 50000\n", path);
-    same_fault_with_jobs(text, "step budget", 4, 2);
-    remove(path);
+    spins_over_budget(ptx);
 }
 END_TEST
 
