@@ -213,8 +213,9 @@ static int run_parallel(ws_launch *l, uint64_t blocks, int jobs)
     pthread_mutex_init(&q.sums, NULL);
     pthread_mutex_init(&atomics, NULL);
     l->global_atomics = &atomics;
-    int started = 0, failed = 0;
-    for (int i = 0; i < jobs && !failed; i++) {
+    /* Every copy made before any worker starts: a worker that runs out of blocks writes the launch (its
+     * steps, worker_finish) */
+    for (int i = 0; i < jobs; i++) {
         worker *w = &workers[i];
         w->launch = *l;
         w->launch.instr_counters = NULL;   /* its own, from worker_setup */
@@ -226,7 +227,10 @@ static int run_parallel(ws_launch *l, uint64_t blocks, int jobs)
         w->parent = l;
         w->queue = &q;
         w->failed_block = UINT64_MAX;
-        failed = pthread_create(&w->thread, NULL, worker_main, w) != 0;
+    }
+    int started = 0, failed = 0;
+    for (int i = 0; i < jobs && !failed; i++) {
+        failed = pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]) != 0;
         started += !failed;
     }
     if (failed)   /* let the workers that started stop at the next block */
