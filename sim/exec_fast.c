@@ -332,8 +332,8 @@ __attribute__((target("avx2,fma"))) static inline __m128 low_halves(const uint64
 
 /* Four lanes at a time: the fused multiply-add, every NaN made 0x7fffffff,
  * the result zero-extended into the 64-bit lanes. */
-__attribute__((target("avx2,fma"))) static void fma_f32_lanes_hw(const uint64_t *a, const uint64_t *b, const uint64_t *c,
-                                                             uint64_t r[WS_WARP_SIZE])
+__attribute__((target("avx2,fma"))) static inline void fma_f32_lanes_hw(const uint64_t *a, const uint64_t *b,
+                                                                    const uint64_t *c, uint64_t r[WS_WARP_SIZE])
 {
     const __m128 nan = _mm_castsi128_ps(_mm_set1_epi32((int)ALU_F32_QNAN));
     for (int l = 0; l < WS_WARP_SIZE; l += 4) {
@@ -343,7 +343,7 @@ __attribute__((target("avx2,fma"))) static void fma_f32_lanes_hw(const uint64_t 
     }
 }
 
-static void fast_fma_f32_hw(ws_exec *x, const ptx_instr *in, uint32_t mask)
+__attribute__((target("avx2,fma"))) static void fast_fma_f32_hw(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], tc[WS_WARP_SIZE], r[WS_WARP_SIZE];
     uint64_t *d = x->reg[in->operand[0].reg];
