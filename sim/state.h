@@ -238,6 +238,10 @@ struct ws_warp {
     int32_t barrier_pc;          /* where it waits */
     int32_t barrier_id;
     uint32_t barrier_mask;       /* lanes that arrived */
+    /* What every instruction touches, next to the fields above and the stack's first entry: a group's
+     * warps meet the host's D1 in turn, and these otherwise lay 12 KB apart (bench/README.md) */
+    ws_warp_timing tm;
+    ws_exec exec;                /* the handlers' context for the top frame (ws_warp_context keeps it current) */
     ws_simt_entry simt[WS_MAX_SIMT_DEPTH];
     int32_t simt_depth;
     ws_frame frames[WS_MAX_CALL_DEPTH];
@@ -255,8 +259,6 @@ struct ws_warp {
     } its;
     uint32_t tid[3][WS_WARP_SIZE];
     ws_shape tid_shape[3];       /* their shapes (sim/shape.h), when they have one */
-    ws_warp_timing tm;
-    ws_exec exec;                /* the handlers' context for the top frame (ws_warp_context keeps it current) */
 };
 
 /* A warp of a group in lockstep (sim/lockstep.c), with its path's top entry and its top frame: they stay
