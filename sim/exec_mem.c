@@ -803,22 +803,26 @@ WS_LANE_LOOPS static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
 void exec_ld(ws_exec *x, const ptx_instr *in, uint32_t mask) { load(x, in, mask); }
 void exec_ldu(ws_exec *x, const ptx_instr *in, uint32_t mask) { load(x, in, mask); }
 
+/* Lane l's low 32 bits at first + l * stride, in lane order: inline, so that a constant stride vectorises. */
+static inline __attribute__((always_inline)) void write_words(uint8_t *first, const uint64_t v[restrict WS_WARP_SIZE],
+                                                              uint64_t stride)
+{
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+        uint32_t low = (uint32_t)v[lane];
+        memcpy(first + lane * stride, &low, 4);
+    }
+}
+
 /* Lane l's value into size bytes at first + l * stride, in lane order (stride 0: the last lane's stays). */
 WS_LANE_LOOPS static void write_run(uint8_t *first, const uint64_t v[restrict WS_WARP_SIZE], unsigned size,
                                     uint64_t stride)
 {
     if (stride == 0) {
         memcpy(first, &v[WS_WARP_SIZE - 1], size);
-    } else if (size == 4 && stride == 4) {   /* a row of words: the stride known, the loop narrows in vectors */
-        for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
-            uint32_t low = (uint32_t)v[lane];
-            memcpy(first + 4 * lane, &low, 4);
-        }
+    } else if (size == 4 && stride == 4) {
+        write_words(first, v, 4);   /* a row of words: the stride known, the loop narrows in vectors */
     } else if (size == 4) {
-        for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
-            uint32_t low = (uint32_t)v[lane];
-            memcpy(first + lane * stride, &low, 4);
-        }
+        write_words(first, v, stride);
     } else {
         for (int lane = 0; lane < WS_WARP_SIZE; lane++)
             memcpy(first + lane * stride, &v[lane], 8);
