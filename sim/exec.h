@@ -3,8 +3,12 @@
  *
  * Every opcode of isa/opcodes.def has one handler, exec_<id>, that runs the
  * instruction for the lanes of `mask` (active lanes whose guard predicate is
- * true). Handlers work on 32-lane arrays: registers are stored lane-minor
- * (reg[index][lane]) so the loops over lanes are tight and vectorisable.
+ * true). Handlers work on 32-lane arrays: a register's row holds its 32 lanes
+ * side by side (ws_row), so the loops over lanes are tight and vectorisable.
+ * Rows are reg_stride lanes apart: a kernel's frame keeps register r of a
+ * block's warps together (row r of warp k at reg + (r * warps + k) * 32), so
+ * that a group of warps at one instruction reads each operand as one stream
+ * (sim/lockstep.c); a called function's frame has the warp's rows alone.
  *
  * Register values are kept zero-extended from their width (a .b32 register
  * holding -1 reads 0x00000000ffffffff); floats are their IEEE bit patterns
@@ -34,7 +38,8 @@ typedef struct ws_exec {
     ws_block *block;
     ws_warp *warp;
     const ptx_function *fn;                  /* the function the warp is executing */
-    uint64_t (*reg)[WS_WARP_SIZE];           /* value registers of the current frame */
+    uint64_t *reg;                           /* value registers of the current frame: row 0 (ws_row) */
+    uint32_t reg_stride;                     /* lanes from one row to the next: 32 x the warps that share them */
     uint32_t *pred;                          /* predicate registers (lane masks) of the current frame */
     uint32_t *carry;                         /* the warp's carry flag (CC.CF), one bit per lane */
     uint32_t active;                         /* lanes active at this instruction (before the guard) */
@@ -56,11 +61,17 @@ typedef void (*ws_exec_fn)(ws_exec *x, const ptx_instr *in, uint32_t mask);
 
 /* ---- Operands ------------------------------------------------------------ */
 
+/* Value register r's 32 lanes. */
+static inline uint64_t *ws_row(const ws_exec *x, int32_t r)
+{
+    return x->reg + (size_t)r * x->reg_stride;
+}
+
 /* The 32 lane values of a source operand: a register's own array, or `tmp` filled in. */
 static inline const uint64_t *ws_src(ws_exec *x, const ptx_operand *op, uint64_t tmp[WS_WARP_SIZE])
 {
     if (op->kind == PTX_OPD_REG)
-        return x->reg[op->reg];
+        return ws_row(x, op->reg);
     if (op->kind == PTX_OPD_IMM) {
         for (int lane = 0; lane < WS_WARP_SIZE; lane++)
             tmp[lane] = (uint64_t)op->imm;
@@ -92,7 +103,7 @@ static inline void ws_pred_set(ws_exec *x, const ptx_operand *op, uint32_t mask,
 /* The destination register's lane array, or NULL for a sink. */
 static inline uint64_t *ws_dst(ws_exec *x, const ptx_operand *op)
 {
-    return op->kind == PTX_OPD_REG ? x->reg[op->reg] : NULL;
+    return op->kind == PTX_OPD_REG ? ws_row(x, op->reg) : NULL;
 }
 
 /* ---- Values by type --------------------------------------------------------- */

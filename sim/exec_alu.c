@@ -112,7 +112,7 @@ void exec_mov(ws_exec *x, const ptx_instr *in, uint32_t mask)
         for (unsigned i = 0; i < dop->count && i < PTX_MAX_VEC; i++) {
             if (dop->regs[i] < 0)
                 continue;
-            uint64_t *d = x->reg[dop->regs[i]];
+            uint64_t *d = ws_row(x, dop->regs[i]);
             ALU_LANES ALU_PUT(d, mask, (v[l] >> (i * ew & 63)) & em);
         }
         return;
@@ -128,7 +128,7 @@ void exec_mov(ws_exec *x, const ptx_instr *in, uint32_t mask)
         const uint64_t *e[PTX_MAX_VEC];
         static const uint64_t zero[WS_WARP_SIZE];
         for (unsigned i = 0; i < n; i++)
-            e[i] = sop->regs[i] >= 0 ? x->reg[sop->regs[i]] : zero;
+            e[i] = sop->regs[i] >= 0 ? ws_row(x, sop->regs[i]) : zero;
         ALU_LANES {
             uint64_t r = 0;
             for (unsigned i = 0; i < n; i++)

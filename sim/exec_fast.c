@@ -64,7 +64,7 @@ static inline int64_t sx32(uint64_t v) { return (int64_t)(int32_t)(uint32_t)v; }
 static inline int direct_src(ws_exec *x, const ptx_operand *op, const uint64_t **row, uint64_t *imm)
 {
     if (op->kind == PTX_OPD_REG) {
-        *row = x->reg[op->reg];
+        *row = ws_row(x, op->reg);
         return 1;
     }
     if (op->kind == PTX_OPD_IMM) {
@@ -84,13 +84,13 @@ WS_LANE_LOOPS __attribute__((noinline)) static void slow_##name##_##width(ws_exe
     const uint64_t *a = ws_src(x, &in->operand[1], ta), *b = ws_src(x, &in->operand[2], tb); \
     for (int l = 0; l < WS_WARP_SIZE; l++) \
         r[l] = op_##name##_##width(a[l], b[l]); \
-    put_lanes(x->reg[in->operand[0].reg], r, mask); \
+    put_lanes(ws_row(x, in->operand[0].reg), r, mask); \
 }
 #define FAST_BINARY(name, width) \
 SLOW_BINARY(name, width) \
 WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
 { \
-    uint64_t *d = x->reg[in->operand[0].reg], ia = 0, ib = 0; \
+    uint64_t *d = ws_row(x, in->operand[0].reg), ia = 0, ib = 0; \
     const uint64_t *a, *b; \
     if (mask == WS_FULL_MASK && direct_src(x, &in->operand[1], &a, &ia) && a && \
         direct_src(x, &in->operand[2], &b, &ib)) { \
@@ -164,11 +164,11 @@ WS_LANE_LOOPS __attribute__((noinline)) static void slow_##name##_##width(ws_exe
     const uint64_t *c = ws_src(x, &in->operand[3], tc); \
     for (int l = 0; l < WS_WARP_SIZE; l++) \
         r[l] = op_##name##_##width(a[l], b[l], c[l]); \
-    put_lanes(x->reg[in->operand[0].reg], r, mask); \
+    put_lanes(ws_row(x, in->operand[0].reg), r, mask); \
 } \
 WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
 { \
-    uint64_t *d = x->reg[in->operand[0].reg], ia = 0, ib = 0, ic = 0; \
+    uint64_t *d = ws_row(x, in->operand[0].reg), ia = 0, ib = 0, ic = 0; \
     const uint64_t *a, *b, *c; \
     if (mask == WS_FULL_MASK && direct_src(x, &in->operand[1], &a, &ia) && a && \
         direct_src(x, &in->operand[2], &b, &ib) && direct_src(x, &in->operand[3], &c, &ic) && c) { \
@@ -197,11 +197,11 @@ WS_LANE_LOOPS __attribute__((noinline)) static void slow_##name##_##width(ws_exe
     const uint64_t *a = ws_src(x, &in->operand[1], ta); \
     for (int l = 0; l < WS_WARP_SIZE; l++) \
         r[l] = op_##name##_##width(a[l]); \
-    put_lanes(x->reg[in->operand[0].reg], r, mask); \
+    put_lanes(ws_row(x, in->operand[0].reg), r, mask); \
 } \
 WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
 { \
-    uint64_t *d = x->reg[in->operand[0].reg], ia = 0; \
+    uint64_t *d = ws_row(x, in->operand[0].reg), ia = 0; \
     const uint64_t *a; \
     const uint32_t *tid; \
     if (mask == WS_FULL_MASK) { \
@@ -297,7 +297,7 @@ WS_LANE_LOOPS static void fast_##name##_f32(ws_exec *x, const ptx_instr *in, uin
     const uint64_t *a = ws_src(x, &in->operand[1], ta), *b = ws_src(x, &in->operand[2], tb); \
     for (int l = 0; l < WS_WARP_SIZE; l++) \
         r[l] = f32_bits(ptx_bits_f32((uint32_t)a[l]) op ptx_bits_f32((uint32_t)b[l])); \
-    put_lanes(x->reg[in->operand[0].reg], r, mask); \
+    put_lanes(ws_row(x, in->operand[0].reg), r, mask); \
 }
 F32_BINARY(add, +)
 F32_BINARY(sub, -)
@@ -317,7 +317,7 @@ static void fast_fma_f32(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], tc[WS_WARP_SIZE], r[WS_WARP_SIZE];
     fma_f32_lanes(ws_src(x, &in->operand[1], ta), ws_src(x, &in->operand[2], tb), ws_src(x, &in->operand[3], tc), r);
-    put_lanes(x->reg[in->operand[0].reg], r, mask);
+    put_lanes(ws_row(x, in->operand[0].reg), r, mask);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -346,7 +346,7 @@ __attribute__((target("avx2,fma"))) static inline void fma_f32_lanes_hw(const ui
 __attribute__((target("avx2,fma"))) static void fast_fma_f32_hw(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], tc[WS_WARP_SIZE], r[WS_WARP_SIZE];
-    uint64_t *d = x->reg[in->operand[0].reg];
+    uint64_t *d = ws_row(x, in->operand[0].reg);
     /* a full warp straight into the destination: each group of four lanes reads its sources first */
     fma_f32_lanes_hw(ws_src(x, &in->operand[1], ta), ws_src(x, &in->operand[2], tb), ws_src(x, &in->operand[3], tc),
                      mask == WS_FULL_MASK ? d : r);

@@ -35,13 +35,13 @@ WS_LANE_LOOPS static ptx_space lane_addresses(ws_exec *x, const ptx_instr *in, c
         for (int lane = 0; lane < WS_WARP_SIZE; lane++)
             addr[lane] = base + (uint64_t)op->imm;
         if (op->reg >= 0) {
-            const uint64_t *r = x->reg[op->reg];
+            const uint64_t *r = ws_row(x, op->reg);
             WS_FOR_LANES(mask, lane) addr[lane] += r[lane];
         }
         return space;
     }
     if (op->reg >= 0) {
-        const uint64_t *r = x->reg[op->reg];
+        const uint64_t *r = ws_row(x, op->reg);
         uint64_t offset = (uint64_t)op->imm, keep = op->reg_is_64 ? UINT64_MAX : UINT64_C(0xffffffff);
         for (int lane = 0; lane < WS_WARP_SIZE; lane++)
             addr[lane] = (r[lane] + offset) & keep;
@@ -495,7 +495,7 @@ static inline __attribute__((always_inline)) void load_run(ws_exec *x, const ptx
             ws_timing_load_run_general(x, a0, end);
         }
     }
-    read_run(x->reg[in->operand[0].reg], al->bytes + (a0 - al->base), size, stride);
+    read_run(ws_row(x, in->operand[0].reg), al->bytes + (a0 - al->base), size, stride);
 }
 
 /* The commonest load in one pass: a full warp's ld.global of one 4- or 8-byte element whose
@@ -575,7 +575,7 @@ static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx
     b->sectors += n;
     if (l->timing)
         ws_load_sectors(&b->timing, x->warp, al, sector, n, lines);   /* applies: looked at above */
-    uint64_t *r = x->reg[d->reg];
+    uint64_t *r = ws_row(x, d->reg);
     for (unsigned j = 0; j < rows; j++)
         read_run_lanes(r + j * width, al->bytes + (start[j] - al->base), size, stride, width);
     return 1;
@@ -651,7 +651,7 @@ static inline __attribute__((always_inline)) void load_shared_access(ws_exec *x,
     count_shared(x, cost, 0);
     if (x->launch->timing)
         ws_timing_shared(x, a0, span->lo == span->hi, size, 0, cost->wavefronts);
-    read_run(x->reg[in->operand[0].reg], x->block->shared + a0, size, span->stride);
+    read_run(ws_row(x, in->operand[0].reg), x->block->shared + a0, size, span->stride);
 }
 
 /* A full warp's ld.shared of a shaped address in one pass, as load_global_run (with --sched its,
@@ -680,7 +680,7 @@ static inline int read_kernel_param(ws_exec *x, const ptx_instr *in, uint64_t at
     if (limit < size || at > limit - size || (at & (size - 1)))
         return 0;   /* the checked path says what is wrong */
     unsigned reg_bits = ws_type_bits((ptx_type)x->fn->value_reg_type[d]);
-    uint64_t v = widen(load_bytes(l->params + at, size), (ptx_type)in->type, reg_bits), *r = x->reg[d];
+    uint64_t v = widen(load_bytes(l->params + at, size), (ptx_type)in->type, reg_bits), *r = ws_row(x, d);
     for (int lane = 0; lane < WS_WARP_SIZE; lane++)
         r[lane] = v;
     return 1;
@@ -733,7 +733,7 @@ WS_LANE_LOOPS static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
             continue;   /* a sink */
         /* the register's width matters only to a signed element (sign extension) */
         unsigned reg_bits = is_signed ? ws_type_bits((ptx_type)x->fn->value_reg_type[reg]) : 64;
-        uint64_t *r = x->reg[reg];
+        uint64_t *r = ws_row(x, reg);
         if (t.region && mask == WS_FULL_MASK &&
             ((size == 8 && (!is_signed || reg_bits >= 64)) || (size == 4 && (!is_signed || reg_bits <= 32)))) {
             /* The common case: a full warp in one region, nothing to widen.

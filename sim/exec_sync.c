@@ -15,7 +15,7 @@ static uint64_t lane_value(ws_exec *x, const ptx_operand *op, int lane)
     if (op->kind == PTX_OPD_IMM)
         return (uint64_t)op->imm;
     if (op->kind == PTX_OPD_REG)
-        return x->reg[op->reg][lane];
+        return ws_row(x, op->reg)[lane];
     uint64_t tmp[WS_WARP_SIZE];
     return ws_src(x, op, tmp)[lane];
 }

@@ -103,7 +103,7 @@ void exec_tex(ws_exec *x, const ptx_instr *in, uint32_t mask)
     uint64_t th[WS_WARP_SIZE];
     const uint64_t *handle = ws_src(x, &in->operand[1], th);
     const ptx_operand *c = &in->operand[2];
-    const uint64_t *cx = x->reg[c->regs[0]], *cy = c->count > 1 ? x->reg[c->regs[1]] : NULL;
+    const uint64_t *cx = ws_row(x, c->regs[0]), *cy = c->count > 1 ? ws_row(x, c->regs[1]) : NULL;
     int two_d = in->mode == PTX_TEX_2D, int_coords = in->type2 == PTX_S32;
     lane_fetch lf[WS_WARP_SIZE];
     const ws_texture_desc *d = NULL;
@@ -130,7 +130,7 @@ void exec_tex(ws_exec *x, const ptx_instr *in, uint32_t mask)
     for (unsigned k = 0; k < 4; k++) {
         if (dst->regs[k] < 0)
             continue;   /* a sink */
-        uint64_t *r = x->reg[dst->regs[k]];
+        uint64_t *r = ws_row(x, dst->regs[k]);
         WS_FOR_LANES(mask, lane) {
             const lane_fetch *f = &lf[lane];
             if (in->type != PTX_F32) {

@@ -187,7 +187,7 @@ void ws_shape_of_row(const uint64_t row[WS_WARP_SIZE], ws_shape *out)
 void ws_shape_look(ws_exec *x, int32_t reg)
 {
     ws_shape *s = &x->shape[reg];
-    ws_shape_of_row(x->reg[reg], s);
+    ws_shape_of_row(ws_row(x, reg), s);
     s->looked = 1;
 }
 
@@ -230,7 +230,7 @@ static int same_rows(ws_shape *a, ws_shape *b)
 void ws_shape_compute(ws_exec *x, const ws_shape_op *op, const ptx_instr *in, uint32_t mask)
 {
     ws_shape *d = &x->shape[op->dst[0]];
-    const uint64_t *row = x->reg[op->dst[0]];
+    const uint64_t *row = ws_row(x, op->dst[0]);
     ws_shape a, b;
     switch (op->kind) {
     case WS_SHAPE_UNIFORM:

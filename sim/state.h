@@ -215,9 +215,12 @@ typedef struct {
     int32_t simt_base;         /* SIMT stack depth when the call was made */
     uint32_t returned;         /* lanes that executed ret */
     uint64_t local_base;       /* this frame's offset in each thread's local memory */
-    uint64_t (*reg)[WS_WARP_SIZE];
+    uint64_t *reg;                        /* value registers: row r at reg + r * reg_stride (ws_row) */
+    uint32_t reg_stride;                  /* 32 lanes, or 32 x the block's warps: the kernel's frame has its
+                                             warp's rows among the block's (ws_block.kernel_regs) */
     uint32_t *pred;
-    size_t reg_capacity, pred_capacity;   /* registers allocated at this depth, kept for the next call */
+    size_t reg_capacity, pred_capacity;   /* registers allocated at this depth, kept for the next call
+                                             (reg_capacity 0 at depth 0: the block owns those rows) */
     uint64_t *ready;                      /* timing: per register, ready cycle << 2 | ws_wait_kind */
     size_t ready_capacity;
     ws_shape *shape;                      /* per value register, its lanes' shape (sim/shape.h) */
@@ -278,6 +281,8 @@ struct ws_block {
     int32_t smid;
     ws_warp *warps;
     int32_t warp_count;
+    uint64_t *kernel_regs;       /* the kernel frame's value registers of every warp, by register: register r
+                                    of warp k is the row at (r * warp_count + k) * 32 (sim/exec.h: ws_row) */
     struct ws_group_member *group;   /* sim/lockstep.c's warps of a group, warp_count of them */
     uint32_t thread_count;       /* threads not exited */
     int tids_ready;              /* warps' lanes and thread indices set (the same in every block) */

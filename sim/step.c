@@ -40,7 +40,7 @@ void ws_check_shapes(ws_exec *x, const ws_shape_op *op, const ptx_instr *in)
     for (unsigned i = 0; i < op->ndst && op->kind != WS_SHAPE_CLEAR; i++) {
         const ws_shape *s = &x->shape[op->dst[i]];
         ws_shape row;
-        ws_shape_of_row(x->reg[op->dst[i]], &row);
+        ws_shape_of_row(ws_row(x, op->dst[i]), &row);
         if (s->known && (!row.known || row.base != s->base || row.stride != s->stride || row.width != s->width ||
                          row.row_step != s->row_step)) {
             fprintf(stderr, "warpsim: internal error: line %d: the shape of register %d (%#" PRIx64 " + lane %% %u * %#"

@@ -19,23 +19,11 @@
 
 /* ---- Call frames ------------------------------------------------------------- */
 
-int ws_frame_registers(ws_launch *l, ws_frame *f, int32_t fn_index)
+/* A frame's shapes, predicates and ready cycles for fn's registers (its value registers set up). */
+static int frame_state(ws_launch *l, ws_frame *f, int32_t fn_index)
 {
     const ptx_function *fn = &l->module->functions[fn_index];
     size_t regs = (size_t)fn->value_reg_count, preds = (size_t)fn->pred_reg_count;
-    if (regs > f->reg_capacity) {
-        /* new registers start zeroed, whatever the list says */
-        void *p = calloc(regs, sizeof *f->reg);
-        if (!p)
-            return -1;
-        free(f->reg);
-        f->reg = p;
-        f->reg_capacity = regs;
-    } else {
-        const ws_register_list *zero = &l->zeroed[fn_index];
-        for (int32_t i = 0; i < zero->count; i++)
-            memset(f->reg[zero->regs[i]], 0, sizeof f->reg[0]);
-    }
     /* every shape that is kept unknown (the others are never looked at) */
     if (regs > f->shape_capacity) {
         void *p = calloc(regs, sizeof *f->shape);
@@ -70,6 +58,26 @@ int ws_frame_registers(ws_launch *l, ws_frame *f, int32_t fn_index)
             memset(f->ready, 0, (regs + preds) * sizeof *f->ready);
     }
     return 0;
+}
+
+int ws_frame_registers(ws_launch *l, ws_frame *f, int32_t fn_index)
+{
+    size_t regs = (size_t)l->module->functions[fn_index].value_reg_count, row = WS_WARP_SIZE * sizeof *f->reg;
+    f->reg_stride = WS_WARP_SIZE;
+    if (regs > f->reg_capacity) {
+        /* new registers start zeroed, whatever the list says */
+        void *p = calloc(regs, row);
+        if (!p)
+            return -1;
+        free(f->reg);
+        f->reg = p;
+        f->reg_capacity = regs;
+    } else {
+        const ws_register_list *zero = &l->zeroed[fn_index];
+        for (int32_t i = 0; i < zero->count; i++)
+            memset(f->reg + (size_t)zero->regs[i] * WS_WARP_SIZE, 0, row);
+    }
+    return frame_state(l, f, fn_index);
 }
 
 /* Pop finished call frames: a frame ends when all of its paths have. */
@@ -122,6 +130,11 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
         b->global_epoch = ++l->global->race_epoch;
     if (l->timing)
         ws_timing_block_reset(l, b);
+    /* the kernel's registers that some path reads before writing, zeroed for every warp at once */
+    const ws_register_list *zero = &l->zeroed[l->kernel_index];
+    size_t rows = (size_t)b->warp_count * WS_WARP_SIZE;
+    for (int32_t i = 0; i < zero->count; i++)
+        memset(b->kernel_regs + (size_t)zero->regs[i] * rows, 0, rows * sizeof *b->kernel_regs);
     for (int wi = 0; wi < b->warp_count; wi++) {
         ws_warp *w = &b->warps[wi];
         w->index = wi;
@@ -157,7 +170,9 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
         f->local_base = 0;
         f->simt_base = 0;
         f->returned = 0;
-        ws_frame_registers(l, f, l->kernel_index);
+        f->reg = b->kernel_regs + (size_t)wi * WS_WARP_SIZE;
+        f->reg_stride = (uint32_t)rows;
+        frame_state(l, f, l->kernel_index);
         w->simt_depth = 0;
         ws_simt_push(w, 0, -1, w->lanes, 0);
         ws_count_stack_check(l, l->kernel_index);
@@ -177,13 +192,15 @@ int ws_block_alloc(ws_launch *l, ws_block *b)
     b->warp_count = (int32_t)((threads + WS_WARP_SIZE - 1) / WS_WARP_SIZE);
     b->warps = calloc((size_t)b->warp_count, sizeof(ws_warp));
     b->group = calloc((size_t)b->warp_count, sizeof *b->group);
+    b->kernel_regs = calloc((size_t)l->kernel->value_reg_count * (size_t)b->warp_count + 1,
+                            WS_WARP_SIZE * sizeof *b->kernel_regs);
     b->shared = calloc(1, l->shared_size ? l->shared_size : 1);
     b->shared_size = l->shared_size;
     if (l->initcheck && !(b->shared_init = calloc(1, (l->shared_size + 7) / 8 + 1)))
         return -1;
     if (l->racecheck && !(b->race = ws_race_cells_new(l->shared_size)))
         return -1;
-    if (!b->warps || !b->group || !b->shared)
+    if (!b->warps || !b->group || !b->kernel_regs || !b->shared)
         return -1;
     if (l->its && ws_its_block_alloc(l, b) < 0)
         return -1;
@@ -201,7 +218,8 @@ void ws_block_free(ws_block *b)
     for (int wi = 0; b->warps && wi < b->warp_count; wi++) {
         free(b->warps[wi].local);
         for (int d = 0; d < WS_MAX_CALL_DEPTH; d++) {
-            free(b->warps[wi].frames[d].reg);
+            if (d > 0)   /* depth 0's rows are the block's */
+                free(b->warps[wi].frames[d].reg);
             free(b->warps[wi].frames[d].pred);
             free(b->warps[wi].frames[d].ready);
             free(b->warps[wi].frames[d].shape);
@@ -209,6 +227,7 @@ void ws_block_free(ws_block *b)
     }
     free(b->warps);
     free(b->group);
+    free(b->kernel_regs);
     free(b->shared);
     free(b->shared_init);
     free(b->race);
@@ -241,8 +260,9 @@ void ws_barrier_check(ws_launch *l, ws_block *b, int id)
                     f->pred[d->reg] = (f->pred[d->reg] & ~w->barrier_mask) | (v & w->barrier_mask);
             } else if (d->kind == PTX_OPD_REG) {
                 uint64_t v = in->mode == PTX_BARRED_POPC ? popc : in->mode == PTX_BARRED_AND ? all : any;
+                uint64_t *row = f->reg + (size_t)d->reg * f->reg_stride;
                 WS_FOR_LANES(w->barrier_mask, lane)
-                    f->reg[d->reg][lane] = v;
+                    row[lane] = v;
                 ws_shape_forget(&f->shape[d->reg]);   /* written after its step */
             }
         }

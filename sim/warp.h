@@ -17,7 +17,9 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear);
 
 /* Give frame f the registers of fn: predicates zeroed, and those value
  * registers that some path reads before writing (l->zeroed); the others are
- * always written first, so whatever they hold is never seen. */
+ * always written first, so whatever they hold is never seen. A called
+ * function's frame gets value registers of its own; the kernel's frame
+ * (depth 0) has its warp's rows of the block's (ws_block_reset zeroes them). */
 int ws_frame_registers(ws_launch *l, ws_frame *f, int32_t fn_index);
 /* Pop finished call frames (copying their return values); a warp with no path left is done. */
 void ws_frames_settle(ws_exec *x);
@@ -34,7 +36,7 @@ static inline void ws_warp_context(ws_launch *l, ws_block *b, ws_warp *w)
     ws_frame *f = &w->frames[w->frame_depth - 1];
     w->exec = (ws_exec){
         .launch = l, .block = b, .warp = w, .fn = f->fn,
-        .reg = f->reg, .pred = f->pred, .carry = &w->carry, .shape = f->shape,
+        .reg = f->reg, .reg_stride = f->reg_stride, .pred = f->pred, .carry = &w->carry, .shape = f->shape,
     };
 }
 

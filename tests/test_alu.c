@@ -39,7 +39,8 @@ static void setup(void)
     fn.value_reg_type = reg_types;
     fn.value_reg_count = NREG;
     X.fn = &fn;
-    X.reg = regs;
+    X.reg = &regs[0][0];
+    X.reg_stride = WS_WARP_SIZE;
     X.pred = preds;
     X.carry = &carry;
 }

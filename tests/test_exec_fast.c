@@ -69,7 +69,8 @@ static void run_on(machine_state *m, const ptx_function *fn, ws_exec_fn handler,
     if (at)
         x = *at;
     x.fn = fn;
-    x.reg = m->reg;
+    x.reg = &m->reg[0][0];
+    x.reg_stride = WS_WARP_SIZE;
     x.pred = m->pred;
     x.carry = &m->carry;
     x.active = mask;
@@ -185,6 +186,71 @@ START_TEST(specialised_handlers_match_general_ones)
                       in.rounding, in.cmp);
     }
     ck_assert_int_gt(specialised, 10000);
+}
+END_TEST
+
+/* Handler h from one random state, once with the warp's rows alone (32 lanes apart) and once laid out as
+ * a kernel frame's are (sim/exec.h): register by register, the rows of 3 warps side by side, the state's
+ * those of the middle one. 1 when the two leave different registers, predicates or carry, or the second
+ * touched another warp's rows. */
+static int rows_by_register_differ(const ptx_function *fn, ws_exec_fn h, const ptx_instr *in, uint32_t mask)
+{
+    enum { WARPS = 3, ME = 1 };
+    static uint64_t block[NREG][WARPS][WS_WARP_SIZE], before[NREG][WARPS][WS_WARP_SIZE];
+    machine_state alone, laid;
+    randomise(&alone);
+    laid = alone;
+    for (int r = 0; r < NREG; r++)
+        for (int k = 0; k < WARPS; k++)
+            for (int l = 0; l < WS_WARP_SIZE; l++)
+                block[r][k][l] = k == ME ? alone.reg[r][l] : value();
+    memcpy(before, block, sizeof block);
+    run_on(&alone, fn, h, in, mask, NULL);
+    ws_exec x;
+    memset(&x, 0, sizeof x);
+    x.fn = fn;
+    x.reg = &block[0][ME][0];
+    x.reg_stride = WARPS * WS_WARP_SIZE;
+    x.pred = laid.pred;
+    x.carry = &laid.carry;
+    x.active = mask;
+    h(&x, in, mask);
+    for (int r = 0; r < NREG; r++) {
+        if (memcmp(block[r][ME], alone.reg[r], sizeof alone.reg[r]) != 0)
+            return 1;
+        for (int k = 0; k < WARPS; k++)
+            if (k != ME && memcmp(block[r][k], before[r][k], sizeof block[r][k]) != 0)
+                return 1;
+    }
+    return memcmp(laid.pred, alone.pred, sizeof laid.pred) != 0 || laid.carry != alone.carry;
+}
+
+/* The general and the specialised handlers find a register's row by the frame's stride: the same results
+ * in a kernel frame's rows, laid out by register among the block's warps, and nothing else touched. */
+START_TEST(handlers_find_rows_by_register)
+{
+    uint8_t reg_types[NREG];
+    ptx_function fn;
+    memset(&fn, 0, sizeof fn);
+    fn.value_reg_type = reg_types;
+    fn.value_reg_count = NREG;
+    int specialised = 0;
+    for (int trial = 0; trial < 50000; trial++) {
+        ptx_instr in = random_instr();
+        for (int r = 0; r < NREG; r++)
+            reg_types[r] = (uint8_t)(rnd() % 2 ? PTX_B32 : PTX_B64);
+        ws_handler_shape computes;
+        ws_exec_fn fast = ws_specialised_handler(&fn, &in, &computes);
+        if (!fast)
+            continue;   /* the instructions the general handlers are known to take (the test above) */
+        specialised++;
+        uint32_t mask = rnd() % 2 ? WS_FULL_MASK : (uint32_t)rnd() | 1u;
+        ck_assert_msg(!rows_by_register_differ(&fn, ws_exec_table[in.opcode], &in, mask), "general %s %s: rows differ",
+                      ptx_opcodes[in.opcode].spelling, ptx_types[in.type].name);
+        ck_assert_msg(!rows_by_register_differ(&fn, fast, &in, mask), "specialised %s %s: rows differ",
+                      ptx_opcodes[in.opcode].spelling, ptx_types[in.type].name);
+    }
+    ck_assert_int_gt(specialised, 2000);
 }
 END_TEST
 
@@ -305,7 +371,8 @@ START_TEST(computed_shapes_match_rows)
         ws_exec x;
         memset(&x, 0, sizeof x);
         x.fn = &fn;
-        x.reg = m.reg;
+        x.reg = &m.reg[0][0];
+        x.reg_stride = WS_WARP_SIZE;
         x.pred = m.pred;
         x.carry = &m.carry;
         x.active = WS_FULL_MASK;
@@ -344,6 +411,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, specialised_handlers_match_general_ones);
     tcase_add_test(tc, special_register_moves_match_general_ones);
+    tcase_add_test(tc, handlers_find_rows_by_register);
     tcase_add_test(tc, computed_shapes_match_rows);
     suite_add_tcase(suite, tc);
     SRunner *runner = srunner_create(suite);
