@@ -50,6 +50,11 @@ typedef struct ws_exec {
 } ws_exec;
 
 typedef void (*ws_exec_fn)(ws_exec *x, const ptx_instr *in, uint32_t mask);
+/* A specialised handler's wide form (sim/exec_fast.c): a group's n warps at once (sim/lockstep.c), every
+ * lane active, their rows side by side (a kernel frame's): x is the first warp's context, and the
+ * handler's full-warp path runs over the n * 32 lanes, with no call and no operand test between warps.
+ * The same results as the handler on each warp in turn. */
+typedef void (*ws_wide_fn)(ws_exec *x, const ptx_instr *in, int n);
 
 /* One handler per opcode. */
 #define OP(id, spelling, cls, shape, types, groups, rules, semantics) \

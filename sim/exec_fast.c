@@ -86,8 +86,25 @@ WS_LANE_LOOPS __attribute__((noinline)) static void slow_##name##_##width(ws_exe
         r[l] = op_##name##_##width(a[l], b[l]); \
     put_lanes(ws_row(x, in->operand[0].reg), r, mask); \
 }
+/* ws_wide_fn's form (ws_wide_handler): a a register, b a register or an immediate. */
+#define WIDE_BINARY(name, width) \
+WS_LANE_LOOPS static void wide_##name##_##width(ws_exec *x, const ptx_instr *in, int n) \
+{ \
+    uint64_t *d = ws_row(x, in->operand[0].reg); \
+    const uint64_t *a = ws_row(x, in->operand[1].reg); \
+    const ptx_operand *ob = &in->operand[2]; \
+    if (ob->kind == PTX_OPD_REG) { \
+        const uint64_t *b = ws_row(x, ob->reg); \
+        for (int i = 0; i < n * WS_WARP_SIZE; i += WS_WARP_SIZE) \
+            LANE_QUADS(d + i, op_##name##_##width(a[i + q + k], b[i + q + k])) \
+        return; \
+    } \
+    for (int i = 0; i < n * WS_WARP_SIZE; i += WS_WARP_SIZE) \
+        imm_##name##_##width(d + i, a + i, (uint64_t)ob->imm); \
+}
 #define FAST_BINARY(name, width) \
 SLOW_BINARY(name, width) \
+WIDE_BINARY(name, width) \
 WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in, uint32_t mask) \
 { \
     uint64_t *d = ws_row(x, in->operand[0].reg), ia = 0, ib = 0; \
@@ -151,6 +168,7 @@ SHIFT(shr_s, 32, (uint64_t)(sx32(a) >> ((uint32_t)b > 63 ? 63 : (uint32_t)b)), (
 SHIFT(shr_s, 64, (uint64_t)((int64_t)a >> ((uint32_t)b > 63 ? 63 : (uint32_t)b)), (uint64_t)((int64_t)a >> s), 1)
 #undef SHIFT
 #undef FAST_BINARY
+#undef WIDE_BINARY
 #undef SLOW_BINARY
 
 /* mad.lo: d = (a * b + c) & width; mad.wide: the full product of two 32-bit values plus a 64-bit c. */
@@ -179,6 +197,21 @@ WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in,
         return; \
     } \
     slow_##name##_##width(x, in, mask); \
+} \
+WS_LANE_LOOPS static void wide_##name##_##width(ws_exec *x, const ptx_instr *in, int n)   /* a, c registers */ \
+{ \
+    uint64_t *d = ws_row(x, in->operand[0].reg); \
+    const uint64_t *a = ws_row(x, in->operand[1].reg), *c = ws_row(x, in->operand[3].reg); \
+    const ptx_operand *ob = &in->operand[2]; \
+    if (ob->kind == PTX_OPD_REG) { \
+        const uint64_t *b = ws_row(x, ob->reg); \
+        for (int i = 0; i < n * WS_WARP_SIZE; i += WS_WARP_SIZE) \
+            LANE_QUADS(d + i, op_##name##_##width(a[i + q + k], b[i + q + k], c[i + q + k])) \
+        return; \
+    } \
+    uint64_t ib = (uint64_t)ob->imm; \
+    for (int i = 0; i < n * WS_WARP_SIZE; i += WS_WARP_SIZE) \
+        LANE_QUADS(d + i, op_##name##_##width(a[i + q + k], ib, c[i + q + k])) \
 }
 TERNARY(mad_lo, 32, a * b + c)
 TERNARY(mad_lo, 64, a * b + c)
@@ -222,6 +255,19 @@ WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in,
         } \
     } \
     slow_##name##_##width(x, in, mask); \
+} \
+WS_LANE_LOOPS static void wide_##name##_##width(ws_exec *x, const ptx_instr *in, int n)   /* a register, immediate */ \
+{ \
+    uint64_t *d = ws_row(x, in->operand[0].reg); \
+    if (in->operand[1].kind == PTX_OPD_REG) { \
+        const uint64_t *a = ws_row(x, in->operand[1].reg); \
+        for (int i = 0; i < n * WS_WARP_SIZE; i += WS_WARP_SIZE) \
+            LANE_QUADS(d + i, op_##name##_##width(a[i + q + k])) \
+        return; \
+    } \
+    uint64_t ia = (uint64_t)in->operand[1].imm; \
+    for (int i = 0; i < n * WS_WARP_SIZE; i += WS_WARP_SIZE) \
+        LANE_QUADS(d + i, op_##name##_##width(ia)) \
 }
 UNARY(mov, 32, a)
 UNARY(mov, 64, a)
@@ -290,6 +336,20 @@ static inline uint64_t f32_bits(float r)
     return r != r ? ALU_F32_QNAN : ptx_f32_bits(r);
 }
 
+/* A source of a wide form (ws_wide_fn) with registers and immediates alike: a register's rows (the next
+ * warp's *step = 32 lanes on), or an immediate's one row in tmp (*step 0). */
+static inline const uint64_t *wide_src(ws_exec *x, const ptx_operand *op, uint64_t tmp[WS_WARP_SIZE], size_t *step)
+{
+    if (op->kind == PTX_OPD_REG) {
+        *step = WS_WARP_SIZE;
+        return ws_row(x, op->reg);
+    }
+    *step = 0;
+    for (int l = 0; l < WS_WARP_SIZE; l++)
+        tmp[l] = (uint64_t)op->imm;
+    return tmp;
+}
+
 #define F32_BINARY(name, op) \
 WS_LANE_LOOPS static void fast_##name##_f32(ws_exec *x, const ptx_instr *in, uint32_t mask) \
 { \
@@ -298,6 +358,18 @@ WS_LANE_LOOPS static void fast_##name##_f32(ws_exec *x, const ptx_instr *in, uin
     for (int l = 0; l < WS_WARP_SIZE; l++) \
         r[l] = f32_bits(ptx_bits_f32((uint32_t)a[l]) op ptx_bits_f32((uint32_t)b[l])); \
     put_lanes(ws_row(x, in->operand[0].reg), r, mask); \
+} \
+WS_LANE_LOOPS static void wide_##name##_f32(ws_exec *x, const ptx_instr *in, int n) \
+{ \
+    uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], r[WS_WARP_SIZE]; \
+    size_t sa, sb; \
+    const uint64_t *a = wide_src(x, &in->operand[1], ta, &sa), *b = wide_src(x, &in->operand[2], tb, &sb); \
+    uint64_t *d = ws_row(x, in->operand[0].reg); \
+    for (int k = 0; k < n; k++, a += sa, b += sb, d += WS_WARP_SIZE) { \
+        for (int l = 0; l < WS_WARP_SIZE; l++) \
+            r[l] = f32_bits(ptx_bits_f32((uint32_t)a[l]) op ptx_bits_f32((uint32_t)b[l])); \
+        put_lanes(d, r, WS_FULL_MASK); \
+    } \
 }
 F32_BINARY(add, +)
 F32_BINARY(sub, -)
@@ -353,6 +425,17 @@ __attribute__((target("avx2,fma"))) static void fast_fma_f32_hw(ws_exec *x, cons
     if (mask != WS_FULL_MASK)
         put_lanes(d, r, mask);
 }
+
+__attribute__((target("avx2,fma"))) static void wide_fma_f32_hw(ws_exec *x, const ptx_instr *in, int n)
+{
+    uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], tc[WS_WARP_SIZE];
+    size_t sa, sb, sc;
+    const uint64_t *a = wide_src(x, &in->operand[1], ta, &sa), *b = wide_src(x, &in->operand[2], tb, &sb);
+    const uint64_t *c = wide_src(x, &in->operand[3], tc, &sc);
+    uint64_t *d = ws_row(x, in->operand[0].reg);
+    for (int k = 0; k < n; k++, a += sa, b += sb, c += sc, d += WS_WARP_SIZE)
+        fma_f32_lanes_hw(a, b, c, d);
+}
 #endif
 
 /* ---- Choosing ---------------------------------------------------------------- */
@@ -366,14 +449,32 @@ static int int_width(ptx_type t)
     return 0;
 }
 
-#define BY_WIDTH(name) (width == 32 ? fast_##name##_32 : width == 64 ? fast_##name##_64 : NULL)
+/* A handler's wide form (ws_wide_fn), and what it takes of its sources (operands 1..3): a register (R), a
+ * register or an immediate (I), none (0). */
+enum { R = 1, I = 2 };
+typedef struct {
+    ws_wide_fn fn;
+    uint8_t src[3];
+} wide_form;
+
+/* fast_NAME, its wide form noted in *form: a function's address is compared with no other (one taken
+ * here and one in a table may differ: target_clones' resolvers). */
+#define WITH_WIDE(name, a, b, c) (*form = (wide_form){wide_##name, {a, b, c}}, fast_##name)
+#define INT1(name) WITH_WIDE(name, I, 0, 0)
+#define INT2(name) WITH_WIDE(name, R, I, 0)
+#define INT3(name) WITH_WIDE(name, R, I, R)
+#define F32_2(name) WITH_WIDE(name, I, I, 0)
+#define F32_3(name) WITH_WIDE(name, I, I, I)
+#define BY_WIDTH(name, FORM) (width == 32 ? FORM(name##_32) : width == 64 ? FORM(name##_64) : NULL)
 
 /* The handler, and in *shape the register-shape operation it computes (sim/shape.h: adds and moves). */
 #define SHAPED(kind, bits, handler) (*shape = (ws_handler_shape){(kind), (bits)}, (handler))
 
-ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in, ws_handler_shape *shape)
+/* ws_specialised_handler's choice, and in *form its wide form (fn NULL: none). */
+static ws_exec_fn choose(const ptx_function *fn, const ptx_instr *in, ws_handler_shape *shape, wide_form *form)
 {
     *shape = (ws_handler_shape){WS_SHAPE_NONE, 0};
+    *form = (wide_form){NULL, {0, 0, 0}};
     ptx_type t = (ptx_type)in->type;
     int width = int_width(t);
     int is_signed = ptx_types[t].kind == PTX_KIND_SIGNED;
@@ -397,60 +498,60 @@ ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in, w
     switch (in->opcode) {
     case OP_add:
         if (plain_float)
-            return fast_add_f32;
-        return no_cc_sat ? SHAPED(WS_SHAPE_ADD, width, BY_WIDTH(add)) : NULL;
+            return F32_2(add_f32);
+        return no_cc_sat ? SHAPED(WS_SHAPE_ADD, width, BY_WIDTH(add, INT2)) : NULL;
     case OP_sub:
         if (plain_float)
-            return fast_sub_f32;
-        return no_cc_sat ? BY_WIDTH(sub) : NULL;
+            return F32_2(sub_f32);
+        return no_cc_sat ? BY_WIDTH(sub, INT2) : NULL;
     case OP_mul:
         if (plain_float)
-            return fast_mul_f32;
+            return F32_2(mul_f32);
         if (!no_cc_sat)
             return NULL;
         if (lo)
-            return BY_WIDTH(mul_lo);
+            return BY_WIDTH(mul_lo, INT2);
         if (in->mode == PTX_MUL_WIDE && width == 32)
-            return is_signed ? fast_mul_wide_s_64 : fast_mul_wide_u_64;
+            return is_signed ? INT2(mul_wide_s_64) : INT2(mul_wide_u_64);
         return NULL;
     case OP_mad:
     case OP_fma:
         if (plain_float) {
 #ifdef HAVE_FMA_VARIANT
             if (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"))
-                return fast_fma_f32_hw;
+                return F32_3(fma_f32_hw);
 #endif
             return fast_fma_f32;
         }
         if (in->opcode != OP_mad || !no_cc_sat)
             return NULL;
         if (lo)
-            return BY_WIDTH(mad_lo);
+            return BY_WIDTH(mad_lo, INT3);
         if (in->mode == PTX_MUL_WIDE && width == 32)
-            return is_signed ? fast_mad_wide_s_64 : fast_mad_wide_u_64;
+            return is_signed ? INT3(mad_wide_s_64) : INT3(mad_wide_u_64);
         return NULL;
     case OP_and:
-        return BY_WIDTH(and);
+        return BY_WIDTH(and, INT2);
     case OP_or:
-        return BY_WIDTH(or);
+        return BY_WIDTH(or, INT2);
     case OP_xor:
-        return BY_WIDTH(xor);
+        return BY_WIDTH(xor, INT2);
     case OP_shl:
-        return BY_WIDTH(shl);
+        return BY_WIDTH(shl, INT2);
     case OP_shr:
-        return is_signed ? BY_WIDTH(shr_s) : BY_WIDTH(shr_u);
+        return is_signed ? BY_WIDTH(shr_s, INT2) : BY_WIDTH(shr_u, INT2);
     case OP_mov:
         if (in->operand[1].kind == PTX_OPD_VEC)
             return NULL;
         if (t == PTX_F32)
-            return SHAPED(WS_SHAPE_MOV, 32, fast_mov_32);
+            return SHAPED(WS_SHAPE_MOV, 32, INT1(mov_32));
         if (t == PTX_F64)
-            return SHAPED(WS_SHAPE_MOV, 64, fast_mov_64);
-        return SHAPED(WS_SHAPE_MOV, width, BY_WIDTH(mov));
+            return SHAPED(WS_SHAPE_MOV, 64, INT1(mov_64));
+        return SHAPED(WS_SHAPE_MOV, width, BY_WIDTH(mov, INT1));
     case OP_cvta:
         /* global and const addresses are the same in both forms */
         if (in->space == PTX_SPACE_GLOBAL || in->space == PTX_SPACE_CONST)
-            return SHAPED(WS_SHAPE_MOV, width, BY_WIDTH(mov));
+            return SHAPED(WS_SHAPE_MOV, width, BY_WIDTH(mov, INT1));
         return NULL;
     case OP_cvt: {
         /* int -> int, no .sat, into a register exactly as wide as the destination type */
@@ -459,12 +560,32 @@ ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in, w
             ptx_types[fn->value_reg_type[d->reg]].size * 8 != (unsigned)width)
             return NULL;
         if (int_width(st) == 32 && width == 64)
-            return ptx_types[st].kind == PTX_KIND_SIGNED ? fast_sext_64 : SHAPED(WS_SHAPE_MOV, 32, fast_mov_32);
+            return ptx_types[st].kind == PTX_KIND_SIGNED ? INT1(sext_64) : SHAPED(WS_SHAPE_MOV, 32, INT1(mov_32));
         if (width == 32)
-            return SHAPED(WS_SHAPE_MOV, 32, fast_mov_32);   /* from 32 or 64 bits: the low half */
-        return SHAPED(WS_SHAPE_MOV, 64, fast_mov_64);
+            return SHAPED(WS_SHAPE_MOV, 32, INT1(mov_32));   /* from 32 or 64 bits: the low half */
+        return SHAPED(WS_SHAPE_MOV, 64, INT1(mov_64));
     }
     default:
         return NULL;
     }
+}
+
+ws_exec_fn ws_specialised_handler(const ptx_function *fn, const ptx_instr *in, ws_handler_shape *shape)
+{
+    wide_form form;
+    return choose(fn, in, shape, &form);
+}
+
+ws_wide_fn ws_wide_handler(const ptx_function *fn, const ptx_instr *in)
+{
+    ws_handler_shape shape;
+    wide_form form;
+    if (!choose(fn, in, &shape, &form) || !form.fn || in->operand[0].kind != PTX_OPD_REG)
+        return NULL;
+    for (int k = 0; k < 3; k++) {
+        unsigned want = form.src[k], kind = in->operand[k + 1].kind;
+        if (want ? kind != PTX_OPD_REG && !(want == I && kind == PTX_OPD_IMM) : k + 1 < in->operand_count)
+            return NULL;   /* a source it does not take, or more operands than it reads */
+    }
+    return form.fn;
 }

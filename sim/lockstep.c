@@ -52,8 +52,9 @@ static inline ws_warp *next_member(const group *g, int *k, int *last, ws_simt_en
 
 /* The round's warps from wi on that wait at g's instruction, at most g->room of them, into b->group. *last:
  * the last warp reached; *whole: no warp after them waits elsewhere (the scan reached the block's end);
- * *full: every one's lanes all active. Returns how many. */
-static int gather(const group *g, int wi, int *last, int *whole, int *full)
+ * *full: every one's lanes all active; *together: they are consecutive warps in their kernel frames, whose
+ * rows lie side by side (sim/exec.h), so a wide form (ws_decoded.wide) may run them at once. Returns how many. */
+static int gather(const group *g, int wi, int *last, int *whole, int *full, int *together)
 {
     ws_group_member *m = g->b->group;
     uint32_t all = WS_FULL_MASK;
@@ -68,6 +69,9 @@ static int gather(const group *g, int wi, int *last, int *whole, int *full)
     }
     *whole = k == g->b->warp_count;
     *full = all == WS_FULL_MASK;
+    *together = *full;   /* looked at only then: a wide form runs full warps alone */
+    for (int i = 0; i < n && *together; i++)
+        *together = m[i].w == m->w + i && m[i].frame == m[i].w->frames;
     return n;
 }
 
@@ -76,12 +80,13 @@ static int gather(const group *g, int wi, int *last, int *whole, int *full)
  * added once for the group; `pure` (ws_decoded.pure: registers alone, no fault, no memory): the steps
  * counted once (for the whole group where its lanes are all active and the instruction has no guard), no
  * fault looked for, no context but the registers; `nsrc`: the instruction's operand count for the issue
- * step, where the variant knows it (-1: read from it). Returns 0 when each warp ran it and still waits at
- * the next one, with the same stack; 1 when one reached its path's merge point (its stack settled) or a
- * fault stopped the group. */
+ * step, where the variant knows it (-1: read from it); `wide`: a pure instruction's wide form runs the
+ * group's lanes first, all at once (full and together, as gather says, and no guard), then each warp's
+ * own work follows. Returns 0 when each warp ran it and still waits at the next one, with the same stack;
+ * 1 when one reached its path's merge point (its stack settled) or a fault stopped the group. */
 static inline __attribute__((always_inline)) int plain_group(const group *g, int n, int full, const int scheduled,
                                                              const int pure, const int batched, const int checkable,
-                                                             const int nsrc)
+                                                             const int nsrc, const int wide)
 {
     ws_launch *l = g->l;
     ws_block *b = g->b;
@@ -105,6 +110,8 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     ws_ld_global_batch batch;
     if (batched)
         ws_ld_global_batch_start(&batch, l, b);
+    if (wide)   /* pure: the warps' timing and shapes do not read the values, nor does it read theirs */
+        d->wide(&m->w->exec, in, n);
     for (; m < end; m++) {
         ws_warp *w = m->w;
         ws_simt_entry *top = m->top;
@@ -122,7 +129,7 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
         if (mask) {
             if (batched)
                 ws_ld_global_batched(x, in, mask, &batch);
-            else
+            else if (!wide)
                 run(x, in, mask);
             ws_shape_after(x, &shape, in, mask);
             if (check)
@@ -157,17 +164,27 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
 static int scheduled_pure_group(const group *g, int n, int full)
 {
     switch (g->d->timing.nsrc) {   /* the operands' count known: the issue step's loop over them unrolls */
-    case 1: return plain_group(g, n, full, 1, 1, 0, 0, 1);
-    case 2: return plain_group(g, n, full, 1, 1, 0, 0, 2);
-    case 3: return plain_group(g, n, full, 1, 1, 0, 0, 3);
-    default: return plain_group(g, n, full, 1, 1, 0, 0, -1);
+    case 1: return plain_group(g, n, full, 1, 1, 0, 0, 1, 0);
+    case 2: return plain_group(g, n, full, 1, 1, 0, 0, 2, 0);
+    case 3: return plain_group(g, n, full, 1, 1, 0, 0, 3, 0);
+    default: return plain_group(g, n, full, 1, 1, 0, 0, -1, 0);
     }
 }
-static int scheduled_load_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 1, 0, -1); }
-static int scheduled_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 0, 0, -1); }
-static int untimed_pure_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 1, 0, 0, -1); }
-static int untimed_load_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 1, 0, -1); }
-static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 0, 1, -1); }
+static int scheduled_wide_group(const group *g, int n)
+{
+    switch (g->d->timing.nsrc) {
+    case 1: return plain_group(g, n, 1, 1, 1, 0, 0, 1, 1);
+    case 2: return plain_group(g, n, 1, 1, 1, 0, 0, 2, 1);
+    case 3: return plain_group(g, n, 1, 1, 1, 0, 0, 3, 1);
+    default: return plain_group(g, n, 1, 1, 1, 0, 0, -1, 1);
+    }
+}
+static int scheduled_load_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 1, 0, -1, 0); }
+static int scheduled_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 0, 0, -1, 0); }
+static int untimed_pure_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 1, 0, 0, -1, 0); }
+static int untimed_wide_group(const group *g, int n) { return plain_group(g, n, 1, 0, 1, 0, 0, -1, 1); }
+static int untimed_load_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 1, 0, -1, 0); }
+static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 0, 1, -1, 0); }
 
 /* Whether instruction pc of the group's function leaves the SIMT stack alone (and SASS adds no branches). */
 static int plain_at(const ptx_function *fn, const ws_decoded *decoded, int32_t pc)
@@ -184,14 +201,18 @@ static int plain_rounds(group *g, int wi, int whole_round)
     const ws_decoded *decoded = g->d - g->pc;
     /* 1: the real build's issue step; 0: no timing; -1: the general group */
     int kind = l->check_shapes ? -1 : !l->timing ? 0 : !l->timing->in_order ? 1 : -1;
-    int last, whole, full;
-    int n = gather(g, wi, &last, &whole, &full);
+    int last, whole, full, together;
+    int n = gather(g, wi, &last, &whole, &full, &together);
     whole_round = whole_round && whole;
+    const int rows_at_once = full && together;   /* a wide form may run the group's lanes */
     for (;;) {
         const ws_decoded *d = g->d;
+        int wide = rows_at_once && d->wide && g->in->guard < 0;
         int moved = kind < 0 ? general_group(g, n, full)
-                  : kind > 0 ? (d->pure ? scheduled_pure_group(g, n, full)
+                  : kind > 0 ? (wide ? scheduled_wide_group(g, n)
+                                : d->pure ? scheduled_pure_group(g, n, full)
                                 : d->batched_load ? scheduled_load_group(g, n, full) : scheduled_group(g, n, full))
+                  : wide ? untimed_wide_group(g, n)
                   : d->pure ? untimed_pure_group(g, n, full)
                   : d->batched_load ? untimed_load_group(g, n, full) : general_group(g, n, full);
         if (moved || !whole_round || l->steps >= l->max_steps || !plain_at(fn, decoded, g->pc + 1))

@@ -195,6 +195,7 @@ typedef struct {
                                   its own warp's registers alone and cannot fault (sim/lockstep.c) */
     uint8_t batched_load;      /* the commonest ld.global's handler: a group's warps take its batch form
                                   (sim/exec_mem.h: ws_ld_global_batched) */
+    ws_wide_fn wide;           /* a pure instruction's wide form (sim/exec_fast.h), or NULL */
     ws_timing_op timing;
     ws_shape_op shape;         /* what it does to its destinations' shapes (sim/shape.h) */
 } ws_decoded;

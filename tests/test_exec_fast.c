@@ -254,6 +254,70 @@ START_TEST(handlers_find_rows_by_register)
 }
 END_TEST
 
+/* The wide forms (ws_wide_handler) against their handlers: a group of 1 to 4 consecutive warps of a 5-warp
+ * block's kernel frame (rows by register), every lane active, run at once by the wide form and warp by
+ * warp by the specialised handler from the same random rows, must leave the same rows, and the other
+ * warps' untouched. */
+START_TEST(wide_forms_match_their_handlers)
+{
+    enum { WARPS = 5 };
+    static uint64_t once[NREG][WARPS][WS_WARP_SIZE], each[NREG][WARPS][WS_WARP_SIZE];
+    uint8_t reg_types[NREG];
+    ptx_function fn;
+    memset(&fn, 0, sizeof fn);
+    fn.value_reg_type = reg_types;
+    fn.value_reg_count = NREG;
+    int wide_forms = 0, f32_forms = 0;
+    unsigned seen[OP_COUNT];
+    memset(seen, 0, sizeof seen);
+    for (int trial = 0; trial < 100000; trial++) {
+        ptx_instr in = random_instr();
+        for (int r = 0; r < NREG; r++)
+            reg_types[r] = (uint8_t)(rnd() % 2 ? PTX_B32 : PTX_B64);
+        ws_handler_shape computes;
+        ws_exec_fn fast = ws_specialised_handler(&fn, &in, &computes);
+        ws_wide_fn wide = ws_wide_handler(&fn, &in);
+        if (!wide)
+            continue;
+        ck_assert_ptr_nonnull(fast);
+        wide_forms++;
+        seen[in.opcode]++;
+        f32_forms += in.type == PTX_F32;
+        int first = (int)(rnd() % WARPS), n = 1 + (int)(rnd() % (WARPS - first));
+        for (int r = 0; r < NREG; r++)
+            for (int k = 0; k < WARPS; k++)
+                for (int l = 0; l < WS_WARP_SIZE; l++)
+                    once[r][k][l] = value();
+        memcpy(each, once, sizeof once);
+        ws_exec x;
+        memset(&x, 0, sizeof x);
+        x.fn = &fn;
+        x.reg_stride = WARPS * WS_WARP_SIZE;
+        x.active = WS_FULL_MASK;
+        x.reg = &once[0][first][0];
+        wide(&x, &in, n);
+        for (int k = first; k < first + n; k++) {
+            x.reg = &each[0][k][0];
+            fast(&x, &in, WS_FULL_MASK);
+        }
+        ck_assert_msg(memcmp(once, each, sizeof once) == 0, "%s %s, warps %d..%d: rows differ",
+                      ptx_opcodes[in.opcode].spelling, ptx_types[in.type].name, first, first + n - 1);
+    }
+    ck_assert_int_gt(wide_forms, 5000);
+    /* every family: integer binary, ternary and unary, f32 binary and (where the CPU has FMA) fma */
+    ck_assert_uint_gt(seen[OP_add], 100);
+    ck_assert_uint_gt(seen[OP_shl], 100);
+    ck_assert_uint_gt(seen[OP_mad], 100);
+    ck_assert_uint_gt(seen[OP_mov], 100);
+    ck_assert_uint_gt(seen[OP_mul], 100);
+    ck_assert_int_gt(f32_forms, 100);
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"))
+        ck_assert_uint_gt(seen[OP_fma], 50);   /* fma.rn.f32's form on such CPUs */
+#endif
+}
+END_TEST
+
 /* mov and cvt of a special register (a full warp's: ws_operand_uniform's value, or %tid's lanes, written
  * straight into the destination), each of them, against the general handler, with random masks too. */
 START_TEST(special_register_moves_match_general_ones)
@@ -412,6 +476,7 @@ int main(void)
     tcase_add_test(tc, specialised_handlers_match_general_ones);
     tcase_add_test(tc, special_register_moves_match_general_ones);
     tcase_add_test(tc, handlers_find_rows_by_register);
+    tcase_add_test(tc, wide_forms_match_their_handlers);
     tcase_add_test(tc, computed_shapes_match_rows);
     suite_add_tcase(suite, tc);
     SRunner *runner = srunner_create(suite);
