@@ -53,6 +53,7 @@ static inline int64_t sx32(uint64_t v) { return (int64_t)(int32_t)(uint32_t)v; }
  * an immediate is one value instead of a 32-lane copy. Otherwise the lanes go
  * through a scratch row and the lanes of mask are written. */
 #define LANE_QUADS(d, result) \
+    _Pragma("GCC unroll 8") /* a warp's 8 quads: the wide forms' loops over warps would otherwise keep them a loop */ \
     for (int q = 0; q < WS_WARP_SIZE; q += 4) { \
         lane_quad out; \
         for (int k = 0; k < 4; k++) \
