@@ -481,21 +481,35 @@ static inline __attribute__((always_inline)) void load_run(ws_exec *x, const ptx
     ws_launch *l = x->launch;
     if (l->check_shapes)
         check_shape_lanes(x, in, &in->operand[1], a0, stride, 0, WS_WARP_SIZE);
+    uint64_t sectors = run_sectors(a0, stride, size), end = a0 + 31 * stride + size - 1;
     b->runs++;   /* count_global's counters, added by ws_ld_global_batch_end */
-    b->sectors += run_sectors(a0, stride, size);
+    b->sectors += sectors;
+    const uint64_t *one_line = NULL;   /* the run's line, for the next warp (ws_ld_global_batch.last) */
     if (l->timing) {
-        uint64_t end = a0 + 31 * stride + size - 1;
         if (stride > 32) {   /* run_allocation found the batch applies */
             uint64_t sector[WS_WARP_SIZE];
             unsigned lines = ws_timing_far_sectors(a0, stride, sector);
             ws_load_sectors(&b->timing, x->warp, al, sector, WS_WARP_SIZE, lines);
         } else if (ws_load_batch_applies(&b->timing, al)) {
-            ws_load_run(&b->timing, x->warp, al, a0, end);
+            ws_load_run(&b->timing, x->warp, al, a0, end, &one_line);
         } else {
             ws_timing_load_run_general(x, a0, end);
         }
     }
-    read_run(ws_row(x, in->operand[0].reg), al->bytes + (a0 - al->base), size, stride);
+    uint64_t *row = ws_row(x, in->operand[0].reg);
+    read_run(row, al->bytes + (a0 - al->base), size, stride);
+    int again = (one_line || !l->timing) && !l->check_shapes;   /* the next warp may take it from here */
+    b->last = (ws_ld_global_last){again ? row : NULL, a0, stride, sectors, one_line, a0 >> 5, end >> 5};
+}
+
+/* load_run of the same run as the batch's last warp (ws_ld_global_batch.last): its counters, hits and elements. */
+static inline void load_run_again(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b)
+{
+    b->runs++;
+    b->sectors += b->last.sectors;
+    if (b->last.filled)
+        ws_load_repeat(&b->timing, x->warp, b->last.filled, b->last.from, b->last.to);
+    memcpy(ws_row(x, in->operand[0].reg), b->last.row, WS_WARP_SIZE * sizeof *b->last.row);
 }
 
 /* The commonest load in one pass: a full warp's ld.global of one 4- or 8-byte element whose
@@ -1069,14 +1083,20 @@ void ws_ld_global_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_
     uint64_t a0, stride;
     const ws_allocation *al;
     if (mask == WS_FULL_MASK && l->one_pass_global && ws_shape_get(x, op->reg)->known) {
-        if (x->shape[op->reg].width != WS_WARP_SIZE) {
+        const ws_shape *s = &x->shape[op->reg];
+        if (s->width != WS_WARP_SIZE) {
+            b->last.row = NULL;
             if (load_rows(x, in, b))
                 return;
+        } else if (b->last.row && s->base + (uint64_t)op->imm == b->last.a0 && s->stride == b->last.stride) {
+            load_run_again(x, in, b);
+            return;
         } else if ((al = run_allocation(x, op, size, 0, &a0, &stride))) {
             load_run(x, in, al, a0, stride, size, b);
             return;
         }
     }
+    b->last.row = NULL;   /* the general path may look other lines up */
     load(x, in, mask);
 }
 
@@ -1084,6 +1104,7 @@ void ws_ld_global_batch_start(ws_ld_global_batch *b, const ws_launch *l, ws_bloc
 {
     ws_load_batch_start(&b->timing, l, &block->tm);
     b->runs = b->sectors = 0;
+    b->last.row = NULL;
 }
 
 void ws_ld_global_batch_end(const ws_ld_global_batch *b, uint64_t *counters)

@@ -181,22 +181,39 @@ static inline void ws_load_end(ws_load_batch *lb, ws_warp *w, uint32_t latency, 
     w->tm.wait = WS_WAIT_LONG;
 }
 
+/* The latency of sectors from..to of a line whose every one the L1 holds, for a load issued at `issued`:
+ * the L1's, or the wait for another warp's fill still on its way. */
+static inline uint32_t ws_load_held_latency(const ws_load_batch *lb, const uint64_t *filled_line, uint64_t from,
+                                            uint64_t to, uint64_t issued, uint32_t latency)
+{
+    for (uint64_t sector = from; sector <= to; sector++) {
+        uint64_t filled = filled_line[sector & 3];
+        uint32_t level = filled > issued + lb->l1 ? (uint32_t)(filled - issued) : lb->l1;
+        latency = level > latency ? level : latency;
+    }
+    return latency;
+}
+
 /* The commonest global load: a full warp's, aligned, inside allocation al (which
- * ws_load_batch_applies takes), whose lanes read every sector from byte lo's to byte end's. */
+ * ws_load_batch_applies takes), whose lanes read every sector from byte lo's to byte end's.
+ * *one_line: the fill cycles of its line when its sectors lie on one (ws_load_repeat), else NULL. */
 static inline __attribute__((always_inline)) void ws_load_run(ws_load_batch *lb, ws_warp *w,
-                                                              const ws_allocation *al, uint64_t lo, uint64_t end)
+                                                              const ws_allocation *al, uint64_t lo, uint64_t end,
+                                                              const uint64_t **one_line)
 {
     ws_block_timing *bt = lb->bt;
     ws_load_begin(lb, w);
     uint64_t first = lo >> 5, last = end >> 5, issued = w->tm.issue;
     uint32_t latency = 0;
     uint8_t *map = al->l2 ? al->l2 + (first - (al->base >> 5)) : NULL;   /* the L2 map of sector `first` on */
+    *one_line = NULL;
     if (first == last) {   /* one sector (one address for the warp): the loop below for it alone */
         uint8_t *held;
         uint64_t *filled_line;
         ws_l1_line(bt, first, &held, &filled_line);
         ws_load_sector(lb, held, filled_line, first, map, issued, &latency);
         ws_load_end(lb, w, latency, 1, 1);
+        *one_line = filled_line;
         return;
     }
     for (uint64_t line_sector = first & ~UINT64_C(3); line_sector <= last; line_sector += 4) {
@@ -205,13 +222,11 @@ static inline __attribute__((always_inline)) void ws_load_run(ws_load_batch *lb,
         ws_l1_line(bt, line_sector, &held, &filled_line);   /* once for the line's sectors: the first allocates it */
         uint64_t from = line_sector > first ? line_sector : first, to = line_sector + 3 < last ? line_sector + 3 : last;
         uint8_t wanted = (uint8_t)((0xfu << (from & 3)) & (0xfu >> (3 - (to & 3))));
+        if ((first >> 2) == (last >> 2))
+            *one_line = filled_line;
         if ((*held & wanted) == wanted) {
             /* every sector held (the commonest): ws_load_sector's hits without its tests of each */
-            for (uint64_t sector = from; sector <= to; sector++) {
-                uint64_t filled = filled_line[sector & 3];
-                uint32_t level = filled > issued + lb->l1 ? (uint32_t)(filled - issued) : lb->l1;
-                latency = level > latency ? level : latency;
-            }
+            latency = ws_load_held_latency(lb, filled_line, from, to, issued, latency);
             lb->l1_hits += (uint32_t)(to - from + 1);
             continue;
         }
@@ -219,6 +234,18 @@ static inline __attribute__((always_inline)) void ws_load_run(ws_load_batch *lb,
             ws_load_sector(lb, held, filled_line, sector, map ? &map[sector - first] : NULL, issued, &latency);
     }
     ws_load_end(lb, w, latency, (unsigned)(last - first + 1), (unsigned)((last >> 2) - (first >> 2) + 1));
+}
+
+/* ws_load_run of the same sectors as the batch's last load, sectors from..to of one line (filled_line its fill
+ * cycles): that load left every one held and nothing looked a line up since, so each is a hit, as
+ * ws_load_run would find without looking the line up. */
+static inline void ws_load_repeat(ws_load_batch *lb, ws_warp *w, const uint64_t *filled_line, uint64_t from,
+                                  uint64_t to)
+{
+    ws_load_begin(lb, w);
+    uint32_t latency = ws_load_held_latency(lb, filled_line, from, to, w->tm.issue, 0);
+    lb->l1_hits += (uint32_t)(to - from + 1);
+    ws_load_end(lb, w, latency, (unsigned)(to - from + 1), 1);
 }
 
 /* A load's sectors in any order (distinct, as the lanes meet them; on `lines` lines), when
