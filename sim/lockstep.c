@@ -116,7 +116,8 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
         ws_warp *w = m->w;
         ws_simt_entry *top = m->top;
         ws_frame *frame = m->frame;
-        uint32_t active = top->mask, mask = guard < 0 ? active : active & (frame->pred[guard] ^ negated);
+        uint32_t active = wide ? WS_FULL_MASK : top->mask;   /* wide: full warps, no guard */
+        uint32_t mask = wide || guard < 0 ? active : active & (frame->pred[guard] ^ negated);
         if (!counted)
             ws_step_count(&steps, active, mask);
         if (!pure)
@@ -136,7 +137,7 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
                 ws_check_shapes(x, &shape, in);
         }
         if (timing)
-            ws_timing_retire_of(w, op, frame, pure);
+            ws_timing_retire_of(w, op, frame, pure, wide ? 1 : -1);
         top->pc = pc + 1;
         if (top->pc == top->rpc) {   /* this path's merge point: the stack changes */
             ws_step_settle(l, b, w, w->frame_depth);   /* the instruction moved no frame */

@@ -158,13 +158,15 @@ void ws_timing_block_done(ws_launch *l, ws_block *b);
 void ws_timing_add_sums(ws_launch *l, const ws_block *b);
 
 /* Inline: ws_step() and sim/lockstep.c call it after every instruction, and it is a few stores.
- * `arithmetic`: op is known to touch no memory (ws_decoded.pure), so that test folds away. */
+ * `arithmetic`: op is known to touch no memory (ws_decoded.pure), so that test folds away; `ndst_known`:
+ * op->ndst where the caller knows it as a constant (a wide form writes one register), -1 otherwise. */
 static inline __attribute__((always_inline)) void ws_timing_retire_of(ws_warp *w, const ws_timing_op *op, ws_frame *f,
-                                                                      const int arithmetic)
+                                                                      const int arithmetic, const int ndst_known)
 {
     uint64_t at = w->tm.issue + w->tm.latency;
     uint64_t r = at << 2 | w->tm.wait;
-    for (int i = 0; i < op->ndst; i++)
+    const int ndst = ndst_known >= 0 ? ndst_known : op->ndst;
+    for (int i = 0; i < ndst; i++)
         f->ready[op->dst[i]] = r;
     if (!arithmetic && (op->pipe == WS_PIPE_LSU || op->pipe == WS_PIPE_SHARED) && at > w->tm.done)
         w->tm.done = at;
@@ -172,7 +174,7 @@ static inline __attribute__((always_inline)) void ws_timing_retire_of(ws_warp *w
 
 static inline void ws_timing_retire(ws_warp *w, const ws_timing_op *op, ws_frame *f)
 {
-    ws_timing_retire_of(w, op, f, 0);
+    ws_timing_retire_of(w, op, f, 0, -1);
 }
 
 #endif
