@@ -82,11 +82,11 @@ static int gather(const group *g, int wi, int *last, int *whole, int *full, int 
  * fault looked for, no context but the registers; `nsrc`: the instruction's operand count for the issue
  * step, where the variant knows it (-1: read from it); `wide`: a pure instruction's wide form runs the
  * group's lanes first, all at once (full and together, as gather says, and no guard), then each warp's
- * own work follows. Returns 0 when each warp ran it and still waits at the next one, with the same stack;
+ * own work follows; `unshaped`: the instruction's shape operation is known to be WS_SHAPE_NONE. Returns 0 when each warp ran it and still waits at the next one, with the same stack;
  * 1 when one reached its path's merge point (its stack settled) or a fault stopped the group. */
 static inline __attribute__((always_inline)) int plain_group(const group *g, int n, int full, const int scheduled,
                                                              const int pure, const int batched, const int checkable,
-                                                             const int nsrc, const int wide)
+                                                             const int nsrc, const int wide, const int unshaped)
 {
     ws_launch *l = g->l;
     ws_block *b = g->b;
@@ -132,7 +132,8 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
                 ws_ld_global_batched(x, in, mask, &batch);
             else if (!wide)
                 run(x, in, mask);
-            ws_shape_after(x, &shape, in, mask);
+            if (!unshaped)
+                ws_shape_after(x, &shape, in, mask);
             if (check)
                 ws_check_shapes(x, &shape, in);
         }
@@ -165,27 +166,34 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
 static int scheduled_pure_group(const group *g, int n, int full)
 {
     switch (g->d->timing.nsrc) {   /* the operands' count known: the issue step's loop over them unrolls */
-    case 1: return plain_group(g, n, full, 1, 1, 0, 0, 1, 0);
-    case 2: return plain_group(g, n, full, 1, 1, 0, 0, 2, 0);
-    case 3: return plain_group(g, n, full, 1, 1, 0, 0, 3, 0);
-    default: return plain_group(g, n, full, 1, 1, 0, 0, -1, 0);
+    case 1: return plain_group(g, n, full, 1, 1, 0, 0, 1, 0, 0);
+    case 2: return plain_group(g, n, full, 1, 1, 0, 0, 2, 0, 0);
+    case 3: return plain_group(g, n, full, 1, 1, 0, 0, 3, 0, 0);
+    default: return plain_group(g, n, full, 1, 1, 0, 0, -1, 0, 0);
     }
 }
 static int scheduled_wide_group(const group *g, int n)
 {
+    if (g->d->shape.kind == WS_SHAPE_NONE)   /* the f32 arithmetic, and integers whose shapes nothing reads */
+        switch (g->d->timing.nsrc) {
+        case 1: return plain_group(g, n, 1, 1, 1, 0, 0, 1, 1, 1);
+        case 2: return plain_group(g, n, 1, 1, 1, 0, 0, 2, 1, 1);
+        case 3: return plain_group(g, n, 1, 1, 1, 0, 0, 3, 1, 1);
+        default: return plain_group(g, n, 1, 1, 1, 0, 0, -1, 1, 1);
+        }
     switch (g->d->timing.nsrc) {
-    case 1: return plain_group(g, n, 1, 1, 1, 0, 0, 1, 1);
-    case 2: return plain_group(g, n, 1, 1, 1, 0, 0, 2, 1);
-    case 3: return plain_group(g, n, 1, 1, 1, 0, 0, 3, 1);
-    default: return plain_group(g, n, 1, 1, 1, 0, 0, -1, 1);
+    case 1: return plain_group(g, n, 1, 1, 1, 0, 0, 1, 1, 0);
+    case 2: return plain_group(g, n, 1, 1, 1, 0, 0, 2, 1, 0);
+    case 3: return plain_group(g, n, 1, 1, 1, 0, 0, 3, 1, 0);
+    default: return plain_group(g, n, 1, 1, 1, 0, 0, -1, 1, 0);
     }
 }
-static int scheduled_load_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 1, 0, -1, 0); }
-static int scheduled_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 0, 0, -1, 0); }
-static int untimed_pure_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 1, 0, 0, -1, 0); }
-static int untimed_wide_group(const group *g, int n) { return plain_group(g, n, 1, 0, 1, 0, 0, -1, 1); }
-static int untimed_load_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 1, 0, -1, 0); }
-static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 0, 1, -1, 0); }
+static int scheduled_load_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 1, 0, -1, 0, 0); }
+static int scheduled_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 0, 0, -1, 0, 0); }
+static int untimed_pure_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 1, 0, 0, -1, 0, 0); }
+static int untimed_wide_group(const group *g, int n) { return plain_group(g, n, 1, 0, 1, 0, 0, -1, 1, 0); }
+static int untimed_load_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 1, 0, -1, 0, 0); }
+static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 0, 1, -1, 0, 0); }
 
 /* Whether instruction pc of the group's function leaves the SIMT stack alone (and SASS adds no branches). */
 static int plain_at(const ptx_function *fn, const ws_decoded *decoded, int32_t pc)
