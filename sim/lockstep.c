@@ -75,15 +75,43 @@ static int gather(const group *g, int wi, int *last, int *whole, int *full, int 
     return n;
 }
 
+/* ws_shape_after for each of a wide group's n warps (m), every lane active: the 64-bit address steps, the
+ * commonest, with the instruction's tests made once for the group. */
+static void group_shapes(const ws_group_member *m, int n, const ws_shape_op *op, const ptx_instr *in)
+{
+    const ptx_operand *a = &in->operand[1], *b = &in->operand[2];
+    int32_t dst = op->dst[0], ra = a->reg, rb = b->reg;
+    if (op->kind != WS_SHAPE_ADD || op->width != 64 || a->kind != PTX_OPD_REG ||
+        (b->kind != PTX_OPD_IMM && b->kind != PTX_OPD_REG)) {
+        for (int k = 0; k < n; k++)
+            ws_shape_after(&m[k].w->exec, op, in, WS_FULL_MASK);
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        ws_exec *x = &m[k].w->exec;
+        const ws_shape *sa = ws_shape_source(x, ra, dst), *sb;
+        ws_shape *d = &x->shape[dst];
+        if (!sa->known) {
+            ws_shape_forget(d);
+        } else if (b->kind == PTX_OPD_IMM) {
+            *d = *sa;
+            d->base += (uint64_t)b->imm;
+        } else if (!((sb = ws_shape_source(x, rb, dst))->known && ws_shape_add_rows(sa, sb, d))) {
+            ws_shape_compute(x, op, in, WS_FULL_MASK);
+        }
+    }
+}
+
 /* An instruction that leaves the SIMT stack alone, for the group's n warps (gathered): ws_step's work for
  * each. `scheduled`: the timing model's real-build issue step (not --build O0, not --no-timing), its sums
  * added once for the group; `pure` (ws_decoded.pure: registers alone, no fault, no memory): the steps
  * counted once (for the whole group where its lanes are all active and the instruction has no guard), no
  * fault looked for, no context but the registers; `nsrc`: the instruction's operand count for the issue
  * step, where the variant knows it (-1: read from it); `wide`: a pure instruction's wide form runs the
- * group's lanes first, all at once (full and together, as gather says, and no guard), then each warp's
- * own work follows; `unshaped`: the instruction's shape operation is known to be WS_SHAPE_NONE. Returns 0 when each warp ran it and still waits at the next one, with the same stack;
- * 1 when one reached its path's merge point (its stack settled) or a fault stopped the group. */
+ * group's lanes and shapes first, all at once (full and together, as gather says, and no guard), then each
+ * warp's own work follows; `unshaped`: the instruction's shape operation is known to be WS_SHAPE_NONE.
+ * Returns 0 when each warp ran it and still waits at the next one, with the same stack; 1 when one reached
+ * its path's merge point (its stack settled) or a fault stopped the group. */
 static inline __attribute__((always_inline)) int plain_group(const group *g, int n, int full, const int scheduled,
                                                              const int pure, const int batched, const int checkable,
                                                              const int nsrc, const int wide, const int unshaped)
@@ -110,8 +138,11 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     ws_ld_global_batch batch;
     if (batched)
         ws_ld_global_batch_start(&batch, l, b);
-    if (wide)   /* pure: the warps' timing and shapes do not read the values, nor does it read theirs */
+    if (wide) {   /* pure: the warps' timing does not read the values, nor does it read the warps' clocks */
         d->wide(&m->w->exec, in, n);
+        if (!unshaped)
+            group_shapes(m, n, &shape, in);
+    }
     for (; m < end; m++) {
         ws_warp *w = m->w;
         ws_simt_entry *top = m->top;
@@ -132,7 +163,7 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
                 ws_ld_global_batched(x, in, mask, &batch);
             else if (!wide)
                 run(x, in, mask);
-            if (!unshaped)
+            if (!unshaped && !wide)
                 ws_shape_after(x, &shape, in, mask);
             if (check)
                 ws_check_shapes(x, &shape, in);
@@ -188,7 +219,10 @@ static int scheduled_wide_group(const group *g, int n)
     default: return plain_group(g, n, 1, 1, 1, 0, 0, -1, 1, 0);
     }
 }
-static int scheduled_load_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 1, 0, -1, 0, 0); }
+static int scheduled_load_group(const group *g, int n, int full)
+{
+    return plain_group(g, n, full, 1, 0, 1, 0, -1, 0, 0);
+}
 static int scheduled_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 0, 0, -1, 0, 0); }
 static int untimed_pure_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 1, 0, 0, -1, 0, 0); }
 static int untimed_wide_group(const group *g, int n) { return plain_group(g, n, 1, 0, 1, 0, 0, -1, 1, 0); }
@@ -297,8 +331,16 @@ static inline __attribute__((always_inline)) int moving_group(const group *g, in
     return last;
 }
 
-static int branch_group(const group *g, int wi) { return moving_group(g, wi, 1); }
-static int stack_group(const group *g, int wi) { return moving_group(g, wi, 0); }
+/* Inline in ws_step_group: as calls of their own they cost the reduction 1% (the compiler's choice, once the
+ * wide groups made this file's code larger). */
+static inline __attribute__((always_inline)) int branch_group(const group *g, int wi)
+{
+    return moving_group(g, wi, 1);
+}
+static inline __attribute__((always_inline)) int stack_group(const group *g, int wi)
+{
+    return moving_group(g, wi, 0);
+}
 
 int ws_step_group(ws_launch *l, ws_block *b, int wi, int first_of_round)
 {

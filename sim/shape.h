@@ -84,6 +84,22 @@ static inline const ws_shape *ws_shape_source(ws_exec *x, int32_t reg, int32_t d
     return reg == dst ? &x->shape[reg] : ws_shape_get(x, reg);
 }
 
+/* A 64-bit add's destination shape d from its sources' sa and sb, both known, when they are the same rows, or
+ * one run and rows (a uniform base and a 2D block's rows): the run taken as the rows, as ws_shape_compute's
+ * same_rows does. Returns 0, having done nothing, when they are neither. */
+static inline int ws_shape_add_rows(const ws_shape *sa, const ws_shape *sb, ws_shape *d)
+{
+    if (!(sb->width == sa->width || sa->width == WS_SHAPE_LANES || sb->width == WS_SHAPE_LANES))
+        return 0;
+    unsigned width = sa->width < sb->width ? sa->width : sb->width;
+    uint64_t stride = sa->stride + sb->stride;
+    uint64_t row_step = (sa->width == width ? sa->row_step : width * sa->stride) +
+                        (sb->width == width ? sb->row_step : width * sb->stride);
+    int run = width == WS_SHAPE_LANES || row_step == width * stride;   /* rows that make one run */
+    *d = (ws_shape){sa->base + sb->base, stride, run ? 0 : row_step, 1, run ? WS_SHAPE_LANES : width, 0};
+    return 1;
+}
+
 /* After the handler ran for the lanes of mask (not 0): the destination shapes. Out of line but for
  * the commonest case, an instruction that only forgets. */
 void ws_shape_compute(ws_exec *x, const ws_shape_op *op, const ptx_instr *in, uint32_t mask);
@@ -114,19 +130,11 @@ static inline __attribute__((always_inline)) void ws_shape_after(ws_exec *x, con
             return;
         }
         const ws_shape *sb = b->kind == PTX_OPD_REG ? ws_shape_source(x, b->reg, op->dst[0]) : NULL;
-        /* the same rows, or one run and rows (a uniform base and a 2D block's rows): the run taken as the
-         * rows, as ws_shape_compute's same_rows does */
-        if (sb && sb->known && (sb->width == sa->width || sa->width == WS_SHAPE_LANES || sb->width == WS_SHAPE_LANES)) {
-            unsigned width = sa->width < sb->width ? sa->width : sb->width;
-            uint64_t stride = sa->stride + sb->stride;
-            uint64_t row_step = (sa->width == width ? sa->row_step : width * sa->stride) +
-                                (sb->width == width ? sb->row_step : width * sb->stride);
-            int run = width == WS_SHAPE_LANES || row_step == width * stride;   /* rows that make one run */
-            *d = (ws_shape){sa->base + sb->base, stride, run ? 0 : row_step, 1, run ? WS_SHAPE_LANES : width, 0};
+        if (sb && sb->known && ws_shape_add_rows(sa, sb, d))
             return;
-        }
     }
     ws_shape_compute(x, op, in, mask);
 }
+
 
 #endif
