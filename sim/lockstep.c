@@ -107,14 +107,14 @@ static void group_shapes(const ws_group_member *m, int n, const ws_shape_op *op,
  * added once for the group; `pure` (ws_decoded.pure: registers alone, no fault, no memory): the steps
  * counted once (for the whole group where its lanes are all active and the instruction has no guard), no
  * fault looked for, no context but the registers; `nsrc`: the instruction's operand count for the issue
- * step, where the variant knows it (-1: read from it); `wide`: a pure instruction's wide form runs the
- * group's lanes and shapes first, all at once (full and together, as gather says, and no guard), then each
- * warp's own work follows; `unshaped`: the instruction's shape operation is known to be WS_SHAPE_NONE.
- * Returns 0 when each warp ran it and still waits at the next one, with the same stack; 1 when one reached
- * its path's merge point (its stack settled) or a fault stopped the group. */
+ * step, where the variant knows it (-1: read from it), and `ndst` its destinations' for the retire step;
+ * `wide`: a pure instruction's wide form runs the group's lanes and shapes first, all at once (full and
+ * together, as gather says, and no guard), then each warp's own work follows (wide_timed does that with
+ * the real build's issue step). Returns 0 when each warp ran it and still waits at the next one, with the
+ * same stack; 1 when one reached its path's merge point (its stack settled) or a fault stopped the group. */
 static inline __attribute__((always_inline)) int plain_group(const group *g, int n, int full, const int scheduled,
                                                              const int pure, const int batched, const int checkable,
-                                                             const int nsrc, const int wide, const int unshaped)
+                                                             const int nsrc, const int ndst, const int wide)
 {
     ws_launch *l = g->l;
     ws_block *b = g->b;
@@ -140,7 +140,7 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
         ws_ld_global_batch_start(&batch, l, b);
     if (wide) {   /* pure: the warps' timing does not read the values, nor does it read the warps' clocks */
         d->wide(&m->w->exec, in, n);
-        if (!unshaped)
+        if (shape.kind != WS_SHAPE_NONE)
             group_shapes(m, n, &shape, in);
     }
     for (; m < end; m++) {
@@ -163,13 +163,13 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
                 ws_ld_global_batched(x, in, mask, &batch);
             else if (!wide)
                 run(x, in, mask);
-            if (!unshaped && !wide)
+            if (!wide)
                 ws_shape_after(x, &shape, in, mask);
             if (check)
                 ws_check_shapes(x, &shape, in);
         }
         if (timing)
-            ws_timing_retire_of(w, op, frame, pure, wide ? 1 : -1);
+            ws_timing_retire_of(w, op, frame, pure, ndst);
         top->pc = pc + 1;
         if (top->pc == top->rpc) {   /* this path's merge point: the stack changes */
             ws_step_settle(l, b, w, w->frame_depth);   /* the instruction moved no frame */
@@ -197,37 +197,105 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
 static int scheduled_pure_group(const group *g, int n, int full)
 {
     switch (g->d->timing.nsrc) {   /* the operands' count known: the issue step's loop over them unrolls */
-    case 1: return plain_group(g, n, full, 1, 1, 0, 0, 1, 0, 0);
-    case 2: return plain_group(g, n, full, 1, 1, 0, 0, 2, 0, 0);
-    case 3: return plain_group(g, n, full, 1, 1, 0, 0, 3, 0, 0);
-    default: return plain_group(g, n, full, 1, 1, 0, 0, -1, 0, 0);
+    case 1: return plain_group(g, n, full, 1, 1, 0, 0, 1, -1, 0);
+    case 2: return plain_group(g, n, full, 1, 1, 0, 0, 2, -1, 0);
+    case 3: return plain_group(g, n, full, 1, 1, 0, 0, 3, -1, 0);
+    default: return plain_group(g, n, full, 1, 1, 0, 0, -1, -1, 0);
     }
+}
+/* A wide group (plain_group's `wide`) with the real build's issue step: the lanes and shapes at once, then
+ * each warp's issue step, retire and next instruction as plain_group's scheduled pure variant does them
+ * (ws_timing_issue_scheduled and ws_timing_retire_of for an arithmetic instruction, every lane active, one
+ * destination), with the instruction's timing read into locals once for the group. */
+static inline __attribute__((always_inline)) int wide_timed(const group *g, int n, const int nsrc)
+{
+    ws_launch *l = g->l;
+    ws_block *b = g->b;
+    const ws_decoded *d = g->d;
+    const ws_timing_op op = d->timing;
+    const int32_t pc = g->pc;
+    uint64_t *const ic = g->counters[pc];
+    ws_block_timing *bt = &b->tm;
+    const ws_group_member *m = b->group;
+    const unsigned sass = op.sass ? op.sass : 1, folds = op.folds;
+    const uint32_t latency = op.latency;
+    const uint8_t wait = op.wait;
+    const uint16_t dst = op.dst[0];
+    uint16_t src[WS_TIMING_MAX_SRC];
+    for (int i = 0; i < nsrc; i++)
+        src[i] = op.src[i];
+    ws_issue_sums sums = {0};
+    int moved = 0;
+    d->wide(&m->w->exec, g->in, n);
+    if (d->shape.kind != WS_SHAPE_NONE)
+        group_shapes(m, n, &d->shape, g->in);
+    for (int k = 0; k < n; k++) {
+        ws_warp *w = m[k].w;
+        ws_frame *frame = m[k].frame;
+        uint64_t *ready = frame->ready, now = w->tm.cycle, issue = now, kinds = 0;
+        unsigned why = WS_WAIT_FIXED;
+        for (int i = 0; i < nsrc; i++) {   /* ws_timing_ready_of */
+            uint64_t r = ready[src[i]];
+            kinds |= r;
+            if (r >> 2 > issue) {
+                issue = r >> 2;
+                why = (unsigned)(r & 3);
+            }
+        }
+        w->tm.loads_unused &= (uint8_t)~(kinds & 3);
+        w->tm.issue = issue;
+        unsigned slots = folds && w->tm.back_edges % WS_PTXAS_UNROLL != 0 ? 0 : sass;   /* ws_timing_issue_scheduled */
+        w->tm.cycle = now + slots;
+        uint64_t block_end = w->tm.block_end, before = block_end > now + slots ? block_end : now + slots;
+        if (issue + slots > before)
+            sums.stalls[why] += issue + slots - before;
+        if (issue + slots > block_end)
+            w->tm.block_end = issue + slots;
+        w->tm.latency = latency;   /* ws_timing_issued */
+        w->tm.wait = wait;
+        bt->issued[w->tm.subpartition] += slots;
+        sums.slots += slots;
+        ready[dst] = (issue + latency) << 2 | wait;   /* ws_timing_retire_of */
+        ws_simt_entry *top = m[k].top;
+        top->pc = pc + 1;
+        if (top->pc == top->rpc) {   /* this path's merge point: the stack changes */
+            ws_step_settle(l, b, w, w->frame_depth);
+            moved = 1;
+        }
+    }
+    l->steps += (uint64_t)n, b->steps += (uint64_t)n;
+    ws_step_sums steps = {(uint64_t)n, (uint64_t)n * WS_WARP_SIZE, (uint64_t)n * WS_WARP_SIZE};
+    ws_step_add_sums(ic, &steps);
+    ws_timing_add_issue_sums(ic, bt, &d->timing, l->timing, &sums);
+    return moved;
 }
 static int scheduled_wide_group(const group *g, int n)
 {
-    if (g->d->shape.kind == WS_SHAPE_NONE)   /* the f32 arithmetic, and integers whose shapes nothing reads */
-        switch (g->d->timing.nsrc) {
-        case 1: return plain_group(g, n, 1, 1, 1, 0, 0, 1, 1, 1);
-        case 2: return plain_group(g, n, 1, 1, 1, 0, 0, 2, 1, 1);
-        case 3: return plain_group(g, n, 1, 1, 1, 0, 0, 3, 1, 1);
-        default: return plain_group(g, n, 1, 1, 1, 0, 0, -1, 1, 1);
-        }
-    switch (g->d->timing.nsrc) {
-    case 1: return plain_group(g, n, 1, 1, 1, 0, 0, 1, 1, 0);
-    case 2: return plain_group(g, n, 1, 1, 1, 0, 0, 2, 1, 0);
-    case 3: return plain_group(g, n, 1, 1, 1, 0, 0, 3, 1, 0);
-    default: return plain_group(g, n, 1, 1, 1, 0, 0, -1, 1, 0);
+    switch (g->d->timing.nsrc) {   /* as scheduled_pure_group's */
+    case 0: return wide_timed(g, n, 0);
+    case 1: return wide_timed(g, n, 1);
+    case 2: return wide_timed(g, n, 2);
+    case 3: return wide_timed(g, n, 3);
+    default: return wide_timed(g, n, g->d->timing.nsrc);
     }
 }
 static int scheduled_load_group(const group *g, int n, int full)
 {
-    return plain_group(g, n, full, 1, 0, 1, 0, -1, 0, 0);
+    if (g->d->timing.nsrc == 1 && g->d->timing.ndst == 1)   /* an address register, a destination */
+        return plain_group(g, n, full, 1, 0, 1, 0, 1, 1, 0);
+    return plain_group(g, n, full, 1, 0, 1, 0, -1, -1, 0);
 }
-static int scheduled_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 0, 0, -1, 0, 0); }
-static int untimed_pure_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 1, 0, 0, -1, 0, 0); }
-static int untimed_wide_group(const group *g, int n) { return plain_group(g, n, 1, 0, 1, 0, 0, -1, 1, 0); }
-static int untimed_load_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 1, 0, -1, 0, 0); }
-static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 0, 1, -1, 0, 0); }
+static int scheduled_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 0, 0, -1, -1, 0); }
+static int untimed_pure_group(const group *g, int n, int full)
+{
+    return plain_group(g, n, full, 0, 1, 0, 0, -1, -1, 0);
+}
+static int untimed_wide_group(const group *g, int n) { return plain_group(g, n, 1, 0, 1, 0, 0, -1, 1, 1); }
+static int untimed_load_group(const group *g, int n, int full)
+{
+    return plain_group(g, n, full, 0, 0, 1, 0, -1, -1, 0);
+}
+static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 0, 1, -1, -1, 0); }
 
 /* Whether instruction pc of the group's function leaves the SIMT stack alone (and SASS adds no branches). */
 static int plain_at(const ptx_function *fn, const ws_decoded *decoded, int32_t pc)
