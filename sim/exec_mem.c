@@ -489,7 +489,7 @@ static inline __attribute__((always_inline)) void load_run(ws_exec *x, const ptx
         if (stride > 32) {   /* run_allocation found the batch applies */
             uint64_t sector[WS_WARP_SIZE];
             unsigned lines = ws_timing_far_sectors(a0, stride, sector);
-            ws_load_sectors(&b->timing, x->warp, al, sector, WS_WARP_SIZE, lines);
+            ws_load_sectors(&b->timing, x->warp, al, sector, WS_WARP_SIZE, lines, NULL);
         } else if (ws_load_batch_applies(&b->timing, al)) {
             ws_load_run(&b->timing, x->warp, al, a0, end, &one_line);
         } else {
@@ -499,10 +499,12 @@ static inline __attribute__((always_inline)) void load_run(ws_exec *x, const ptx
     uint64_t *row = ws_row(x, in->operand[0].reg);
     read_run(row, al->bytes + (a0 - al->base), size, stride);
     int again = (one_line || !l->timing) && !l->check_shapes;   /* the next warp may take it from here */
-    b->last = (ws_ld_global_last){again ? row : NULL, a0, stride, sectors, one_line, a0 >> 5, end >> 5};
+    b->last = (ws_ld_global_last){again ? row : NULL, a0, stride, 0, sectors, WS_WARP_SIZE, one_line, a0 >> 5,
+                                  end >> 5};
 }
 
-/* load_run of the same run as the batch's last warp (ws_ld_global_batch.last): its counters, hits and elements. */
+/* load_run or load_rows of the same shape as the batch's last warp's (ws_ld_global_batch.last): its counters,
+ * hits and elements. */
 static inline void load_run_again(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b)
 {
     b->runs++;
@@ -587,11 +589,18 @@ static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx
     }
     b->runs++;   /* count_global's counters, added by ws_ld_global_batch_end */
     b->sectors += n;
+    const uint64_t *one_line = NULL;
     if (l->timing)
-        ws_load_sectors(&b->timing, x->warp, al, sector, n, lines);   /* applies: looked at above */
+        ws_load_sectors(&b->timing, x->warp, al, sector, n, lines, &one_line);   /* applies: looked at above */
     uint64_t *r = ws_row(x, d->reg);
     for (unsigned j = 0; j < rows; j++)
         read_run_lanes(r + j * width, al->bytes + (start[j] - al->base), size, stride, width);
+    /* the next warp may take it from here (ws_ld_global_last) when its sectors on one line are in order */
+    int again = (one_line || !l->timing) && !l->check_shapes;
+    for (unsigned i = 1; again && i < n; i++)
+        again = sector[i] == sector[0] + i;
+    b->last = (ws_ld_global_last){again ? r : NULL, base, stride, s->row_step, n, width, one_line, sector[0],
+                                  sector[n - 1]};
     return 1;
 }
 
@@ -1084,13 +1093,15 @@ void ws_ld_global_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_
     const ws_allocation *al;
     if (mask == WS_FULL_MASK && l->one_pass_global && ws_shape_get(x, op->reg)->known) {
         const ws_shape *s = &x->shape[op->reg];
+        if (b->last.row && s->base + (uint64_t)op->imm == b->last.a0 && s->stride == b->last.stride &&
+            s->width == b->last.width && s->row_step == b->last.row_step) {
+            load_run_again(x, in, b);
+            return;
+        }
         if (s->width != WS_WARP_SIZE) {
             b->last.row = NULL;
             if (load_rows(x, in, b))
                 return;
-        } else if (b->last.row && s->base + (uint64_t)op->imm == b->last.a0 && s->stride == b->last.stride) {
-            load_run_again(x, in, b);
-            return;
         } else if ((al = run_allocation(x, op, size, 0, &a0, &stride))) {
             load_run(x, in, al, a0, stride, size, b);
             return;

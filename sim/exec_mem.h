@@ -21,12 +21,13 @@ ws_exec_fn ws_memory_handler(const ptx_module *m, const ptx_function *fn, const 
  * (sim/lockstep.c): the timing model's batch (sim/timing_load.h), and the counters of each warp's one-pass
  * run summed; ws_ld_global_batch_end adds them to the instruction's counters and the block's sums. The
  * same results as the handler's, warp by warp. */
-/* The batch's last warp's one-pass run, when its sectors lie on one line of the L1 (or no timing): the next
- * warp whose address register has the same run (the warps of a 2D block reading one row) reads the same
- * elements and hits the same sectors, so it takes them from here (row NULL: none). */
+/* The batch's last warp's one-pass run or rows, when its sectors lie on one line of the L1, in order (or no
+ * timing): the next warp whose address register has the same shape (the warps of a 2D block reading one
+ * row) reads the same elements and hits the same sectors, so it takes them from here (row NULL: none). */
 typedef struct {
     const uint64_t *row;         /* its destination row: the elements */
-    uint64_t a0, stride, sectors;
+    uint64_t a0, stride, row_step, sectors;   /* its address register's shape (plus the offset) */
+    unsigned width;
     const uint64_t *filled;      /* timing: the line's fill cycles (ws_load_repeat) */
     uint64_t from, to;           /* and its sectors */
 } ws_ld_global_last;

@@ -249,9 +249,10 @@ static inline void ws_load_repeat(ws_load_batch *lb, ws_warp *w, const uint64_t 
 }
 
 /* A load's sectors in any order (distinct, as the lanes meet them; on `lines` lines), when
- * ws_load_batch_applies takes the allocation (ws_timing_load_sectors). */
+ * ws_load_batch_applies takes the allocation (ws_timing_load_sectors). *one_line (when not NULL): the fill
+ * cycles of its line when it has one (ws_load_repeat), else NULL. */
 static inline void ws_load_sectors(ws_load_batch *lb, ws_warp *w, const ws_allocation *al, const uint64_t *sector,
-                                   unsigned n, unsigned lines)
+                                   unsigned n, unsigned lines, const uint64_t **one_line)
 {
     ws_load_begin(lb, w);
     uint8_t *held = NULL;
@@ -264,6 +265,8 @@ static inline void ws_load_sectors(ws_load_batch *lb, ws_warp *w, const ws_alloc
                        w->tm.issue, &latency);
     }
     ws_load_end(lb, w, latency, n, lines);
+    if (one_line)
+        *one_line = lines == 1 ? filled_line : NULL;
 }
 
 /* ptxas merges broadcast loads of consecutive words (a row of a tile read along k, as

@@ -897,6 +897,54 @@ START_TEST(groups_keep_the_rounds_order)
 }
 END_TEST
 
+/* A group's load takes the last warp's elements and hits again only where its address shape is the last's
+ * (sim/exec_mem.c: ws_ld_global_last). In a 16x16 block each warp's two rows of 16 lanes start at word 0 with
+ * the same stride; the second row of warp w starts 8 >> w words on (8, 4, 2, 1, then 0 for warps 4-7): warps
+ * 0-3 each have a row step of their own, on one line, and warps 5-7 repeat warp 4's rows. Each lane copies
+ * in[tx + (ty & 1) * (8 >> (ty >> 1))] to out[ty * 16 + tx]. */
+static const char same_start_other_rows[] = HEADER
+    ".visible .entry k(.param .u64 in, .param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<8>; .reg .b64 %rd<7>;\n"
+    "  ld.param.u64 %rd1, [in];\n"
+    "  ld.param.u64 %rd2, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, %tid.y;\n"
+    "  shr.u32 %r3, %r2, 1;\n"
+    "  mov.u32 %r6, 8;\n"
+    "  shr.u32 %r3, %r6, %r3;\n"
+    "  and.b32 %r7, %r2, 1;\n"
+    "  mul.lo.u32 %r3, %r3, %r7;\n"
+    "  add.u32 %r3, %r3, %r1;\n"
+    "  mul.wide.u32 %rd3, %r3, 4;\n"
+    "  add.u64 %rd4, %rd1, %rd3;\n"
+    "  ld.global.u32 %r4, [%rd4];\n"
+    "  shl.b32 %r5, %r2, 4;\n"
+    "  add.u32 %r5, %r5, %r1;\n"
+    "  mul.wide.u32 %rd5, %r5, 4;\n"
+    "  add.u64 %rd6, %rd2, %rd5;\n"
+    "  st.global.u32 [%rd6], %r4;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(loads_repeat_only_the_same_shape)
+{
+    sim_run *a, *b;
+    run_both(same_start_other_rows, "grid 2\nblock 16,16\nbuf in=u32:32:iota\nbuf out=u32:256\narg in\narg out\n",
+             &a, &b);
+    ck_assert_msg(b->status == 0, "%s", b->err);
+    for (int ty = 0; ty < 16; ty++)
+        for (int tx = 0; tx < 16; tx++) {
+            uint32_t want = (uint32_t)(tx + (ty & 1) * (8 >> (ty >> 1)));
+            ck_assert_uint_eq(u32(a, "out")[ty * 16 + tx], want);
+            ck_assert_uint_eq(u32(b, "out")[ty * 16 + tx], want);
+        }
+    assert_same_launch(a, b);
+    done(a);
+    done(b);
+}
+END_TEST
+
 /* Every warp of a block in lockstep reaches a barrier whose thread count is no multiple of the warp size:
  * the first warp faults, and the round stops there, grouped (sim/lockstep.c's moving_group) as warp by warp:
  * one warp-instruction of the barrier counted, not four. */
@@ -1077,6 +1125,7 @@ int main(void)
     tcase_add_test(errors, step_budget_stops_endless_loops);
     tcase_add_test(errors, groups_stop_where_warps_stop);
     tcase_add_test(errors, groups_keep_the_rounds_order);
+    tcase_add_test(errors, loads_repeat_only_the_same_shape);
     tcase_add_test(errors, groups_count_as_warps_do);
     tcase_add_test(errors, one_pass_accesses_as_the_general_path);
     tcase_add_test(errors, groups_stop_at_a_fault);
