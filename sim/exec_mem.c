@@ -414,6 +414,14 @@ WS_LANE_LOOPS static void read_run(uint64_t r[restrict WS_WARP_SIZE], const uint
     }
 }
 
+/* A register row copied from another (a batch's repeated load, ws_ld_global_last, ws_ld_shared_batch): out
+ * of line, its AVX2 clone 16 bytes a move (33 host instructions; the baseline's inline copy, 8 bytes a move,
+ * some 44). */
+WS_LANE_LOOPS __attribute__((noinline)) static void copy_row(uint64_t *restrict d, const uint64_t *restrict s)
+{
+    memcpy(d, s, WS_WARP_SIZE * sizeof *d);
+}
+
 /* Whether a loaded element must be sign-extended into its register (the one-pass paths leave that to the
  * general one). */
 static int widens(const ptx_function *fn, const ptx_instr *in, unsigned size, int32_t reg)
@@ -511,7 +519,7 @@ static inline void load_run_again(ws_exec *x, const ptx_instr *in, ws_ld_global_
     b->sectors += b->last.sectors;
     if (b->last.filled)
         ws_load_repeat(&b->timing, x->warp, b->last.filled, b->last.from, b->last.to);
-    memcpy(ws_row(x, in->operand[0].reg), b->last.row, WS_WARP_SIZE * sizeof *b->last.row);
+    copy_row(ws_row(x, in->operand[0].reg), b->last.row);
 }
 
 /* The commonest load in one pass: a full warp's ld.global of one 4- or 8-byte element whose
@@ -1143,11 +1151,6 @@ static void exec_ld_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     ws_ld_global_batch_end(&b, ws_icounters(x));
 }
 
-int ws_ld_global_batches(ws_exec_fn run)
-{
-    return run == exec_ld_global_run;
-}
-
 /* An ld.shared that decode found load_shared_run may take, as exec_ld_global_run. */
 static void exec_ld_shared_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
@@ -1160,6 +1163,38 @@ static void exec_ld_shared_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
         return;
     }
     load(x, in, mask);
+}
+
+void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_shared_batch *b)
+{
+    unsigned size = ptx_types[in->type].size;
+    const ptx_operand *op = &in->operand[1];
+    ws_lane_span span;
+    ws_shared_cost cost;
+    ws_shape a;
+    if (mask == WS_FULL_MASK && x->launch->one_pass && !x->warp->its.count) {
+        if (b->row && address_shape(x, op, &a) && a.width == WS_WARP_SIZE && a.base == b->a0 &&
+            a.stride == b->stride) {   /* the last warp's run again: shared_run_at would find its span and cost */
+            count_shared(x, &b->cost, 0);
+            if (x->launch->timing)
+                ws_timing_shared(x, b->a0, b->stride == 0, size, 0, b->cost.wavefronts);
+            copy_row(ws_row(x, in->operand[0].reg), b->row);
+            return;
+        }
+        if (shared_run_at(x, op, size, &span, &cost)) {   /* exec_ld_shared_run's */
+            load_shared_access(x, in, &span, &cost, size);
+            *b = (ws_ld_shared_batch){x->launch->check_shapes ? NULL : ws_row(x, in->operand[0].reg), span.lo,
+                                      span.stride, cost};
+            return;
+        }
+    }
+    b->row = NULL;
+    load(x, in, mask);
+}
+
+int ws_load_batch_kind(ws_exec_fn run)
+{
+    return run == exec_ld_global_run ? WS_BATCH_GLOBAL : run == exec_ld_shared_run ? WS_BATCH_SHARED : 0;
 }
 
 /* An ld.param that decode found reads a kernel parameter (the parameter's offset known): load_kernel_param,

@@ -7,6 +7,7 @@
 #define WARPSIM_SIM_EXEC_MEM_H
 
 #include "sim/exec.h"
+#include "sim/memmodel.h"
 #include "sim/timing_load.h"
 
 /* Count one warp-level global load of `bytes` per lane of `mask` at addr[lane]
@@ -36,10 +37,22 @@ typedef struct {
     uint64_t runs, sectors;
     ws_ld_global_last last;
 } ws_ld_global_batch;
-/* Whether decode's handler is the one ws_ld_global_batched stands for. */
-int ws_ld_global_batches(ws_exec_fn run);
+/* Which batch form decode's handler has: ws_ld_global_batched's, ws_ld_shared_batched's, or none (0). */
+enum { WS_BATCH_GLOBAL = 1, WS_BATCH_SHARED = 2 };
+int ws_load_batch_kind(ws_exec_fn run);
 void ws_ld_global_batch_start(ws_ld_global_batch *b, const ws_launch *l, ws_block *block);
 void ws_ld_global_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_global_batch *b);
 void ws_ld_global_batch_end(const ws_ld_global_batch *b, uint64_t *counters);
+
+/* The commonest ld.shared (decode gives it exec_ld_shared_run) for a group of warps, one after another: the
+ * handler's work for each, but a warp whose address register has the same run as the last warp's (the
+ * warps of a block reading one row of a tile) takes its elements, counters and bank cost from it (row NULL:
+ * none yet). Nothing writes shared memory between a group's warps at one load. */
+typedef struct {
+    const uint64_t *row;         /* the last warp's destination row */
+    uint64_t a0, stride;         /* its addresses */
+    ws_shared_cost cost;         /* and their cost */
+} ws_ld_shared_batch;
+void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_shared_batch *b);
 
 #endif

@@ -106,7 +106,8 @@ static void group_shapes(const ws_group_member *m, int n, const ws_shape_op *op,
  * each. `scheduled`: the timing model's real-build issue step (not --build O0, not --no-timing), its sums
  * added once for the group; `pure` (ws_decoded.pure: registers alone, no fault, no memory): the steps
  * counted once (for the whole group where its lanes are all active and the instruction has no guard), no
- * fault looked for, no context but the registers; `nsrc`: the instruction's operand count for the issue
+ * fault looked for, no context but the registers; `batched`: the commonest global or shared load's batch
+ * form (WS_BATCH_GLOBAL, WS_BATCH_SHARED: sim/exec_mem.h), 0 none; `nsrc`: the instruction's operand count for the issue
  * step, where the variant knows it (-1: read from it), and `ndst` its destinations' for the retire step;
  * `wide`: a pure instruction's wide form runs the group's lanes and shapes first, all at once (full and
  * together, as gather says, and no guard), then each warp's own work follows (wide_timed does that with
@@ -136,7 +137,8 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     int moved = 0;
     const ws_group_member *m = b->group, *end = m + n;
     ws_ld_global_batch batch;
-    if (batched)
+    ws_ld_shared_batch shared_batch = {NULL, 0, 0, {0}};
+    if (batched == WS_BATCH_GLOBAL)
         ws_ld_global_batch_start(&batch, l, b);
     if (wide) {   /* pure: the warps' timing does not read the values, nor does it read the warps' clocks */
         d->wide(&m->w->exec, in, n);
@@ -159,8 +161,10 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
         else if (timing)
             ws_timing_issue(x, d, frame, mask);
         if (mask) {
-            if (batched)
+            if (batched == WS_BATCH_GLOBAL)
                 ws_ld_global_batched(x, in, mask, &batch);
+            else if (batched == WS_BATCH_SHARED)
+                ws_ld_shared_batched(x, in, mask, &shared_batch);
             else if (!wide)
                 run(x, in, mask);
             if (!wide)
@@ -180,7 +184,7 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
             break;   /* the round stops at the fault */
         }
     }
-    if (batched)
+    if (batched == WS_BATCH_GLOBAL)
         ws_ld_global_batch_end(&batch, ic);
     if (counted)
         steps = (ws_step_sums){(uint64_t)n, (uint64_t)n * WS_WARP_SIZE, (uint64_t)n * WS_WARP_SIZE};
@@ -281,9 +285,12 @@ static int scheduled_wide_group(const group *g, int n)
 }
 static int scheduled_load_group(const group *g, int n, int full)
 {
-    if (g->d->timing.nsrc == 1 && g->d->timing.ndst == 1)   /* an address register, a destination */
-        return plain_group(g, n, full, 1, 0, 1, 0, 1, 1, 0);
-    return plain_group(g, n, full, 1, 0, 1, 0, -1, -1, 0);
+    int one = g->d->timing.nsrc == 1 && g->d->timing.ndst == 1;   /* an address register, a destination */
+    if (g->d->batched_load == WS_BATCH_SHARED)
+        return one ? plain_group(g, n, full, 1, 0, WS_BATCH_SHARED, 0, 1, 1, 0)
+                   : plain_group(g, n, full, 1, 0, WS_BATCH_SHARED, 0, -1, -1, 0);
+    return one ? plain_group(g, n, full, 1, 0, WS_BATCH_GLOBAL, 0, 1, 1, 0)
+               : plain_group(g, n, full, 1, 0, WS_BATCH_GLOBAL, 0, -1, -1, 0);
 }
 static int scheduled_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 0, 0, -1, -1, 0); }
 static int untimed_pure_group(const group *g, int n, int full)
@@ -293,7 +300,9 @@ static int untimed_pure_group(const group *g, int n, int full)
 static int untimed_wide_group(const group *g, int n) { return plain_group(g, n, 1, 0, 1, 0, 0, -1, 1, 1); }
 static int untimed_load_group(const group *g, int n, int full)
 {
-    return plain_group(g, n, full, 0, 0, 1, 0, -1, -1, 0);
+    if (g->d->batched_load == WS_BATCH_SHARED)
+        return plain_group(g, n, full, 0, 0, WS_BATCH_SHARED, 0, -1, -1, 0);
+    return plain_group(g, n, full, 0, 0, WS_BATCH_GLOBAL, 0, -1, -1, 0);
 }
 static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 0, 1, -1, -1, 0); }
 

@@ -286,7 +286,7 @@ static ws_decoded *decode(const ws_arch *arch, const ptx_module *m, const ptx_fu
         d[i].run = special ? special : memory ? memory : ws_exec_table[in->opcode];
         d[i].moves_stack = cls == PTX_CLASS_CTRL || cls == PTX_CLASS_SYNC;
         d[i].sass_branches = (uint8_t)ws_sass_has_branches(in);
-        d[i].batched_load = (uint8_t)ws_ld_global_batches(d[i].run);
+        d[i].batched_load = (uint8_t)ws_load_batch_kind(d[i].run);
         ws_timing_decode(arch, fn, in, &d[i].timing);
         d[i].pure = special && !d[i].moves_stack && !d[i].sass_branches && plain_operands(in) && !d[i].timing.mem &&
                     d[i].timing.pipe < WS_PIPE_BRANCH;

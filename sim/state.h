@@ -193,8 +193,8 @@ typedef struct {
     uint8_t sass_branches;     /* the SASS holds branches PTX does not show (sim/sass.c) */
     uint8_t pure;              /* arithmetic by a specialised handler on registers and immediates: it touches
                                   its own warp's registers alone and cannot fault (sim/lockstep.c) */
-    uint8_t batched_load;      /* the commonest ld.global's handler: a group's warps take its batch form
-                                  (sim/exec_mem.h: ws_ld_global_batched) */
+    uint8_t batched_load;      /* the commonest ld.global's and ld.shared's handlers: a group's warps take
+                                  their batch forms (sim/exec_mem.h: WS_BATCH_GLOBAL, WS_BATCH_SHARED) */
     ws_wide_fn wide;           /* a pure instruction's wide form (sim/exec_fast.h), or NULL */
     ws_timing_op timing;
     ws_shape_op shape;         /* what it does to its destinations' shapes (sim/shape.h) */

@@ -945,6 +945,46 @@ START_TEST(loads_repeat_only_the_same_shape)
 }
 END_TEST
 
+/* And a shared load (ws_ld_shared_batch): after each thread wrote its index to sdata[tid], warp 0 reads
+ * sdata[lane] (a run) and warp 1 sdata[0] (one address for all): the same first address, another stride. */
+static const char same_start_other_stride[] = HEADER
+    ".shared .align 4 .b32 sdata[64];\n"
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<10>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, sdata;\n"
+    "  shl.b32 %r3, %r1, 2;\n"
+    "  add.u32 %r4, %r2, %r3;\n"
+    "  st.shared.u32 [%r4], %r1;\n"
+    "  bar.sync 0;\n"
+    "  shr.u32 %r5, %r1, 5;\n"
+    "  xor.b32 %r6, %r5, 1;\n"
+    "  mul.lo.u32 %r7, %r3, %r6;\n"
+    "  add.u32 %r8, %r2, %r7;\n"
+    "  ld.shared.u32 %r9, [%r8];\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.u64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r9;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(shared_loads_repeat_only_the_same_run)
+{
+    sim_run *a, *b;
+    run_both(same_start_other_stride, "grid 2\nblock 64\nbuf out=u32:64\narg out\n", &a, &b);
+    ck_assert_msg(b->status == 0, "%s", b->err);
+    for (int t = 0; t < 64; t++) {
+        ck_assert_uint_eq(u32(a, "out")[t], t < 32 ? (uint32_t)t : 0);
+        ck_assert_uint_eq(u32(b, "out")[t], t < 32 ? (uint32_t)t : 0);
+    }
+    assert_same_launch(a, b);
+    done(a);
+    done(b);
+}
+END_TEST
+
 /* Every warp of a block in lockstep reaches a barrier whose thread count is no multiple of the warp size:
  * the first warp faults, and the round stops there, grouped (sim/lockstep.c's moving_group) as warp by warp:
  * one warp-instruction of the barrier counted, not four. */
@@ -1126,6 +1166,7 @@ int main(void)
     tcase_add_test(errors, groups_stop_where_warps_stop);
     tcase_add_test(errors, groups_keep_the_rounds_order);
     tcase_add_test(errors, loads_repeat_only_the_same_shape);
+    tcase_add_test(errors, shared_loads_repeat_only_the_same_run);
     tcase_add_test(errors, groups_count_as_warps_do);
     tcase_add_test(errors, one_pass_accesses_as_the_general_path);
     tcase_add_test(errors, groups_stop_at_a_fault);
