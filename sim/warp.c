@@ -19,6 +19,18 @@
 
 /* ---- Call frames ------------------------------------------------------------- */
 
+/* n zeroed elements of `size` bytes in place of old, which has room for fewer: old freed, *capacity n. NULL
+ * out of memory (old kept). */
+static void *zeroed_in_place_of(void *old, size_t *capacity, size_t n, size_t size)
+{
+    void *p = calloc(n, size);
+    if (p) {
+        free(old);
+        *capacity = n;
+    }
+    return p;
+}
+
 /* A frame's shapes, predicates and ready cycles for fn's registers (its value registers set up). */
 static int frame_state(ws_launch *l, ws_frame *f, int32_t fn_index)
 {
@@ -26,12 +38,10 @@ static int frame_state(ws_launch *l, ws_frame *f, int32_t fn_index)
     size_t regs = (size_t)fn->value_reg_count, preds = (size_t)fn->pred_reg_count;
     /* every shape that is kept unknown (the others are never looked at) */
     if (regs > f->shape_capacity) {
-        void *p = calloc(regs, sizeof *f->shape);
+        ws_shape *p = zeroed_in_place_of(f->shape, &f->shape_capacity, regs, sizeof *p);
         if (!p)
             return -1;
-        free(f->shape);
         f->shape = p;
-        f->shape_capacity = regs;
     } else {
         const ws_register_list *shaped = &l->shaped[fn_index];
         for (int32_t i = 0; i < shaped->count; i++)
@@ -64,14 +74,11 @@ int ws_frame_registers(ws_launch *l, ws_frame *f, int32_t fn_index)
 {
     size_t regs = (size_t)l->module->functions[fn_index].value_reg_count, row = WS_WARP_SIZE * sizeof *f->reg;
     f->reg_stride = WS_WARP_SIZE;
-    if (regs > f->reg_capacity) {
-        /* new registers start zeroed, whatever the list says */
-        void *p = calloc(regs, row);
+    if (regs > f->reg_capacity) {   /* new rows start zeroed, whatever the list says */
+        uint64_t *p = zeroed_in_place_of(f->reg, &f->reg_capacity, regs, row);
         if (!p)
             return -1;
-        free(f->reg);
         f->reg = p;
-        f->reg_capacity = regs;
     } else {
         const ws_register_list *zero = &l->zeroed[fn_index];
         for (int32_t i = 0; i < zero->count; i++)

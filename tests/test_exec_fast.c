@@ -118,6 +118,26 @@ static ptx_operand pred(int p)
     return o;
 }
 
+/* A function of NREG registers, whose types the handlers read. */
+typedef struct {
+    ptx_function fn;
+    uint8_t types[NREG];
+} test_function;
+
+static void test_function_init(test_function *t)
+{
+    memset(t, 0, sizeof *t);
+    t->fn.value_reg_type = t->types;
+    t->fn.value_reg_count = NREG;
+}
+
+/* Random register types, 32 or 64 bits, for the next instruction. */
+static void draw_types(test_function *t)
+{
+    for (int r = 0; r < NREG; r++)
+        t->types[r] = (uint8_t)(rnd() % 2 ? PTX_B32 : PTX_B64);
+}
+
 static const ptx_opcode opcodes[] = {OP_add, OP_sub, OP_mul, OP_mad, OP_fma, OP_and, OP_or, OP_xor, OP_shl,
                                      OP_shr, OP_mov, OP_cvta, OP_cvt, OP_setp};
 
@@ -164,23 +184,19 @@ static ptx_instr random_instr(void)
 
 START_TEST(specialised_handlers_match_general_ones)
 {
-    uint8_t reg_types[NREG];
-    ptx_function fn;
-    memset(&fn, 0, sizeof fn);
-    fn.value_reg_type = reg_types;
-    fn.value_reg_count = NREG;
+    test_function t;
+    test_function_init(&t);
     int specialised = 0;
     for (int trial = 0; trial < 200000; trial++) {
         ptx_instr in = random_instr();
-        for (int r = 0; r < NREG; r++)
-            reg_types[r] = (uint8_t)(rnd() % 2 ? PTX_B32 : PTX_B64);
+        draw_types(&t);
         ws_handler_shape computes;
-        ws_exec_fn fast = ws_specialised_handler(&fn, &in, &computes);
+        ws_exec_fn fast = ws_specialised_handler(&t.fn, &in, &computes);
         if (!fast)
             continue;
         specialised++;
         uint32_t mask = rnd() % 2 ? WS_FULL_MASK : (uint32_t)rnd() | 1u;
-        ck_assert_msg(!handlers_differ(&fn, &in, fast, mask, NULL),
+        ck_assert_msg(!handlers_differ(&t.fn, &in, fast, mask, NULL),
                       "opcode %s type %s type2 %d mode %d flags %#x rounding %d cmp %d: results differ",
                       ptx_opcodes[in.opcode].spelling, ptx_types[in.type].name, in.type2, in.mode, in.flags,
                       in.rounding, in.cmp);
@@ -229,25 +245,21 @@ static int rows_by_register_differ(const ptx_function *fn, ws_exec_fn h, const p
  * in a kernel frame's rows, laid out by register among the block's warps, and nothing else touched. */
 START_TEST(handlers_find_rows_by_register)
 {
-    uint8_t reg_types[NREG];
-    ptx_function fn;
-    memset(&fn, 0, sizeof fn);
-    fn.value_reg_type = reg_types;
-    fn.value_reg_count = NREG;
+    test_function t;
+    test_function_init(&t);
     int specialised = 0;
     for (int trial = 0; trial < 50000; trial++) {
         ptx_instr in = random_instr();
-        for (int r = 0; r < NREG; r++)
-            reg_types[r] = (uint8_t)(rnd() % 2 ? PTX_B32 : PTX_B64);
+        draw_types(&t);
         ws_handler_shape computes;
-        ws_exec_fn fast = ws_specialised_handler(&fn, &in, &computes);
+        ws_exec_fn fast = ws_specialised_handler(&t.fn, &in, &computes);
         if (!fast)
             continue;   /* the instructions the general handlers are known to take (the test above) */
         specialised++;
         uint32_t mask = rnd() % 2 ? WS_FULL_MASK : (uint32_t)rnd() | 1u;
-        ck_assert_msg(!rows_by_register_differ(&fn, ws_exec_table[in.opcode], &in, mask), "general %s %s: rows differ",
+        ck_assert_msg(!rows_by_register_differ(&t.fn, ws_exec_table[in.opcode], &in, mask), "general %s %s: rows differ",
                       ptx_opcodes[in.opcode].spelling, ptx_types[in.type].name);
-        ck_assert_msg(!rows_by_register_differ(&fn, fast, &in, mask), "specialised %s %s: rows differ",
+        ck_assert_msg(!rows_by_register_differ(&t.fn, fast, &in, mask), "specialised %s %s: rows differ",
                       ptx_opcodes[in.opcode].spelling, ptx_types[in.type].name);
     }
     ck_assert_int_gt(specialised, 2000);
@@ -262,21 +274,17 @@ START_TEST(wide_forms_match_their_handlers)
 {
     enum { WARPS = 5 };
     static uint64_t once[NREG][WARPS][WS_WARP_SIZE], each[NREG][WARPS][WS_WARP_SIZE];
-    uint8_t reg_types[NREG];
-    ptx_function fn;
-    memset(&fn, 0, sizeof fn);
-    fn.value_reg_type = reg_types;
-    fn.value_reg_count = NREG;
+    test_function t;
+    test_function_init(&t);
     int wide_forms = 0, f32_forms = 0;
     unsigned seen[OP_COUNT];
     memset(seen, 0, sizeof seen);
     for (int trial = 0; trial < 100000; trial++) {
         ptx_instr in = random_instr();
-        for (int r = 0; r < NREG; r++)
-            reg_types[r] = (uint8_t)(rnd() % 2 ? PTX_B32 : PTX_B64);
+        draw_types(&t);
         ws_handler_shape computes;
-        ws_exec_fn fast = ws_specialised_handler(&fn, &in, &computes);
-        ws_wide_fn wide = ws_wide_handler(&fn, &in);
+        ws_exec_fn fast = ws_specialised_handler(&t.fn, &in, &computes);
+        ws_wide_fn wide = ws_wide_handler(&t.fn, &in);
         if (!wide)
             continue;
         ck_assert_ptr_nonnull(fast);
@@ -291,7 +299,7 @@ START_TEST(wide_forms_match_their_handlers)
         memcpy(each, once, sizeof once);
         ws_exec x;
         memset(&x, 0, sizeof x);
-        x.fn = &fn;
+        x.fn = &t.fn;
         x.reg_stride = WARPS * WS_WARP_SIZE;
         x.active = WS_FULL_MASK;
         x.reg = &once[0][first][0];
@@ -406,20 +414,16 @@ static void shaped_row(uint64_t row[WS_WARP_SIZE], ws_shape *s, int bits32)
  * for in the row, as step() does), full warps. */
 START_TEST(computed_shapes_match_rows)
 {
-    uint8_t reg_types[NREG];
-    ptx_function fn;
-    memset(&fn, 0, sizeof fn);
-    fn.value_reg_type = reg_types;
-    fn.value_reg_count = NREG;
+    test_function t;
+    test_function_init(&t);
     int known = 0, computed = 0, rows = 0;
     for (int trial = 0; trial < 400000; trial++) {
         ptx_instr in = random_instr();
         if (trial % 2)   /* the opcodes whose results have computed shapes, more often */
             in.opcode = rnd() % 2 ? OP_add : OP_mov;
-        for (int r = 0; r < NREG; r++)
-            reg_types[r] = (uint8_t)(rnd() % 2 ? PTX_B32 : PTX_B64);
+        draw_types(&t);
         ws_handler_shape computes;
-        ws_exec_fn fast = ws_specialised_handler(&fn, &in, &computes);
+        ws_exec_fn fast = ws_specialised_handler(&t.fn, &in, &computes);
         ws_shape_op op;
         ws_shape_decode(NULL, &in, fast, computes, &op);
         if (!fast || op.kind < WS_SHAPE_ADD)
@@ -428,13 +432,13 @@ START_TEST(computed_shapes_match_rows)
         ws_shape shapes[NREG];
         randomise(&m);
         for (int r = 0; r < NREG; r++) {
-            shaped_row(m.reg[r], &shapes[r], reg_types[r] == PTX_B32);
+            shaped_row(m.reg[r], &shapes[r], t.types[r] == PTX_B32);
             if (rnd() % 8 == 0)
                 shapes[r].known = 0, shapes[r].looked = rnd() % 2;   /* none yet (looked for), or none at all */
         }
         ws_exec x;
         memset(&x, 0, sizeof x);
-        x.fn = &fn;
+        x.fn = &t.fn;
         x.reg = &m.reg[0][0];
         x.reg_stride = WS_WARP_SIZE;
         x.pred = m.pred;
