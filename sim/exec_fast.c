@@ -15,6 +15,7 @@
 #include "sim/exec_fast.h"
 
 #include "sim/exec_alu.h"
+#include "sim/state.h"   /* the wide forms read the next warps' %tid lanes */
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -257,16 +258,26 @@ WS_LANE_LOOPS static void fast_##name##_##width(ws_exec *x, const ptx_instr *in,
     } \
     slow_##name##_##width(x, in, mask); \
 } \
-WS_LANE_LOOPS static void wide_##name##_##width(ws_exec *x, const ptx_instr *in, int n)   /* a register, immediate */ \
+/* a a register, an immediate, or a special register plain_operands takes: the warps' own %tid lanes (the \
+ * group's warps are consecutive in their block), or a value alike in every warp of the block */ \
+WS_LANE_LOOPS static void wide_##name##_##width(ws_exec *x, const ptx_instr *in, int n) \
 { \
-    uint64_t *d = ws_row(x, in->operand[0].reg); \
-    if (in->operand[1].kind == PTX_OPD_REG) { \
-        const uint64_t *a = ws_row(x, in->operand[1].reg); \
+    uint64_t *d = ws_row(x, in->operand[0].reg), ia; \
+    const ptx_operand *oa = &in->operand[1]; \
+    if (oa->kind == PTX_OPD_REG) { \
+        const uint64_t *a = ws_row(x, oa->reg); \
         for (int i = 0; i < n * WS_WARP_SIZE; i += WS_WARP_SIZE) \
             LANE_QUADS(d + i, op_##name##_##width(a[i + q + k])) \
         return; \
     } \
-    uint64_t ia = (uint64_t)in->operand[1].imm; \
+    if (ws_operand_tid(x, oa) != NULL) { \
+        for (int w = 0; w < n; w++) { \
+            const uint32_t *tid = x->warp[w].tid[oa->reg - PTX_SREG_TID_X]; \
+            LANE_QUADS(d + w * WS_WARP_SIZE, op_##name##_##width(tid[q + k])) \
+        } \
+        return; \
+    } \
+    ws_operand_uniform(x, oa, &ia);   /* the immediate, or the block's or grid's value */ \
     for (int i = 0; i < n * WS_WARP_SIZE; i += WS_WARP_SIZE) \
         LANE_QUADS(d + i, op_##name##_##width(ia)) \
 }
@@ -451,8 +462,8 @@ static int int_width(ptx_type t)
 }
 
 /* A handler's wide form (ws_wide_fn), and what it takes of its sources (operands 1..3): a register (R), a
- * register or an immediate (I), none (0). */
-enum { R = 1, I = 2 };
+ * register or an immediate (I), those or a special register %tid, %ntid, %ctaid or %nctaid (S), none (0). */
+enum { R = 1, I = 2, S = 3 };
 typedef struct {
     ws_wide_fn fn;
     uint8_t src[3];
@@ -461,7 +472,7 @@ typedef struct {
 /* fast_NAME, its wide form noted in *form: a function's address is compared with no other (one taken
  * here and one in a table may differ: target_clones' resolvers). */
 #define WITH_WIDE(name, a, b, c) (*form = (wide_form){wide_##name, {a, b, c}}, fast_##name)
-#define INT1(name) WITH_WIDE(name, I, 0, 0)
+#define INT1(name) WITH_WIDE(name, S, 0, 0)
 #define INT2(name) WITH_WIDE(name, R, I, 0)
 #define INT3(name) WITH_WIDE(name, R, I, R)
 #define F32_2(name) WITH_WIDE(name, I, I, 0)
@@ -584,8 +595,11 @@ ws_wide_fn ws_wide_handler(const ptx_function *fn, const ptx_instr *in)
     if (!choose(fn, in, &shape, &form) || !form.fn || in->operand[0].kind != PTX_OPD_REG)
         return NULL;
     for (int k = 0; k < 3; k++) {
-        unsigned want = form.src[k], kind = in->operand[k + 1].kind;
-        if (want ? kind != PTX_OPD_REG && !(want == I && kind == PTX_OPD_IMM) : k + 1 < in->operand_count)
+        const ptx_operand *op = &in->operand[k + 1];
+        unsigned want = form.src[k], kind = op->kind;
+        int special = kind == PTX_OPD_SREG && op->reg >= PTX_SREG_TID_X && op->reg <= PTX_SREG_NCTAID_Z;
+        if (want ? kind != PTX_OPD_REG && !(want >= I && kind == PTX_OPD_IMM) && !(want == S && special)
+                 : k + 1 < in->operand_count)
             return NULL;   /* a source it does not take, or more operands than it reads */
     }
     return form.fn;

@@ -256,12 +256,16 @@ static int read_before_written(const ptx_function *fn, ws_register_list *out)
 
 /* ---- Decode and set-up -------------------------------------------------------- */
 
-/* Operands a specialised handler reads and writes in its own warp's registers alone: no special register
- * (%clock reads the block's step count), no symbol, no address. */
+/* Operands a specialised handler reads and writes in its own warp's registers alone: the special registers
+ * it reads are its lanes' thread indices or the block's and grid's (not %clock, which reads the block's step
+ * count), no symbol, no address. */
 static int plain_operands(const ptx_instr *in)
 {
     for (int k = 0; k < in->operand_count; k++) {
-        ptx_operand_kind kind = (ptx_operand_kind)in->operand[k].kind;
+        const ptx_operand *op = &in->operand[k];
+        ptx_operand_kind kind = (ptx_operand_kind)op->kind;
+        if (kind == PTX_OPD_SREG && op->reg >= PTX_SREG_TID_X && op->reg <= PTX_SREG_NCTAID_Z)
+            continue;   /* %tid, %ntid, %ctaid, %nctaid */
         if (kind != PTX_OPD_REG && kind != PTX_OPD_IMM && kind != PTX_OPD_PRED && kind != PTX_OPD_SINK &&
             kind != PTX_OPD_NONE)
             return 0;

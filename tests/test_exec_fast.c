@@ -387,6 +387,92 @@ START_TEST(special_register_moves_match_general_ones)
 }
 END_TEST
 
+/* The wide forms of mov and cvt of a special register (ws_wide_handler): those of %tid, %ntid, %ctaid and
+ * %nctaid equal their handlers run warp by warp on 1-4 consecutive warps of a 5-warp block (each warp its own
+ * %tid lanes); the others (%clock reads the block's steps, %laneid, %warpid, ...) have none. */
+START_TEST(wide_special_moves_match_their_handlers)
+{
+    enum { WARPS = 5 };
+    static uint64_t once[NREG][WARPS][WS_WARP_SIZE], each[NREG][WARPS][WS_WARP_SIZE];
+    static ws_launch l;
+    static ws_block b;
+    static ws_warp warps[WARPS];
+    test_function t;
+    test_function_init(&t);
+    for (int r = 0; r < NREG; r++)
+        t.types[r] = r % 2 ? PTX_B64 : PTX_B32;
+    l.arch = ws_arch_default();
+    l.block_dim[0] = 16, l.block_dim[1] = 10, l.block_dim[2] = 1;
+    l.grid[0] = 7, l.grid[1] = 5, l.grid[2] = 3;
+    b.ctaid[0] = 6, b.ctaid[1] = 4, b.ctaid[2] = 1;
+    b.warps = warps, b.warp_count = WARPS;
+    for (int w = 0; w < WARPS; w++) {
+        warps[w].index = w;
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+            uint32_t thread = (uint32_t)(w * WS_WARP_SIZE + lane);
+            warps[w].tid[0][lane] = thread % 16;
+            warps[w].tid[1][lane] = thread / 16;
+            warps[w].tid[2][lane] = 0;
+        }
+    }
+    static const struct {
+        ptx_opcode op;
+        uint8_t type, type2, dst;
+    } forms[] = {
+        {OP_mov, PTX_U32, 0, 0}, {OP_mov, PTX_U64, 0, 1}, {OP_cvt, PTX_U64, PTX_U32, 1}, {OP_cvt, PTX_S64, PTX_S32, 1},
+    };
+    int wide_forms = 0;
+    for (int r = 0; r < PTX_SREG_COUNT; r++)
+        for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+            ptx_instr in;
+            memset(&in, 0, sizeof in);
+            in.opcode = (uint16_t)forms[f].op;
+            in.type = forms[f].type;
+            in.type2 = forms[f].type2;
+            in.vec = 1, in.guard = -1, in.call = -1;
+            in.operand[0] = reg(forms[f].dst);
+            in.operand[1] = reg(0);
+            in.operand[1].kind = PTX_OPD_SREG;
+            in.operand[1].reg = r;
+            in.operand_count = 2;
+            ws_handler_shape computes;
+            ws_exec_fn fast = ws_specialised_handler(&t.fn, &in, &computes);
+            ws_wide_fn wide = ws_wide_handler(&t.fn, &in);
+            int takes = r >= PTX_SREG_TID_X && r <= PTX_SREG_NCTAID_Z;
+            ck_assert_msg(!wide == !(takes && fast), "%s of %s: a wide form %s", ptx_opcodes[in.opcode].spelling,
+                          ptx_sreg_names[r], wide ? "it must not have" : "missing");
+            if (!wide)
+                continue;
+            wide_forms++;
+            for (int trial = 0; trial < 8; trial++) {
+                int first = (int)(rnd() % WARPS), n = 1 + (int)(rnd() % (WARPS - first));
+                for (int reg_ = 0; reg_ < NREG; reg_++)
+                    for (int k = 0; k < WARPS; k++)
+                        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+                            once[reg_][k][lane] = value();
+                memcpy(each, once, sizeof once);
+                ws_exec x;
+                memset(&x, 0, sizeof x);
+                x.launch = &l, x.block = &b, x.fn = &t.fn;
+                x.reg_stride = WARPS * WS_WARP_SIZE;
+                x.active = WS_FULL_MASK;
+                x.warp = &warps[first];
+                x.reg = &once[0][first][0];
+                wide(&x, &in, n);
+                for (int k = first; k < first + n; k++) {
+                    x.warp = &warps[k];
+                    x.reg = &each[0][k][0];
+                    fast(&x, &in, WS_FULL_MASK);
+                }
+                ck_assert_msg(memcmp(once, each, sizeof once) == 0, "%s %s of %s, warps %d..%d: rows differ",
+                              ptx_opcodes[in.opcode].spelling, ptx_types[in.type].name, ptx_sreg_names[r], first,
+                              first + n - 1);
+            }
+        }
+    ck_assert_int_ge(wide_forms, 12 * 2);   /* mov.u32 and mov.u64 of each, at least */
+}
+END_TEST
+
 /* A row that is one shape: lane 0's value and the steps chosen to land near the edges the
  * rules must respect (2^31, 2^32, 2^64), or anywhere; one run or rows. */
 static void shaped_row(uint64_t row[WS_WARP_SIZE], ws_shape *s, int bits32)
@@ -481,6 +567,7 @@ int main(void)
     tcase_add_test(tc, special_register_moves_match_general_ones);
     tcase_add_test(tc, handlers_find_rows_by_register);
     tcase_add_test(tc, wide_forms_match_their_handlers);
+    tcase_add_test(tc, wide_special_moves_match_their_handlers);
     tcase_add_test(tc, computed_shapes_match_rows);
     suite_add_tcase(suite, tc);
     SRunner *runner = srunner_create(suite);

@@ -985,6 +985,37 @@ START_TEST(shared_loads_repeat_only_the_same_run)
 }
 END_TEST
 
+/* %clock (the block's warp-instructions so far) is read warp by warp in a group too: it is no plain
+ * operand of a wide or pure group (sim/setup.c), whose steps are counted once for the group. By hand: each
+ * of the 4 warps ran 2 instructions before it, and warp k's mov is the block's (8 + k + 1)-th. */
+static const char clock_per_warp[] = HEADER
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, %clock;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.u64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r2;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(clock_read_warp_by_warp_in_groups)
+{
+    sim_run *a, *b;
+    run_both(clock_per_warp, "grid 2\nblock 128\nbuf out=u32:128\narg out\n", &a, &b);
+    ck_assert_msg(b->status == 0, "%s", b->err);
+    for (int t = 0; t < 128; t++) {
+        ck_assert_uint_eq(u32(a, "out")[t], (uint32_t)(9 + t / 32));
+        ck_assert_uint_eq(u32(b, "out")[t], (uint32_t)(9 + t / 32));
+    }
+    assert_same_launch(a, b);
+    done(a);
+    done(b);
+}
+END_TEST
+
 /* Every warp of a block in lockstep reaches a barrier whose thread count is no multiple of the warp size:
  * the first warp faults, and the round stops there, grouped (sim/lockstep.c's moving_group) as warp by warp:
  * one warp-instruction of the barrier counted, not four. */
@@ -1167,6 +1198,7 @@ int main(void)
     tcase_add_test(errors, groups_keep_the_rounds_order);
     tcase_add_test(errors, loads_repeat_only_the_same_shape);
     tcase_add_test(errors, shared_loads_repeat_only_the_same_run);
+    tcase_add_test(errors, clock_read_warp_by_warp_in_groups);
     tcase_add_test(errors, groups_count_as_warps_do);
     tcase_add_test(errors, one_pass_accesses_as_the_general_path);
     tcase_add_test(errors, groups_stop_at_a_fault);
