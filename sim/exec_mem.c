@@ -1208,6 +1208,30 @@ static void exec_ld_kernel_param(ws_exec *x, const ptx_instr *in, uint32_t mask)
     load(x, in, mask);
 }
 
+/* exec_ld_kernel_param's wide form (sim/exec.h: ws_wide_fn): read_kernel_param's value in every lane of the
+ * group's warps, the parameter found inside the buffer and aligned at decode (ws_memory_wide_handler). */
+static void wide_ld_kernel_param(ws_exec *x, const ptx_instr *in, int n)
+{
+    ws_launch *l = x->launch;
+    const ptx_operand *op = &in->operand[1];
+    int32_t d = in->operand[0].reg;
+    unsigned size = ptx_types[in->type].size, reg_bits = ws_type_bits((ptx_type)x->fn->value_reg_type[d]);
+    uint64_t at = l->module->symbols[op->symbol].offset + (uint64_t)op->imm;
+    uint64_t v = widen(load_bytes(l->params + at, size), (ptx_type)in->type, reg_bits), *r = ws_row(x, d);
+    for (int lane = 0; lane < n * WS_WARP_SIZE; lane++)
+        r[lane] = v;
+}
+
+ws_wide_fn ws_memory_wide_handler(const ptx_module *m, const ptx_instr *in, ws_exec_fn run)
+{
+    if (run != exec_ld_kernel_param)
+        return NULL;
+    const ptx_symbol *s = &m->symbols[in->operand[1].symbol];
+    uint64_t at = s->offset + (uint64_t)in->operand[1].imm, size = ptx_types[in->type].size;
+    uint64_t limit = m->functions[s->function].param_size;
+    return limit >= size && at <= limit - size && !(at & (size - 1)) ? wide_ld_kernel_param : NULL;
+}
+
 ws_exec_fn ws_memory_handler(const ptx_module *m, const ptx_function *fn, const ptx_instr *in)
 {
     const ptx_operand *d = &in->operand[0], *op = &in->operand[1];

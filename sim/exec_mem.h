@@ -17,6 +17,10 @@ void ws_count_global_load(ws_exec *x, const uint64_t addr[WS_WARP_SIZE], uint32_
 /* A handler specialised to a memory instruction's space, types and operands, or NULL when exec_ld's
  * serves it (picked once per launch, as sim/exec_fast.h's). */
 ws_exec_fn ws_memory_handler(const ptx_module *m, const ptx_function *fn, const ptx_instr *in);
+/* The wide form (sim/exec.h: ws_wide_fn) of ws_memory_handler's `run` for in: an ld.param of a kernel
+ * parameter inside the buffer, aligned, alike in every lane and warp; NULL for the others. No fault, but not
+ * pure: sim/lockstep.c takes it only where the launch's accesses take one pass (as the handler's does). */
+ws_wide_fn ws_memory_wide_handler(const ptx_module *m, const ptx_instr *in, ws_exec_fn run);
 
 /* The commonest ld.global (decode gives it exec_ld_global_run) for a group of warps, one after another
  * (sim/lockstep.c): the timing model's batch (sim/timing_load.h), and the counters of each warp's one-pass

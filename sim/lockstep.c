@@ -327,7 +327,8 @@ static int plain_rounds(group *g, int wi, int whole_round)
     const int rows_at_once = full && together;   /* a wide form may run the group's lanes */
     for (;;) {
         const ws_decoded *d = g->d;
-        int wide = rows_at_once && d->wide && g->in->guard < 0;
+        /* a wide form; a kernel parameter's load (not pure) only where accesses take one pass */
+        int wide = rows_at_once && d->wide && g->in->guard < 0 && (d->pure || l->one_pass);
         int moved = kind < 0 ? general_group(g, n, full)
                   : kind > 0 ? (wide ? scheduled_wide_group(g, n)
                                 : d->pure ? scheduled_pure_group(g, n, full)

@@ -294,7 +294,10 @@ static ws_decoded *decode(const ws_arch *arch, const ptx_module *m, const ptx_fu
         ws_timing_decode(arch, fn, in, &d[i].timing);
         d[i].pure = special && !d[i].moves_stack && !d[i].sass_branches && plain_operands(in) && !d[i].timing.mem &&
                     d[i].timing.pipe < WS_PIPE_BRANCH;
-        d[i].wide = d[i].pure && d[i].timing.ndst == 1 ? ws_wide_handler(fn, in) : NULL;   /* sim/lockstep.c retires one */
+        /* sim/lockstep.c's wide groups retire one destination, with an arithmetic instruction's timing */
+        d[i].wide = d[i].timing.ndst != 1 || d[i].timing.mem || d[i].timing.pipe >= WS_PIPE_BRANCH ? NULL
+                  : d[i].pure ? ws_wide_handler(fn, in)
+                  : memory && !d[i].moves_stack && !d[i].sass_branches ? ws_memory_wide_handler(m, in, memory) : NULL;
         ws_shape_decode(m, in, special, computes, &d[i].shape);
     }
     ws_shape_op *shapes = calloc((size_t)fn->instr_count + 1, sizeof *shapes);

@@ -1016,6 +1016,45 @@ START_TEST(clock_read_warp_by_warp_in_groups)
 }
 END_TEST
 
+/* A kernel parameter's load runs for a whole group at once (sim/exec_mem.c: wide_ld_kernel_param) only where
+ * decode found it inside the parameter buffer: `a` read in every lane of 4 warps, and a read 4 bytes past
+ * it (bytes 12-15 of 12) the general path's error, as warp by warp. */
+#define PARAM_AT(OFFSET) HEADER \
+    ".visible .entry k(.param .u64 out, .param .u32 a)\n" \
+    "{\n" \
+    "  .reg .b32 %r<4>; .reg .b64 %rd<4>;\n" \
+    "  ld.param.u64 %rd1, [out];\n" \
+    "  ld.param.u32 %r2, [a+" OFFSET "];\n" \
+    "  mov.u32 %r1, %tid.x;\n" \
+    "  mul.wide.u32 %rd2, %r1, 4;\n" \
+    "  add.u64 %rd3, %rd1, %rd2;\n" \
+    "  st.global.u32 [%rd3], %r2;\n" \
+    "  ret;\n" \
+    "}\n"
+
+START_TEST(kernel_parameters_read_at_once_where_they_are)
+{
+    static const char inside[] = PARAM_AT("0"), past[] = PARAM_AT("4");
+    const char *launch = "grid 2\nblock 128\nbuf out=u32:128\narg out\narg u32:7\n";
+    sim_run *a, *b;
+    run_both(inside, launch, &a, &b);
+    ck_assert_msg(b->status == 0, "%s", b->err);
+    for (int t = 0; t < 128; t++) {
+        ck_assert_uint_eq(u32(a, "out")[t], 7);
+        ck_assert_uint_eq(u32(b, "out")[t], 7);
+    }
+    assert_same_launch(a, b);
+    done(a);
+    done(b);
+    run_both(past, launch, &a, &b);
+    ck_assert_int_eq(b->status, 1);
+    ck_assert_msg(strstr(b->err, "out-of-bounds 4-byte read of parameter offset 12") != NULL, "%s", b->err);
+    assert_same_launch(a, b);
+    done(a);
+    done(b);
+}
+END_TEST
+
 /* Every warp of a block in lockstep reaches a barrier whose thread count is no multiple of the warp size:
  * the first warp faults, and the round stops there, grouped (sim/lockstep.c's moving_group) as warp by warp:
  * one warp-instruction of the barrier counted, not four. */
@@ -1199,6 +1238,7 @@ int main(void)
     tcase_add_test(errors, loads_repeat_only_the_same_shape);
     tcase_add_test(errors, shared_loads_repeat_only_the_same_run);
     tcase_add_test(errors, clock_read_warp_by_warp_in_groups);
+    tcase_add_test(errors, kernel_parameters_read_at_once_where_they_are);
     tcase_add_test(errors, groups_count_as_warps_do);
     tcase_add_test(errors, one_pass_accesses_as_the_general_path);
     tcase_add_test(errors, groups_stop_at_a_fault);
