@@ -333,6 +333,21 @@ static void fast_setp_##name(ws_exec *x, const ptx_instr *in, uint32_t mask) \
     ws_pred_set(x, &in->operand[0], mask, t); \
     if (b == &in->operand[3]) \
         ws_pred_set(x, q, mask, ~t); \
+} \
+/* the wide form (a a register, b a register or an immediate): each warp's predicates are its kernel frame's */ \
+static void wide_setp_##name(ws_exec *x, const ptx_instr *in, int n) \
+{ \
+    const ptx_operand *q = &in->operand[1], *b = &in->operand[q->kind == PTX_OPD_PRED || \
+                                                             q->kind == PTX_OPD_SINK || q->kind == PTX_OPD_NONE ? 3 : 2]; \
+    const uint64_t *a = ws_row(x, b[-1].reg), *rb = b->kind == PTX_OPD_REG ? ws_row(x, b->reg) : NULL; \
+    for (int w = 0; w < n; w++) { \
+        ws_exec *xw = &x->warp[w].exec; \
+        uint32_t t = rb ? compare_##name(in->cmp, a + w * WS_WARP_SIZE, rb + w * WS_WARP_SIZE) \
+                        : compare_imm_##name(in->cmp, a + w * WS_WARP_SIZE, (uint64_t)b->imm); \
+        ws_pred_set(xw, &in->operand[0], WS_FULL_MASK, t); \
+        if (b == &in->operand[3]) \
+            ws_pred_set(xw, q, WS_FULL_MASK, ~t); \
+    } \
 }
 SETP(s32)
 SETP(u32)
@@ -463,7 +478,7 @@ static int int_width(ptx_type t)
 
 /* A handler's wide form (ws_wide_fn), and what it takes of its sources (operands 1..3): a register (R), a
  * register or an immediate (I), those or a special register %tid, %ntid, %ctaid or %nctaid (S), none (0). */
-enum { R = 1, I = 2, S = 3 };
+enum { R = 1, I = 2, S = 3, Q = 4 };   /* Q: setp's operands, a second destination q or not (wide_setp_*) */
 typedef struct {
     ws_wide_fn fn;
     uint8_t src[3];
@@ -498,9 +513,9 @@ static ws_exec_fn choose(const ptx_function *fn, const ptx_instr *in, ws_handler
         if (in->boolop != PTX_BOOL_NONE || d->kind != PTX_OPD_PRED)
             return NULL;
         if (width == 32)
-            return is_signed ? fast_setp_s32 : fast_setp_u32;
+            return is_signed ? WITH_WIDE(setp_s32, Q, 0, 0) : WITH_WIDE(setp_u32, Q, 0, 0);
         if (width == 64)
-            return is_signed ? fast_setp_s64 : fast_setp_u64;
+            return is_signed ? WITH_WIDE(setp_s64, Q, 0, 0) : WITH_WIDE(setp_u64, Q, 0, 0);
         return NULL;
     }
     if (d->kind != PTX_OPD_REG)
@@ -592,7 +607,16 @@ ws_wide_fn ws_wide_handler(const ptx_function *fn, const ptx_instr *in)
 {
     ws_handler_shape shape;
     wide_form form;
-    if (!choose(fn, in, &shape, &form) || !form.fn || in->operand[0].kind != PTX_OPD_REG)
+    if (!choose(fn, in, &shape, &form) || !form.fn)
+        return NULL;
+    if (form.src[0] == Q) {   /* setp p[|q], a, b: a a register, b a register or an immediate */
+        const ptx_operand *q = &in->operand[1];
+        int has_q = q->kind == PTX_OPD_PRED || q->kind == PTX_OPD_SINK || q->kind == PTX_OPD_NONE;
+        const ptx_operand *a = &in->operand[has_q ? 2 : 1], *b = a + 1;
+        return in->operand_count == (has_q ? 4 : 3) && a->kind == PTX_OPD_REG &&
+               (b->kind == PTX_OPD_REG || b->kind == PTX_OPD_IMM) ? form.fn : NULL;
+    }
+    if (in->operand[0].kind != PTX_OPD_REG)
         return NULL;
     for (int k = 0; k < 3; k++) {
         const ptx_operand *op = &in->operand[k + 1];

@@ -268,12 +268,14 @@ END_TEST
 
 /* The wide forms (ws_wide_handler) against their handlers: a group of 1 to 4 consecutive warps of a 5-warp
  * block's kernel frame (rows by register), every lane active, run at once by the wide form and warp by
- * warp by the specialised handler from the same random rows, must leave the same rows, and the other
- * warps' untouched. */
+ * warp by the specialised handler from the same random rows and predicates, must leave the same rows and
+ * predicates (setp's, each warp's own), and the other warps' untouched. */
 START_TEST(wide_forms_match_their_handlers)
 {
     enum { WARPS = 5 };
     static uint64_t once[NREG][WARPS][WS_WARP_SIZE], each[NREG][WARPS][WS_WARP_SIZE];
+    static uint32_t preds_once[WARPS][NPRED], preds_each[WARPS][NPRED];
+    static ws_warp warps[WARPS];   /* setp's form writes each warp's predicates (its context's) */
     test_function t;
     test_function_init(&t);
     int wide_forms = 0, f32_forms = 0;
@@ -297,19 +299,30 @@ START_TEST(wide_forms_match_their_handlers)
                 for (int l = 0; l < WS_WARP_SIZE; l++)
                     once[r][k][l] = value();
         memcpy(each, once, sizeof once);
+        for (int k = 0; k < WARPS; k++) {
+            for (int p = 0; p < NPRED; p++)
+                preds_once[k][p] = (uint32_t)rnd();
+            warps[k].exec.pred = preds_once[k];
+        }
+        memcpy(preds_each, preds_once, sizeof preds_once);
         ws_exec x;
         memset(&x, 0, sizeof x);
         x.fn = &t.fn;
         x.reg_stride = WARPS * WS_WARP_SIZE;
         x.active = WS_FULL_MASK;
         x.reg = &once[0][first][0];
+        x.warp = &warps[first];
+        x.pred = preds_once[first];
         wide(&x, &in, n);
         for (int k = first; k < first + n; k++) {
             x.reg = &each[0][k][0];
+            x.warp = &warps[k];
+            x.pred = preds_each[k];
             fast(&x, &in, WS_FULL_MASK);
         }
-        ck_assert_msg(memcmp(once, each, sizeof once) == 0, "%s %s, warps %d..%d: rows differ",
-                      ptx_opcodes[in.opcode].spelling, ptx_types[in.type].name, first, first + n - 1);
+        ck_assert_msg(memcmp(once, each, sizeof once) == 0 && memcmp(preds_once, preds_each, sizeof preds_once) == 0,
+                      "%s %s, warps %d..%d: rows or predicates differ", ptx_opcodes[in.opcode].spelling,
+                      ptx_types[in.type].name, first, first + n - 1);
     }
     ck_assert_int_gt(wide_forms, 5000);
     /* every family: integer binary, ternary and unary, f32 binary and (where the CPU has FMA) fma */
@@ -318,6 +331,7 @@ START_TEST(wide_forms_match_their_handlers)
     ck_assert_uint_gt(seen[OP_mad], 100);
     ck_assert_uint_gt(seen[OP_mov], 100);
     ck_assert_uint_gt(seen[OP_mul], 100);
+    ck_assert_uint_gt(seen[OP_setp], 100);
     ck_assert_int_gt(f32_forms, 100);
 #if defined(__x86_64__) && defined(__GNUC__)
     if (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"))
