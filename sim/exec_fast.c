@@ -319,13 +319,18 @@ COMPARE(u64, uint64_t, uint64_t)
 #undef COMPARE
 #undef COMPARE_LANES
 
-/* setp writes p = t and, when a second destination is written, q = !t
- * (operands p, [q], a, b as exec_setp reads them). */
+/* setp's operand b: p, [q], a, b as exec_setp reads them (operand 1 a second destination q, or a). */
+static inline const ptx_operand *setp_b(const ptx_instr *in)
+{
+    unsigned kind = in->operand[1].kind;
+    return &in->operand[kind == PTX_OPD_PRED || kind == PTX_OPD_SINK || kind == PTX_OPD_NONE ? 3 : 2];
+}
+
+/* setp writes p = t and, when a second destination is written, q = !t. */
 #define SETP(name) \
 static void fast_setp_##name(ws_exec *x, const ptx_instr *in, uint32_t mask) \
 { \
-    const ptx_operand *q = &in->operand[1], *b = &in->operand[q->kind == PTX_OPD_PRED || \
-                                                             q->kind == PTX_OPD_SINK || q->kind == PTX_OPD_NONE ? 3 : 2]; \
+    const ptx_operand *q = &in->operand[1], *b = setp_b(in); \
     uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE]; \
     const uint64_t *a = ws_src(x, b - 1, ta); \
     uint32_t t = b->kind == PTX_OPD_IMM ? compare_imm_##name(in->cmp, a, (uint64_t)b->imm) \
@@ -337,8 +342,7 @@ static void fast_setp_##name(ws_exec *x, const ptx_instr *in, uint32_t mask) \
 /* the wide form (a a register, b a register or an immediate): each warp's predicates are its kernel frame's */ \
 static void wide_setp_##name(ws_exec *x, const ptx_instr *in, int n) \
 { \
-    const ptx_operand *q = &in->operand[1], *b = &in->operand[q->kind == PTX_OPD_PRED || \
-                                                             q->kind == PTX_OPD_SINK || q->kind == PTX_OPD_NONE ? 3 : 2]; \
+    const ptx_operand *q = &in->operand[1], *b = setp_b(in); \
     const uint64_t *a = ws_row(x, b[-1].reg), *rb = b->kind == PTX_OPD_REG ? ws_row(x, b->reg) : NULL; \
     for (int w = 0; w < n; w++) { \
         ws_exec *xw = &x->warp[w].exec; \
@@ -610,10 +614,8 @@ ws_wide_fn ws_wide_handler(const ptx_function *fn, const ptx_instr *in)
     if (!choose(fn, in, &shape, &form) || !form.fn)
         return NULL;
     if (form.src[0] == Q) {   /* setp p[|q], a, b: a a register, b a register or an immediate */
-        const ptx_operand *q = &in->operand[1];
-        int has_q = q->kind == PTX_OPD_PRED || q->kind == PTX_OPD_SINK || q->kind == PTX_OPD_NONE;
-        const ptx_operand *a = &in->operand[has_q ? 2 : 1], *b = a + 1;
-        return in->operand_count == (has_q ? 4 : 3) && a->kind == PTX_OPD_REG &&
+        const ptx_operand *b = setp_b(in);
+        return in->operand_count == b - in->operand + 1 && b[-1].kind == PTX_OPD_REG &&
                (b->kind == PTX_OPD_REG || b->kind == PTX_OPD_IMM) ? form.fn : NULL;
     }
     if (in->operand[0].kind != PTX_OPD_REG)

@@ -107,8 +107,9 @@ static void group_shapes(const ws_group_member *m, int n, const ws_shape_op *op,
  * added once for the group; `pure` (ws_decoded.pure: registers alone, no fault, no memory): the steps
  * counted once (for the whole group where its lanes are all active and the instruction has no guard), no
  * fault looked for, no context but the registers; `batched`: the commonest global or shared load's batch
- * form (WS_BATCH_GLOBAL, WS_BATCH_SHARED: sim/exec_mem.h), 0 none; `nsrc`: the instruction's operand count for the issue
- * step, where the variant knows it (-1: read from it), and `ndst` its destinations' for the retire step;
+ * form (WS_BATCH_GLOBAL, WS_BATCH_SHARED: sim/exec_mem.h), 0 none; `nsrc`: the instruction's operand count
+ * for the issue step, where the variant knows it (-1: read from it), and `ndst` its destinations' for the
+ * retire step;
  * `wide`: a pure instruction's wide form runs the group's lanes and shapes first, all at once (full and
  * together, as gather says, and no guard), then each warp's own work follows (wide_timed does that with
  * the real build's issue step). Returns 0 when each warp ran it and still waits at the next one, with the
@@ -140,7 +141,7 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     ws_ld_shared_batch shared_batch = {NULL, 0, 0, {0}};
     if (batched == WS_BATCH_GLOBAL)
         ws_ld_global_batch_start(&batch, l, b);
-    if (wide) {   /* pure: the warps' timing does not read the values, nor does it read the warps' clocks */
+    if (wide) {   /* the warps' timing does not read the values, nor does the form read the warps' clocks */
         d->wide(&m->w->exec, in, n);
         if (shape.kind != WS_SHAPE_NONE)
             group_shapes(m, n, &shape, in);

@@ -257,8 +257,8 @@ START_TEST(handlers_find_rows_by_register)
             continue;   /* the instructions the general handlers are known to take (the test above) */
         specialised++;
         uint32_t mask = rnd() % 2 ? WS_FULL_MASK : (uint32_t)rnd() | 1u;
-        ck_assert_msg(!rows_by_register_differ(&t.fn, ws_exec_table[in.opcode], &in, mask), "general %s %s: rows differ",
-                      ptx_opcodes[in.opcode].spelling, ptx_types[in.type].name);
+        ck_assert_msg(!rows_by_register_differ(&t.fn, ws_exec_table[in.opcode], &in, mask),
+                      "general %s %s: rows differ", ptx_opcodes[in.opcode].spelling, ptx_types[in.type].name);
         ck_assert_msg(!rows_by_register_differ(&t.fn, fast, &in, mask), "specialised %s %s: rows differ",
                       ptx_opcodes[in.opcode].spelling, ptx_types[in.type].name);
     }
