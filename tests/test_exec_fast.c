@@ -340,6 +340,32 @@ START_TEST(wide_forms_match_their_handlers)
 }
 END_TEST
 
+/* The moves of a special register the tests below try: mov.u32 into a 32-bit register, mov.u64, and cvt from
+ * 32 to 64 bits, unsigned and signed. */
+static const struct {
+    ptx_opcode op;
+    uint8_t type, type2, dst;
+} special_moves[] = {
+    {OP_mov, PTX_U32, 0, 0}, {OP_mov, PTX_U64, 0, 1}, {OP_cvt, PTX_U64, PTX_U32, 1}, {OP_cvt, PTX_S64, PTX_S32, 1},
+};
+
+/* special_moves[f] of special register r. */
+static ptx_instr special_move(size_t f, int r)
+{
+    ptx_instr in;
+    memset(&in, 0, sizeof in);
+    in.opcode = (uint16_t)special_moves[f].op;
+    in.type = special_moves[f].type;
+    in.type2 = special_moves[f].type2;
+    in.vec = 1, in.guard = -1, in.call = -1;
+    in.operand[0] = reg(special_moves[f].dst);
+    in.operand[1] = reg(0);
+    in.operand[1].kind = PTX_OPD_SREG;
+    in.operand[1].reg = r;
+    in.operand_count = 2;
+    return in;
+}
+
 /* mov and cvt of a special register (a full warp's: ws_operand_uniform's value, or %tid's lanes, written
  * straight into the destination), each of them, against the general handler, with random masks too. */
 START_TEST(special_register_moves_match_general_ones)
@@ -367,27 +393,11 @@ START_TEST(special_register_moves_match_general_ones)
         w.tid[1][lane] = (uint32_t)(96 + lane) / 48 % 3;
         w.tid[2][lane] = 1;
     }
-    static const struct {
-        ptx_opcode op;
-        uint8_t type, type2, dst;
-    } forms[] = {
-        {OP_mov, PTX_U32, 0, 0}, {OP_mov, PTX_U64, 0, 1}, {OP_cvt, PTX_U64, PTX_U32, 1}, {OP_cvt, PTX_S64, PTX_S32, 1},
-    };
     int specialised = 0;
     for (int r = 0; r < PTX_SREG_COUNT; r++)
-        for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++)
+        for (size_t f = 0; f < sizeof special_moves / sizeof special_moves[0]; f++)
             for (int trial = 0; trial < 8; trial++) {
-                ptx_instr in;
-                memset(&in, 0, sizeof in);
-                in.opcode = (uint16_t)forms[f].op;
-                in.type = forms[f].type;
-                in.type2 = forms[f].type2;
-                in.vec = 1, in.guard = -1, in.call = -1;
-                in.operand[0] = reg(forms[f].dst);
-                in.operand[1] = reg(0);
-                in.operand[1].kind = PTX_OPD_SREG;
-                in.operand[1].reg = r;
-                in.operand_count = 2;
+                ptx_instr in = special_move(f, r);
                 ws_handler_shape computes;
                 ws_exec_fn fast = ws_specialised_handler(&fn, &in, &computes);
                 if (!fast)
@@ -429,26 +439,10 @@ START_TEST(wide_special_moves_match_their_handlers)
             warps[w].tid[2][lane] = 0;
         }
     }
-    static const struct {
-        ptx_opcode op;
-        uint8_t type, type2, dst;
-    } forms[] = {
-        {OP_mov, PTX_U32, 0, 0}, {OP_mov, PTX_U64, 0, 1}, {OP_cvt, PTX_U64, PTX_U32, 1}, {OP_cvt, PTX_S64, PTX_S32, 1},
-    };
     int wide_forms = 0;
     for (int r = 0; r < PTX_SREG_COUNT; r++)
-        for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
-            ptx_instr in;
-            memset(&in, 0, sizeof in);
-            in.opcode = (uint16_t)forms[f].op;
-            in.type = forms[f].type;
-            in.type2 = forms[f].type2;
-            in.vec = 1, in.guard = -1, in.call = -1;
-            in.operand[0] = reg(forms[f].dst);
-            in.operand[1] = reg(0);
-            in.operand[1].kind = PTX_OPD_SREG;
-            in.operand[1].reg = r;
-            in.operand_count = 2;
+        for (size_t f = 0; f < sizeof special_moves / sizeof special_moves[0]; f++) {
+            ptx_instr in = special_move(f, r);
             ws_handler_shape computes;
             ws_exec_fn fast = ws_specialised_handler(&t.fn, &in, &computes);
             ws_wide_fn wide = ws_wide_handler(&t.fn, &in);
