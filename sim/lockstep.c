@@ -209,26 +209,19 @@ static int scheduled_pure_group(const group *g, int n, int full)
     }
 }
 /* A wide group (plain_group's `wide`) with the real build's issue step: the lanes and shapes at once, then
- * each warp's issue step, retire and next instruction as plain_group's scheduled pure variant does them
- * (ws_timing_issue_scheduled and ws_timing_retire_of for an arithmetic instruction, every lane active, one
- * destination), with the instruction's timing read into locals once for the group. */
+ * each warp's issue step, retire and next instruction, as plain_group's scheduled pure variant does them
+ * (an arithmetic instruction, every lane active, one destination), in a loop of their own. */
 static inline __attribute__((always_inline)) int wide_timed(const group *g, int n, const int nsrc)
 {
     ws_launch *l = g->l;
     ws_block *b = g->b;
     const ws_decoded *d = g->d;
-    const ws_timing_op op = d->timing;
+    const ws_timing_op op_copy = d->timing, *op = &op_copy;   /* read once, as plain_group's */
     const int32_t pc = g->pc;
     uint64_t *const ic = g->counters[pc];
     ws_block_timing *bt = &b->tm;
     const ws_group_member *m = b->group;
-    const unsigned sass = op.sass ? op.sass : 1, folds = op.folds;
-    const uint32_t latency = op.latency;
-    const uint8_t wait = op.wait;
-    const uint16_t dst = op.dst[0];
-    uint16_t src[WS_TIMING_MAX_SRC];
-    for (int i = 0; i < nsrc; i++)
-        src[i] = op.src[i];
+    const uint32_t latency_branch = l->arch->latency_branch;
     ws_issue_sums sums = {0};
     int moved = 0;
     d->wide(&m->w->exec, g->in, n);
@@ -236,31 +229,8 @@ static inline __attribute__((always_inline)) int wide_timed(const group *g, int 
         group_shapes(m, n, &d->shape, g->in);
     for (int k = 0; k < n; k++) {
         ws_warp *w = m[k].w;
-        ws_frame *frame = m[k].frame;
-        uint64_t *ready = frame->ready, now = w->tm.cycle, issue = now, kinds = 0;
-        unsigned why = WS_WAIT_FIXED;
-        for (int i = 0; i < nsrc; i++) {   /* ws_timing_ready_of */
-            uint64_t r = ready[src[i]];
-            kinds |= r;
-            if (r >> 2 > issue) {
-                issue = r >> 2;
-                why = (unsigned)(r & 3);
-            }
-        }
-        w->tm.loads_unused &= (uint8_t)~(kinds & 3);
-        w->tm.issue = issue;
-        unsigned slots = folds && w->tm.back_edges % WS_PTXAS_UNROLL != 0 ? 0 : sass;   /* ws_timing_issue_scheduled */
-        w->tm.cycle = now + slots;
-        uint64_t block_end = w->tm.block_end, before = block_end > now + slots ? block_end : now + slots;
-        if (issue + slots > before)
-            sums.stalls[why] += issue + slots - before;
-        if (issue + slots > block_end)
-            w->tm.block_end = issue + slots;
-        w->tm.latency = latency;   /* ws_timing_issued */
-        w->tm.wait = wait;
-        bt->issued[w->tm.subpartition] += slots;
-        sums.slots += slots;
-        ready[dst] = (issue + latency) << 2 | wait;   /* ws_timing_retire_of */
+        ws_timing_issue_scheduled(w, bt, op, m[k].frame, WS_FULL_MASK, latency_branch, &sums, 1, nsrc);
+        ws_timing_retire_of(w, op, m[k].frame, 1, 1);
         ws_simt_entry *top = m[k].top;
         top->pc = pc + 1;
         if (top->pc == top->rpc) {   /* this path's merge point: the stack changes */
@@ -271,7 +241,7 @@ static inline __attribute__((always_inline)) int wide_timed(const group *g, int 
     l->steps += (uint64_t)n, b->steps += (uint64_t)n;
     ws_step_sums steps = {(uint64_t)n, (uint64_t)n * WS_WARP_SIZE, (uint64_t)n * WS_WARP_SIZE};
     ws_step_add_sums(ic, &steps);
-    ws_timing_add_issue_sums(ic, bt, &d->timing, l->timing, &sums);
+    ws_timing_add_issue_sums(ic, bt, op, l->timing, &sums);
     return moved;
 }
 static int scheduled_wide_group(const group *g, int n)

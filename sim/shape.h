@@ -136,5 +136,4 @@ static inline __attribute__((always_inline)) void ws_shape_after(ws_exec *x, con
     ws_shape_compute(x, op, in, mask);
 }
 
-
 #endif

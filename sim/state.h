@@ -195,7 +195,9 @@ typedef struct {
                                   its own warp's registers alone and cannot fault (sim/lockstep.c) */
     uint8_t batched_load;      /* the commonest ld.global's and ld.shared's handlers: a group's warps take
                                   their batch forms (sim/exec_mem.h: WS_BATCH_GLOBAL, WS_BATCH_SHARED) */
-    ws_wide_fn wide;           /* a pure instruction's wide form (sim/exec_fast.h), or NULL */
+    ws_wide_fn wide;           /* its wide form for a group of warps (sim/exec.h: ws_wide_fn): a pure
+                                  instruction's (sim/exec_fast.h), a kernel parameter's load (sim/exec_mem.h);
+                                  NULL: none */
     ws_timing_op timing;
     ws_shape_op shape;         /* what it does to its destinations' shapes (sim/shape.h) */
 } ws_decoded;
