@@ -807,6 +807,23 @@ static void assert_same_launch(sim_run *a, sim_run *b)
         ck_assert_int_eq(memcmp(&la->timing->result, &lb->timing->result, sizeof la->timing->result), 0);
 }
 
+/* `ptx` run warp by warp and in groups (run_both): both finish, both leave buffer out equal to want (n words),
+ * and every counter and the predicted time are the same. */
+static void both_write(const char *ptx, const char *launch, const uint32_t *want, int n)
+{
+    sim_run *a, *b;
+    run_both(ptx, launch, &a, &b);
+    ck_assert_msg(a->status == 0, "%s", a->err);
+    ck_assert_msg(b->status == 0, "%s", b->err);
+    for (int t = 0; t < n; t++) {
+        ck_assert_uint_eq(u32(a, "out")[t], want[t]);
+        ck_assert_uint_eq(u32(b, "out")[t], want[t]);
+    }
+    assert_same_launch(a, b);
+    done(a);
+    done(b);
+}
+
 /* Each lane counts up its word, a load, an add and a store a turn, so that a warp-instruction more or
  * less before the step budget runs out shows in the buffer; warps whose bit SPLIT of %tid.x is 0 run one
  * instruction more before the loop (SPLIT 5: the even warps, so that the round's warps wait at two
@@ -929,19 +946,12 @@ static const char same_start_other_rows[] = HEADER
 
 START_TEST(loads_repeat_only_the_same_shape)
 {
-    sim_run *a, *b;
-    run_both(same_start_other_rows, "grid 2\nblock 16,16\nbuf in=u32:32:iota\nbuf out=u32:256\narg in\narg out\n",
-             &a, &b);
-    ck_assert_msg(b->status == 0, "%s", b->err);
+    uint32_t want[256];
     for (int ty = 0; ty < 16; ty++)
-        for (int tx = 0; tx < 16; tx++) {
-            uint32_t want = (uint32_t)(tx + (ty & 1) * (8 >> (ty >> 1)));
-            ck_assert_uint_eq(u32(a, "out")[ty * 16 + tx], want);
-            ck_assert_uint_eq(u32(b, "out")[ty * 16 + tx], want);
-        }
-    assert_same_launch(a, b);
-    done(a);
-    done(b);
+        for (int tx = 0; tx < 16; tx++)
+            want[ty * 16 + tx] = (uint32_t)(tx + (ty & 1) * (8 >> (ty >> 1)));
+    both_write(same_start_other_rows, "grid 2\nblock 16,16\nbuf in=u32:32:iota\nbuf out=u32:256\narg in\narg out\n",
+               want, 256);
 }
 END_TEST
 
@@ -972,16 +982,10 @@ static const char same_start_other_stride[] = HEADER
 
 START_TEST(shared_loads_repeat_only_the_same_run)
 {
-    sim_run *a, *b;
-    run_both(same_start_other_stride, "grid 2\nblock 64\nbuf out=u32:64\narg out\n", &a, &b);
-    ck_assert_msg(b->status == 0, "%s", b->err);
-    for (int t = 0; t < 64; t++) {
-        ck_assert_uint_eq(u32(a, "out")[t], t < 32 ? (uint32_t)t : 0);
-        ck_assert_uint_eq(u32(b, "out")[t], t < 32 ? (uint32_t)t : 0);
-    }
-    assert_same_launch(a, b);
-    done(a);
-    done(b);
+    uint32_t want[64];
+    for (int t = 0; t < 64; t++)
+        want[t] = t < 32 ? (uint32_t)t : 0;
+    both_write(same_start_other_stride, "grid 2\nblock 64\nbuf out=u32:64\narg out\n", want, 64);
 }
 END_TEST
 
@@ -1003,16 +1007,10 @@ static const char clock_per_warp[] = HEADER
 
 START_TEST(clock_read_warp_by_warp_in_groups)
 {
-    sim_run *a, *b;
-    run_both(clock_per_warp, "grid 2\nblock 128\nbuf out=u32:128\narg out\n", &a, &b);
-    ck_assert_msg(b->status == 0, "%s", b->err);
-    for (int t = 0; t < 128; t++) {
-        ck_assert_uint_eq(u32(a, "out")[t], (uint32_t)(9 + t / 32));
-        ck_assert_uint_eq(u32(b, "out")[t], (uint32_t)(9 + t / 32));
-    }
-    assert_same_launch(a, b);
-    done(a);
-    done(b);
+    uint32_t want[128];
+    for (int t = 0; t < 128; t++)
+        want[t] = (uint32_t)(9 + t / 32);
+    both_write(clock_per_warp, "grid 2\nblock 128\nbuf out=u32:128\narg out\n", want, 128);
 }
 END_TEST
 
@@ -1036,16 +1034,11 @@ START_TEST(kernel_parameters_read_at_once_where_they_are)
 {
     static const char inside[] = PARAM_AT("0"), past[] = PARAM_AT("4");
     const char *launch = "grid 2\nblock 128\nbuf out=u32:128\narg out\narg u32:7\n";
+    uint32_t want[128];
+    for (int t = 0; t < 128; t++)
+        want[t] = 7;
+    both_write(inside, launch, want, 128);
     sim_run *a, *b;
-    run_both(inside, launch, &a, &b);
-    ck_assert_msg(b->status == 0, "%s", b->err);
-    for (int t = 0; t < 128; t++) {
-        ck_assert_uint_eq(u32(a, "out")[t], 7);
-        ck_assert_uint_eq(u32(b, "out")[t], 7);
-    }
-    assert_same_launch(a, b);
-    done(a);
-    done(b);
     run_both(past, launch, &a, &b);
     ck_assert_int_eq(b->status, 1);
     ck_assert_msg(strstr(b->err, "out-of-bounds 4-byte read of parameter offset 12") != NULL, "%s", b->err);
