@@ -13,6 +13,7 @@
 #include "sim/shape.h"
 #include "sim/timing.h"
 #include "sim/timing_issue.h"
+#include "sim/timing_wide.h"
 
 /* ---- The group's warps ------------------------------------------------------------------------ */
 
@@ -209,9 +210,11 @@ static int scheduled_pure_group(const group *g, int n, int full)
     }
 }
 /* A wide group (plain_group's `wide`) with the real build's issue step: the lanes and shapes at once, then
- * each warp's issue step, retire and next instruction, as plain_group's scheduled pure variant does them
- * (an arithmetic instruction, every lane active, one destination), in a loop of their own. */
-static inline __attribute__((always_inline)) int wide_timed(const group *g, int n, const int nsrc)
+ * each warp's issue step and retire, as plain_group's scheduled pure variant does them (an arithmetic
+ * instruction, every lane active, one destination), `vector`: four warps at a time where the CPU can
+ * (sim/timing_wide.c), then each warp's next instruction. */
+static inline __attribute__((always_inline)) int wide_timed(const group *g, int n, const int nsrc,
+                                                             const int vector)
 {
     ws_launch *l = g->l;
     ws_block *b = g->b;
@@ -227,10 +230,17 @@ static inline __attribute__((always_inline)) int wide_timed(const group *g, int 
     d->wide(&m->w->exec, g->in, n);
     if (d->shape.kind != WS_SHAPE_NONE)
         group_shapes(m, n, &d->shape, g->in);
-    for (int k = 0; k < n; k++) {
+    int k = 0;
+    if (vector) {   /* the stacks move below: settling one warp's moves no other's clock */
+        k = n & ~3;
+        ws_timing_wide_issue(m->w, k, bt, op, l->timing->subpartitions, &sums);
+    }
+    for (; k < n; k++) {
+        ws_timing_issue_scheduled(m[k].w, bt, op, m[k].frame, WS_FULL_MASK, latency_branch, &sums, 1, nsrc);
+        ws_timing_retire_of(m[k].w, op, m[k].frame, 1, 1);
+    }
+    for (k = 0; k < n; k++) {
         ws_warp *w = m[k].w;
-        ws_timing_issue_scheduled(w, bt, op, m[k].frame, WS_FULL_MASK, latency_branch, &sums, 1, nsrc);
-        ws_timing_retire_of(w, op, m[k].frame, 1, 1);
         ws_simt_entry *top = m[k].top;
         top->pc = pc + 1;
         if (top->pc == top->rpc) {   /* this path's merge point: the stack changes */
@@ -246,12 +256,14 @@ static inline __attribute__((always_inline)) int wide_timed(const group *g, int 
 }
 static int scheduled_wide_group(const group *g, int n)
 {
+    if (n >= 4 && 4 % g->l->timing->subpartitions == 0 && ws_timing_wide_available())
+        return wide_timed(g, n, -1, 1);
     switch (g->d->timing.nsrc) {   /* as scheduled_pure_group's */
-    case 0: return wide_timed(g, n, 0);
-    case 1: return wide_timed(g, n, 1);
-    case 2: return wide_timed(g, n, 2);
-    case 3: return wide_timed(g, n, 3);
-    default: return wide_timed(g, n, g->d->timing.nsrc);
+    case 0: return wide_timed(g, n, 0, 0);
+    case 1: return wide_timed(g, n, 1, 0);
+    case 2: return wide_timed(g, n, 2, 0);
+    case 3: return wide_timed(g, n, 3, 0);
+    default: return wide_timed(g, n, g->d->timing.nsrc, 0);
     }
 }
 static int scheduled_load_group(const group *g, int n, int full)

@@ -13,6 +13,7 @@
 #include "sim/timing.h"
 #include "sim/timing_internal.h"
 #include "sim/timing_result.h"
+#include "sim/timing_wide.h"
 #include "tests/sim_run.h"
 
 static const ws_timing_result *result(sim_run *r, int launch)
@@ -527,6 +528,71 @@ START_TEST(occupancy_with_registers)
 }
 END_TEST
 
+/* The four-at-a-time issue and retire steps of a wide group (sim/timing_wide.c) against the warp-by-warp ones
+ * (ws_timing_issue_scheduled, ws_timing_retire_of) on random warps: clocks, basic blocks' ends, registers'
+ * ready cycles and waits, unused loads, back edges; instructions of 0 to 4 operands (repeated, or the
+ * destination), folding or not; 1, 2 or 4 sub-partitions, groups starting at any warp. Every warp's clock,
+ * block end, unused loads and ready cycles, the block's slots per sub-partition and the sums must be equal. */
+#define WIDE_WARPS 13
+#define WIDE_REGS 9
+START_TEST(wide_issue_matches_warp_by_warp)
+{
+    if (!ws_timing_wide_available()) {
+        printf("wide_issue_matches_warp_by_warp: no AVX2 here, nothing to compare\n");
+        return;
+    }
+    ws_warp *one = calloc(WIDE_WARPS, sizeof *one), *four = calloc(WIDE_WARPS, sizeof *four);
+    uint64_t ready_one[WIDE_WARPS][WIDE_REGS], ready_four[WIDE_WARPS][WIDE_REGS];
+    ck_assert(one && four);
+    uint64_t x = 0x2545f4914f6cdd1du;
+#define DRAW(n) (x ^= x << 13, x ^= x >> 7, x ^= x << 17, (x >> 11) % (n))
+    for (int round = 0; round < 3000; round++) {
+        static const uint32_t subpartition_counts[] = {1, 2, 4};
+        uint32_t subpartitions = subpartition_counts[DRAW(3)];
+        int first = (int)DRAW(4), n = 4 * (1 + (int)DRAW((WIDE_WARPS - first) / 4));
+        ws_timing_op op = {.pipe = (uint8_t)DRAW(WS_PIPE_SHARED), .sass = (uint8_t)DRAW(4),
+                           .nsrc = (uint8_t)DRAW(5), .ndst = 1, .latency = (uint16_t)(1 + DRAW(30)),
+                           .wait = (uint8_t)DRAW(3), .folds = (uint8_t)DRAW(2)};
+        for (int i = 0; i < op.nsrc; i++)
+            op.src[i] = (uint16_t)DRAW(WIDE_REGS);
+        op.dst[0] = (uint16_t)DRAW(WIDE_REGS);
+        for (int k = 0; k < WIDE_WARPS; k++) {
+            one[k].index = k;
+            one[k].tm = (ws_warp_timing){.cycle = DRAW(1000), .block_end = DRAW(1200),
+                                         .back_edges = (uint32_t)DRAW(9), .loads_unused = (uint8_t)DRAW(4),
+                                         .subpartition = (uint8_t)((uint32_t)k % subpartitions)};
+            for (int r = 0; r < WIDE_REGS; r++)
+                ready_one[k][r] = DRAW(1300) << 2 | DRAW(3);
+            memcpy(ready_four[k], ready_one[k], sizeof ready_one[k]);
+            four[k] = one[k];
+            one[k].frames[0].ready = ready_one[k];
+            four[k].frames[0].ready = ready_four[k];
+        }
+        ws_block_timing bt_one = {0}, bt_four = {0};
+        ws_issue_sums sums_one = {0}, sums_four = {0};
+        for (int k = first; k < first + n; k++) {
+            ws_timing_issue_scheduled(&one[k], &bt_one, &op, one[k].frames, WS_FULL_MASK, 7, &sums_one, 1, -1);
+            ws_timing_retire_of(&one[k], &op, one[k].frames, 1, 1);
+        }
+        ws_timing_wide_issue(&four[first], n, &bt_four, &op, subpartitions, &sums_four);
+        for (int k = 0; k < WIDE_WARPS; k++) {
+            ck_assert_uint_eq(four[k].tm.cycle, one[k].tm.cycle);
+            ck_assert_uint_eq(four[k].tm.block_end, one[k].tm.block_end);
+            ck_assert_uint_eq(four[k].tm.loads_unused, one[k].tm.loads_unused);
+            ck_assert_uint_eq(four[k].tm.back_edges, one[k].tm.back_edges);
+            ck_assert_mem_eq(ready_four[k], ready_one[k], sizeof ready_one[k]);
+        }
+        ck_assert_mem_eq(bt_four.issued, bt_one.issued, sizeof bt_one.issued);
+        ck_assert_uint_eq(sums_four.slots, sums_one.slots);
+        ck_assert_mem_eq(sums_four.stalls, sums_one.stalls, sizeof sums_one.stalls);
+        ck_assert_uint_eq(sums_four.branch_resolving, sums_one.branch_resolving);
+    }
+#undef DRAW
+    free(one);
+    free(four);
+}
+END_TEST
+
 START_TEST(every_opcode_has_a_pipe)
 {
     for (int op = 0; op < OP_COUNT; op++)
@@ -554,6 +620,7 @@ int main(void)
     tcase_add_test(tc, occupancy_with_registers);
     tcase_add_test(tc, every_opcode_has_a_pipe);
     tcase_add_test(tc, fastmod_is_the_remainder);
+    tcase_add_test(tc, wide_issue_matches_warp_by_warp);
     tcase_add_test(tc, l1_first_in_first_out);
     tcase_add_test(tc, each_block_starts_with_an_empty_l1);
     suite_add_tcase(s, tc);
