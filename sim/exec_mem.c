@@ -415,11 +415,21 @@ WS_LANE_LOOPS static void read_run(uint64_t r[restrict WS_WARP_SIZE], const uint
 }
 
 /* A register row copied from another (a batch's repeated load, ws_ld_global_last, ws_ld_shared_batch): out
- * of line, its AVX2 clone 16 bytes a move (33 host instructions; the baseline's inline copy, 8 bytes a move,
- * some 44). */
-WS_LANE_LOOPS __attribute__((noinline)) static void copy_row(uint64_t *restrict d, const uint64_t *restrict s)
+ * of line, four lanes a move, which its AVX2 clone makes 32-byte moves (17 host instructions; memcpy's
+ * inline copy, 16 bytes a move, 33; the baseline's, 8 bytes a move, some 44). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define KEEP_LOOP __attribute__((optimize("no-tree-loop-distribute-patterns")))   /* not back into a memcpy */
+#else
+#define KEEP_LOOP
+#endif
+WS_LANE_LOOPS KEEP_LOOP __attribute__((noinline)) static void copy_row(uint64_t *restrict d,
+                                                                        const uint64_t *restrict s)
 {
-    memcpy(d, s, WS_WARP_SIZE * sizeof *d);
+    for (int lane = 0; lane < WS_WARP_SIZE; lane += 4) {
+        lane_quad q;
+        memcpy(&q, s + lane, sizeof q);
+        memcpy(d + lane, &q, sizeof q);
+    }
 }
 
 /* Whether a loaded element must be sign-extended into its register (the one-pass paths leave that to the
@@ -508,7 +518,7 @@ static inline __attribute__((always_inline)) void load_run(ws_exec *x, const ptx
     read_run(row, al->bytes + (a0 - al->base), size, stride);
     int again = (one_line || !l->timing) && !l->check_shapes;   /* the next warp may take it from here */
     b->last = (ws_ld_global_last){again ? row : NULL, a0, stride, 0, sectors, WS_WARP_SIZE, one_line, a0 >> 5,
-                                  end >> 5};
+                                  end >> 5, 0};
 }
 
 /* load_run or load_rows of the same shape as the batch's last warp's (ws_ld_global_batch.last): its counters,
@@ -517,8 +527,11 @@ static inline void load_run_again(ws_exec *x, const ptx_instr *in, ws_ld_global_
 {
     b->runs++;
     b->sectors += b->last.sectors;
-    if (b->last.filled)
-        ws_load_repeat(&b->timing, x->warp, b->last.filled, b->last.from, b->last.to);
+    if (b->last.filled) {
+        if (!b->last.latest)   /* the first warp to repeat it (a latest fill at cycle 0 is worked out again) */
+            b->last.latest = ws_load_latest_fill(b->last.filled, b->last.from, b->last.to);
+        ws_load_repeat(&b->timing, x->warp, b->last.latest, (unsigned)(b->last.to - b->last.from + 1));
+    }
     copy_row(ws_row(x, in->operand[0].reg), b->last.row);
 }
 
@@ -608,7 +621,7 @@ static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx
     for (unsigned i = 1; again && i < n; i++)
         again = sector[i] == sector[0] + i;
     b->last = (ws_ld_global_last){again ? r : NULL, base, stride, s->row_step, n, width, one_line, sector[0],
-                                  sector[n - 1]};
+                                  sector[n - 1], 0};
     return 1;
 }
 

@@ -35,6 +35,7 @@ typedef struct {
     unsigned width;
     const uint64_t *filled;      /* timing: the line's fill cycles (ws_load_repeat) */
     uint64_t from, to;           /* and its sectors */
+    uint64_t latest;             /* their latest fill (ws_load_latest_fill), 0 until a warp repeats the load */
 } ws_ld_global_last;
 typedef struct {
     ws_load_batch timing;

@@ -236,16 +236,27 @@ static inline __attribute__((always_inline)) void ws_load_run(ws_load_batch *lb,
     ws_load_end(lb, w, latency, (unsigned)(last - first + 1), (unsigned)((last >> 2) - (first >> 2) + 1));
 }
 
-/* ws_load_run of the same sectors as the batch's last load, sectors from..to of one line (filled_line its fill
- * cycles): that load left every one held and nothing looked a line up since, so each is a hit, as
- * ws_load_run would find without looking the line up. */
-static inline void ws_load_repeat(ws_load_batch *lb, ws_warp *w, const uint64_t *filled_line, uint64_t from,
-                                  uint64_t to)
+/* The latest fill of sectors from..to of a line (filled_line its fill cycles): ws_load_held_latency's
+ * latency, for any issue cycle, is the one ws_load_repeat finds from it. */
+static inline uint64_t ws_load_latest_fill(const uint64_t *filled_line, uint64_t from, uint64_t to)
+{
+    uint64_t latest = 0;
+    for (uint64_t sector = from; sector <= to; sector++)
+        latest = filled_line[sector & 3] > latest ? filled_line[sector & 3] : latest;
+    return latest;
+}
+
+/* ws_load_run of the same `sectors` sectors as the batch's last load, on one line whose latest fill of them
+ * is `latest` (ws_load_latest_fill): that load left every one held and nothing looked a line up since, so
+ * each is a hit, as ws_load_run would find without looking the line up, and the slowest is the latest
+ * fill's wait (ws_load_held_latency's, each sector's the L1's or its fill's, whichever is later). */
+static inline void ws_load_repeat(ws_load_batch *lb, ws_warp *w, uint64_t latest, unsigned sectors)
 {
     ws_load_begin(lb, w);
-    uint32_t latency = ws_load_held_latency(lb, filled_line, from, to, w->tm.issue, 0);
-    lb->l1_hits += (uint32_t)(to - from + 1);
-    ws_load_end(lb, w, latency, (unsigned)(to - from + 1), 1);
+    uint64_t issued = w->tm.issue;
+    uint32_t latency = latest > issued + lb->l1 ? (uint32_t)(latest - issued) : lb->l1;
+    lb->l1_hits += sectors;
+    ws_load_end(lb, w, latency, sectors, 1);
 }
 
 /* A load's sectors in any order (distinct, as the lanes meet them; on `lines` lines), when
