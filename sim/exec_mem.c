@@ -1184,10 +1184,12 @@ void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_
     const ptx_operand *op = &in->operand[1];
     ws_lane_span span;
     ws_shared_cost cost;
-    ws_shape a;
     if (mask == WS_FULL_MASK && x->launch->one_pass && !x->warp->its.count) {
-        if (b->row && address_shape(x, op, &a) && a.width == WS_WARP_SIZE && a.base == b->a0 &&
-            a.stride == b->stride) {   /* the last warp's run again: shared_run_at would find its span and cost */
+        /* the last warp's run again (its register's shape, the same instruction: its addresses, which
+         * address_shape finds from the shape alone): shared_run_at would find its span and cost */
+        const ws_shape *r = b->row ? ws_shape_get(x, op->reg) : NULL;   /* b->row: op a register's */
+        if (r && r->known && r->base == b->reg.base && r->stride == b->reg.stride && r->width == b->reg.width &&
+            r->row_step == b->reg.row_step) {
             count_shared(x, &b->cost, 0);
             if (x->launch->timing)
                 ws_timing_shared(x, b->a0, b->stride == 0, size, 0, b->cost.wavefronts);
@@ -1197,7 +1199,7 @@ void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_
         if (shared_run_at(x, op, size, &span, &cost)) {   /* exec_ld_shared_run's */
             load_shared_access(x, in, &span, &cost, size);
             *b = (ws_ld_shared_batch){x->launch->check_shapes ? NULL : ws_row(x, in->operand[0].reg), span.lo,
-                                      span.stride, cost};
+                                      span.stride, cost, x->shape[op->reg]};
             return;
         }
     }

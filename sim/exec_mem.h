@@ -57,6 +57,7 @@ typedef struct {
     const uint64_t *row;         /* the last warp's destination row */
     uint64_t a0, stride;         /* its addresses */
     ws_shared_cost cost;         /* and their cost */
+    ws_shape reg;                /* its address register's shape: the same shape gives the same addresses */
 } ws_ld_shared_batch;
 void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_shared_batch *b);
 

@@ -139,7 +139,7 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     int moved = 0;
     const ws_group_member *m = b->group, *end = m + n;
     ws_ld_global_batch batch;
-    ws_ld_shared_batch shared_batch = {NULL, 0, 0, {0}};
+    ws_ld_shared_batch shared_batch = {NULL, 0, 0, {0}, {0}};
     if (batched == WS_BATCH_GLOBAL)
         ws_ld_global_batch_start(&batch, l, b);
     if (wide) {   /* the warps' timing does not read the values, nor does the form read the warps' clocks */
