@@ -989,6 +989,45 @@ START_TEST(shared_loads_repeat_only_the_same_run)
 }
 END_TEST
 
+/* And rows: warp 0 reads sdata[lane] (a run), warp 1 sdata[lane % 16] (rows of 16 lanes, each like the
+ * run's first 16: the same first address, stride and row step 0), warp 2 sdata[0]: warp 1 is no repeat. */
+static const char same_start_other_rows_shared[] = HEADER
+    ".shared .align 4 .b32 sdata[96];\n"
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .pred %p<3>; .reg .b32 %r<12>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, sdata;\n"
+    "  shl.b32 %r3, %r1, 2;\n"
+    "  add.u32 %r4, %r2, %r3;\n"
+    "  st.shared.u32 [%r4], %r1;\n"
+    "  bar.sync 0;\n"
+    "  and.b32 %r5, %r1, 31;\n"
+    "  shr.u32 %r6, %r1, 5;\n"
+    "  and.b32 %r7, %r1, 15;\n"
+    "  setp.eq.u32 %p1, %r6, 1;\n"
+    "  selp.b32 %r8, %r7, %r5, %p1;\n"
+    "  setp.eq.u32 %p2, %r6, 2;\n"
+    "  selp.b32 %r8, 0, %r8, %p2;\n"
+    "  shl.b32 %r9, %r8, 2;\n"
+    "  add.u32 %r10, %r2, %r9;\n"
+    "  ld.shared.u32 %r11, [%r10];\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n"
+    "  add.u64 %rd3, %rd1, %rd2;\n"
+    "  st.global.u32 [%rd3], %r11;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(shared_loads_repeat_only_the_same_rows)
+{
+    uint32_t want[96];
+    for (int t = 0; t < 96; t++)
+        want[t] = t < 32 ? (uint32_t)t : t < 64 ? (uint32_t)(t & 15) : 0;
+    both_write(same_start_other_rows_shared, "grid 2\nblock 96\nbuf out=u32:96\narg out\n", want, 96);
+}
+END_TEST
+
 /* %clock (the block's warp-instructions so far) is read warp by warp in a group too: it is no plain
  * operand of a wide or pure group (sim/setup.c), whose steps are counted once for the group. By hand: each
  * of the 4 warps ran 2 instructions before it, and warp k's mov is the block's (8 + k + 1)-th. */
@@ -1230,6 +1269,7 @@ int main(void)
     tcase_add_test(errors, groups_keep_the_rounds_order);
     tcase_add_test(errors, loads_repeat_only_the_same_shape);
     tcase_add_test(errors, shared_loads_repeat_only_the_same_run);
+    tcase_add_test(errors, shared_loads_repeat_only_the_same_rows);
     tcase_add_test(errors, clock_read_warp_by_warp_in_groups);
     tcase_add_test(errors, kernel_parameters_read_at_once_where_they_are);
     tcase_add_test(errors, groups_count_as_warps_do);
