@@ -88,8 +88,17 @@ static void group_shapes(const ws_group_member *m, int n, const ws_shape_op *op,
             ws_shape_after(&m[k].w->exec, op, in, WS_FULL_MASK);
         return;
     }
+    const int two_regs = b->kind == PTX_OPD_REG;
     for (int k = 0; k < n; k++) {
         ws_exec *x = &m[k].w->exec;
+        const ws_shape *ka = &x->shape[ra], *kb = &x->shape[rb];
+        if (two_regs && ka->known && kb->known) {   /* the commonest (an address and a step): nothing looked for */
+            if (ka->width == WS_SHAPE_LANES && kb->width == WS_SHAPE_LANES)   /* two runs: ws_shape_add_rows's run */
+                x->shape[dst] = (ws_shape){ka->base + kb->base, ka->stride + kb->stride, 0, 1, WS_SHAPE_LANES, 0};
+            else if (!ws_shape_add_rows(ka, kb, &x->shape[dst]))
+                ws_shape_compute(x, op, in, WS_FULL_MASK);
+            continue;
+        }
         const ws_shape *sa = ws_shape_source(x, ra, dst), *sb;
         ws_shape *d = &x->shape[dst];
         if (!sa->known) {
