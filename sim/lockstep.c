@@ -141,7 +141,10 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     const int guard = in->guard;   /* ws_step_mask's, read once */
     const uint32_t negated = in->guard_negated ? ~0u : 0;
     const uint32_t latency_branch = l->arch->latency_branch;
-    const int counted = pure && full && guard < 0;   /* every warp's steps alike */
+    /* every warp's steps alike: counted once, for those that ran, where the instruction does not read them
+     * (a pure one, a batched load; %clock does) */
+    const int counted = full && guard < 0 && (pure || batched);
+    int ran = 0;
     ws_block_timing *bt = &b->tm;
     ws_step_sums steps = {0};
     ws_issue_sums sums = {0};
@@ -162,10 +165,12 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
         ws_frame *frame = m->frame;
         uint32_t active = wide ? WS_FULL_MASK : top->mask;   /* wide: full warps, no guard */
         uint32_t mask = wide || guard < 0 ? active : active & (frame->pred[guard] ^ negated);
-        if (!counted)
+        ran++;
+        if (!counted) {
             ws_step_count(&steps, active, mask);
-        if (!pure)
-            l->steps++, b->steps++;
+            if (!pure)
+                l->steps++, b->steps++;
+        }
         ws_exec *x = pure ? &w->exec : ws_step_context(w, pc, ic, active);
         if (scheduled)
             ws_timing_issue_scheduled(w, bt, op, frame, mask, latency_branch, &sums, pure, nsrc);
@@ -198,8 +203,8 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     if (batched == WS_BATCH_GLOBAL)
         ws_ld_global_batch_end(&batch, ic);
     if (counted)
-        steps = (ws_step_sums){(uint64_t)n, (uint64_t)n * WS_WARP_SIZE, (uint64_t)n * WS_WARP_SIZE};
-    if (pure)
+        steps = (ws_step_sums){(uint64_t)ran, (uint64_t)ran * WS_WARP_SIZE, (uint64_t)ran * WS_WARP_SIZE};
+    if (pure || counted)
         l->steps += steps.warps, b->steps += steps.warps;
     ws_step_add_sums(ic, &steps);
     if (scheduled)
