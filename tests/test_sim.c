@@ -955,6 +955,17 @@ START_TEST(loads_repeat_only_the_same_shape)
 }
 END_TEST
 
+/* The shared-load kernels' start: each thread writes its index to sdata[tid] (%r1 the index, %r2 sdata, %r3
+ * the index * 4), and the block waits. */
+#define EACH_WRITES_ITS_INDEX \
+    "  ld.param.u64 %rd1, [out];\n" \
+    "  mov.u32 %r1, %tid.x;\n" \
+    "  mov.u32 %r2, sdata;\n" \
+    "  shl.b32 %r3, %r1, 2;\n" \
+    "  add.u32 %r4, %r2, %r3;\n" \
+    "  st.shared.u32 [%r4], %r1;\n" \
+    "  bar.sync 0;\n"
+
 /* And a shared load (ws_ld_shared_batch): after each thread wrote its index to sdata[tid], warp 0 reads
  * sdata[lane] (a run) and warp 1 sdata[0] (one address for all): the same first address, another stride. */
 static const char same_start_other_stride[] = HEADER
@@ -962,13 +973,7 @@ static const char same_start_other_stride[] = HEADER
     ".visible .entry k(.param .u64 out)\n"
     "{\n"
     "  .reg .b32 %r<10>; .reg .b64 %rd<4>;\n"
-    "  ld.param.u64 %rd1, [out];\n"
-    "  mov.u32 %r1, %tid.x;\n"
-    "  mov.u32 %r2, sdata;\n"
-    "  shl.b32 %r3, %r1, 2;\n"
-    "  add.u32 %r4, %r2, %r3;\n"
-    "  st.shared.u32 [%r4], %r1;\n"
-    "  bar.sync 0;\n"
+    EACH_WRITES_ITS_INDEX
     "  shr.u32 %r5, %r1, 5;\n"
     "  xor.b32 %r6, %r5, 1;\n"
     "  mul.lo.u32 %r7, %r3, %r6;\n"
@@ -996,13 +1001,7 @@ static const char same_start_other_rows_shared[] = HEADER
     ".visible .entry k(.param .u64 out)\n"
     "{\n"
     "  .reg .pred %p<3>; .reg .b32 %r<12>; .reg .b64 %rd<4>;\n"
-    "  ld.param.u64 %rd1, [out];\n"
-    "  mov.u32 %r1, %tid.x;\n"
-    "  mov.u32 %r2, sdata;\n"
-    "  shl.b32 %r3, %r1, 2;\n"
-    "  add.u32 %r4, %r2, %r3;\n"
-    "  st.shared.u32 [%r4], %r1;\n"
-    "  bar.sync 0;\n"
+    EACH_WRITES_ITS_INDEX
     "  and.b32 %r5, %r1, 31;\n"
     "  shr.u32 %r6, %r1, 5;\n"
     "  and.b32 %r7, %r1, 15;\n"
