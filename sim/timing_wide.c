@@ -15,22 +15,23 @@
 #if WS_TIMING_WIDE_AVX2
 #include <immintrin.h>
 
+#define AVX2 __attribute__((target("avx2")))
+
 /* Four consecutive warps' 64-bit field at byte `offset` of ws_warp, from warp w on. */
 #define GATHER_FIELD(w, offset, lanes) \
     _mm256_i64gather_epi64((const long long *)((const char *)(w) + (offset)), (lanes), 1)
 
 /* The sum of four 64-bit lanes. */
-__attribute__((target("avx2"))) static inline uint64_t lanes_sum(__m256i v)
+AVX2 static inline uint64_t lanes_sum(__m256i v)
 {
     __m128i half = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
     return (uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(half, _mm_unpackhi_epi64(half, half)));
 }
 
 /* ws_timing_wide_issue with op->nsrc known (`nsrc`: the loop over the operands unrolls). */
-__attribute__((target("avx2"), always_inline)) static inline void wide_issue(ws_warp *w, int n, ws_block_timing *bt,
-                                                                           const ws_timing_op *op,
-                                                                           uint32_t subpartitions, ws_issue_sums *s,
-                                                                           const int nsrc)
+AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, int n, ws_block_timing *bt,
+                                                                 const ws_timing_op *op, uint32_t subpartitions,
+                                                                 ws_issue_sums *s, const int nsrc)
 {
     const __m256i lanes = _mm256_setr_epi64x(0, sizeof(ws_warp), 2 * sizeof(ws_warp), 3 * sizeof(ws_warp));
     const __m256i three = _mm256_set1_epi64x(3), zero = _mm256_setzero_si256();
@@ -101,9 +102,8 @@ __attribute__((target("avx2"), always_inline)) static inline void wide_issue(ws_
     s->stalls[WS_WAIT_LONG] += stalls_long;
 }
 
-__attribute__((target("avx2"))) void ws_timing_wide_issue(ws_warp *w, int n, ws_block_timing *bt,
-                                                          const ws_timing_op *op, uint32_t subpartitions,
-                                                          ws_issue_sums *s)
+AVX2 void ws_timing_wide_issue(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *op,
+                               uint32_t subpartitions, ws_issue_sums *s)
 {
     switch (op->nsrc) {
     case 0: wide_issue(w, n, bt, op, subpartitions, s, 0); break;
