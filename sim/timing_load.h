@@ -181,17 +181,30 @@ static inline void ws_load_end(ws_load_batch *lb, ws_warp *w, uint32_t latency, 
     w->tm.wait = WS_WAIT_LONG;
 }
 
-/* The latency of sectors from..to of a line whose every one the L1 holds, for a load issued at `issued`:
- * the L1's, or the wait for another warp's fill still on its way. */
+/* The latest fill of sectors from..to of a line (filled_line its fill cycles). */
+static inline uint64_t ws_load_latest_fill(const uint64_t *filled_line, uint64_t from, uint64_t to)
+{
+    uint64_t latest = 0;
+    for (uint64_t sector = from; sector <= to; sector++)
+        latest = filled_line[sector & 3] > latest ? filled_line[sector & 3] : latest;
+    return latest;
+}
+
+/* The latency of hits on sectors whose latest fill is `latest`, for a load issued at `issued`: the L1's, or
+ * the wait for another warp's fill still on its way (the slowest sector's: each one's is the later of the
+ * two). */
+static inline uint32_t ws_load_hit_wait(const ws_load_batch *lb, uint64_t latest, uint64_t issued)
+{
+    return latest > issued + lb->l1 ? (uint32_t)(latest - issued) : lb->l1;
+}
+
+/* The latency of sectors from..to of a line whose every one the L1 holds, for a load issued at `issued`,
+ * with `latency` the load's so far. */
 static inline uint32_t ws_load_held_latency(const ws_load_batch *lb, const uint64_t *filled_line, uint64_t from,
                                             uint64_t to, uint64_t issued, uint32_t latency)
 {
-    for (uint64_t sector = from; sector <= to; sector++) {
-        uint64_t filled = filled_line[sector & 3];
-        uint32_t level = filled > issued + lb->l1 ? (uint32_t)(filled - issued) : lb->l1;
-        latency = level > latency ? level : latency;
-    }
-    return latency;
+    uint32_t level = ws_load_hit_wait(lb, ws_load_latest_fill(filled_line, from, to), issued);
+    return level > latency ? level : latency;
 }
 
 /* The commonest global load: a full warp's, aligned, inside allocation al (which
@@ -236,27 +249,14 @@ static inline __attribute__((always_inline)) void ws_load_run(ws_load_batch *lb,
     ws_load_end(lb, w, latency, (unsigned)(last - first + 1), (unsigned)((last >> 2) - (first >> 2) + 1));
 }
 
-/* The latest fill of sectors from..to of a line (filled_line its fill cycles): ws_load_held_latency's
- * latency, for any issue cycle, is the one ws_load_repeat finds from it. */
-static inline uint64_t ws_load_latest_fill(const uint64_t *filled_line, uint64_t from, uint64_t to)
-{
-    uint64_t latest = 0;
-    for (uint64_t sector = from; sector <= to; sector++)
-        latest = filled_line[sector & 3] > latest ? filled_line[sector & 3] : latest;
-    return latest;
-}
-
 /* ws_load_run of the same `sectors` sectors as the batch's last load, on one line whose latest fill of them
  * is `latest` (ws_load_latest_fill): that load left every one held and nothing looked a line up since, so
- * each is a hit, as ws_load_run would find without looking the line up, and the slowest is the latest
- * fill's wait (ws_load_held_latency's, each sector's the L1's or its fill's, whichever is later). */
+ * each is a hit, as ws_load_run would find without looking the line up (ws_load_held_latency's wait). */
 static inline void ws_load_repeat(ws_load_batch *lb, ws_warp *w, uint64_t latest, unsigned sectors)
 {
     ws_load_begin(lb, w);
-    uint64_t issued = w->tm.issue;
-    uint32_t latency = latest > issued + lb->l1 ? (uint32_t)(latest - issued) : lb->l1;
     lb->l1_hits += sectors;
-    ws_load_end(lb, w, latency, sectors, 1);
+    ws_load_end(lb, w, ws_load_hit_wait(lb, latest, w->tm.issue), sectors, 1);
 }
 
 /* A load's sectors in any order (distinct, as the lanes meet them; on `lines` lines), when
