@@ -517,7 +517,7 @@ static inline __attribute__((always_inline)) void load_run(ws_exec *x, const ptx
     uint64_t *row = ws_row(x, in->operand[0].reg);
     read_run(row, al->bytes + (a0 - al->base), size, stride);
     int again = (one_line || !l->timing) && !l->check_shapes;   /* the next warp may take it from here */
-    b->last = (ws_ld_global_last){again ? row : NULL, a0, stride, 0, sectors, WS_WARP_SIZE, one_line, a0 >> 5,
+    b->last = (ws_ld_global_last){again ? row : NULL, x->shape[in->operand[1].reg], sectors, one_line, a0 >> 5,
                                   end >> 5, 0};
 }
 
@@ -620,8 +620,7 @@ static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx
     int again = (one_line || !l->timing) && !l->check_shapes;
     for (unsigned i = 1; again && i < n; i++)
         again = sector[i] == sector[0] + i;
-    b->last = (ws_ld_global_last){again ? r : NULL, base, stride, s->row_step, n, width, one_line, sector[0],
-                                  sector[n - 1], 0};
+    b->last = (ws_ld_global_last){again ? r : NULL, *s, n, one_line, sector[0], sector[n - 1], 0};
     return 1;
 }
 
@@ -1114,8 +1113,7 @@ void ws_ld_global_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_
     const ws_allocation *al;
     if (mask == WS_FULL_MASK && l->one_pass_global && ws_shape_get(x, op->reg)->known) {
         const ws_shape *s = &x->shape[op->reg];
-        if (b->last.row && s->base + (uint64_t)op->imm == b->last.a0 && s->stride == b->last.stride &&
-            s->width == b->last.width && s->row_step == b->last.row_step) {
+        if (b->last.row && ws_shape_same(s, &b->last.reg)) {
             load_run_again(x, in, b);
             return;
         }
@@ -1188,8 +1186,7 @@ void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_
         /* the last warp's run again (its register's shape, the same instruction: its addresses, which
          * address_shape finds from the shape alone): shared_run_at would find its span and cost */
         const ws_shape *r = b->row ? ws_shape_get(x, op->reg) : NULL;   /* b->row: op a register's */
-        if (r && r->known && r->base == b->reg.base && r->stride == b->reg.stride && r->width == b->reg.width &&
-            r->row_step == b->reg.row_step) {
+        if (r && r->known && ws_shape_same(r, &b->reg)) {
             count_shared(x, &b->cost, 0);
             if (x->launch->timing)
                 ws_timing_shared(x, b->a0, b->stride == 0, size, 0, b->cost.wavefronts);

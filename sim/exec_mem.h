@@ -31,8 +31,8 @@ ws_wide_fn ws_memory_wide_handler(const ptx_module *m, const ptx_instr *in, ws_e
  * row) reads the same elements and hits the same sectors, so it takes them from here (row NULL: none). */
 typedef struct {
     const uint64_t *row;         /* its destination row: the elements */
-    uint64_t a0, stride, row_step, sectors;   /* its address register's shape (plus the offset) */
-    unsigned width;
+    ws_shape reg;                /* its address register's shape: the same shape gives the same addresses */
+    uint64_t sectors;
     const uint64_t *filled;      /* timing: the line's fill cycles (ws_load_repeat) */
     uint64_t from, to;           /* and its sectors */
     uint64_t latest;             /* their latest fill (ws_load_latest_fill), 0 until a warp repeats the load */

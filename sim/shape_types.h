@@ -35,6 +35,12 @@ static inline void ws_shape_forget(ws_shape *s)
     s->looked = 0;
 }
 
+/* Whether known shapes a and b give every lane the same value. */
+static inline int ws_shape_same(const ws_shape *a, const ws_shape *b)
+{
+    return a->base == b->base && a->stride == b->stride && a->width == b->width && a->row_step == b->row_step;
+}
+
 /* One run: lane i holds base + i * stride. */
 static inline int ws_shape_is_run(const ws_shape *s)
 {
