@@ -93,7 +93,8 @@ static void group_shapes(const ws_group_member *m, int n, const ws_shape_op *op,
         ws_exec *x = &m[k].w->exec;
         const ws_shape *ka = &x->shape[ra], *kb = &x->shape[rb];
         if (two_regs && ka->known && kb->known) {   /* the commonest (an address and a step): nothing looked for */
-            if (ka->width == WS_SHAPE_LANES && kb->width == WS_SHAPE_LANES)   /* two runs: ws_shape_add_rows's run */
+            /* two runs: ws_shape_add_rows's run, inline (1% of the naive matmul's host instructions) */
+            if (ka->width == WS_SHAPE_LANES && kb->width == WS_SHAPE_LANES)
                 x->shape[dst] = (ws_shape){ka->base + kb->base, ka->stride + kb->stride, 0, 1, WS_SHAPE_LANES, 0};
             else if (!ws_shape_add_rows(ka, kb, &x->shape[dst]))
                 ws_shape_compute(x, op, in, WS_FULL_MASK);
