@@ -30,7 +30,9 @@
 /* ---- Memory --------------------------------------------------------------- */
 
 /* Generic addresses: global allocations look like device pointers; shared
- * and local memory are windows, as cvta maps them on the hardware. */
+ * and local memory are windows, as cvta maps them on the hardware. A whole
+ * program's runtime keeps its host memory out of all three
+ * (cuda/runtime/address_space.c). */
 #define WS_GLOBAL_BASE        UINT64_C(0x00007f0000000000)
 #define WS_SHARED_WINDOW      UINT64_C(0x00007e0000000000)
 #define WS_LOCAL_WINDOW       UINT64_C(0x00007d0000000000)

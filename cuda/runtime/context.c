@@ -7,7 +7,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "sim/check.h"
@@ -33,20 +32,13 @@ void ws_cuda_warn(const char *function, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Keep the host's own mappings out of the simulator's address windows, so a
- * managed or mapped host range (device address == host address) never lands
- * where shared, local or simulated global addresses live. */
-static void reserve_windows(uint64_t global_span)
+/* Before main, and before clang's module constructor (priority 101 runs ahead of the default): the
+ * simulator's address windows reserved, the program started again if its memory lies there
+ * (address_space.c). glibc hands constructors main's arguments. */
+__attribute__((constructor(101))) static void claim_windows(int argc, char **argv)
 {
-#if defined(MAP_FIXED_NOREPLACE)
-    const uint64_t starts[] = {WS_SHARED_WINDOW, WS_LOCAL_WINDOW, WS_GLOBAL_BASE};
-    const uint64_t sizes[] = {WS_WINDOW_SIZE, WS_WINDOW_SIZE, global_span};
-    for (int i = 0; i < 3; i++)
-        mmap((void *)(uintptr_t)starts[i], sizes[i], PROT_NONE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
-#else
-    (void)global_span;
-#endif
+    (void)argc;
+    ws_cuda_claim_windows(argv);
 }
 
 static void at_exit(void);
@@ -96,7 +88,6 @@ static int set_up(ws_cuda *c)
         ws_timeline_init(&c->timelines[d], &c->arch, d, c->options.timeline != NULL, &c->host);
     ws_global_init(&c->global, c->options.mem_limit);
     c->global.track_init = c->options.initcheck;
-    reserve_windows(c->options.mem_limit * 2 + (UINT64_C(1) << 32));
     atexit(at_exit);
     return 0;
 }

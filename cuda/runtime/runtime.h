@@ -1,8 +1,8 @@
 /*
  * warpsim's CUDA runtime: the state behind the runtime API, shared by the
- * files of cuda/runtime/ (one concern each: registration and set-up, errors,
- * memory, the module's variables per GPU, launches, devices, streams and
- * events, the report at exit).
+ * files of cuda/runtime/ (one concern each: registration and set-up, the
+ * address windows kept free of host memory, errors, memory, the module's
+ * variables per GPU, launches, devices, streams and events, the report at exit).
  *
  * The CUDA runtime API is process-wide by definition (cudaMalloc takes no
  * handle), so this is the one place in warpsim with process-wide mutable
@@ -116,6 +116,10 @@ typedef struct {
     ws_tl_host host;           /* the host's simulated clock: one for the process, every GPU and host thread */
     FILE *report;              /* stdout, or --log-file */
 } ws_cuda;
+
+/* Reserve the simulator's address windows in the program's address space (before main: a mapping already
+ * there starts the program again, argv and all, with its layout not randomised). */
+void ws_cuda_claim_windows(char **argv);
 
 /* The runtime's state, set up on first use (WARPSIM_FLAGS read, arch chosen). */
 ws_cuda *ws_cuda_get(void);
