@@ -54,6 +54,39 @@ static int make_room(ws_global_memory *g)
     return 0;
 }
 
+/* The first 256-byte boundary at least 256 bytes past an allocation's end: running off the end of one is
+ * never another buffer. */
+static uint64_t after(const ws_allocation *a)
+{
+    return (a->base + a->size + 256 + 255) / 256 * 256;
+}
+
+/* A new allocation's address and its index among g's (sorted by base); 0 when none fits. Addresses grow
+ * (stepping over adopted host ranges, ws_global_adopt, which may lie above next_base), so a stale pointer
+ * to a freed allocation finds nothing; past the span the lowest gap between allocations is used again. */
+static uint64_t place(ws_global_memory *g, uint64_t size, int *index)
+{
+    int at = g->count;
+    while (at > 0 && g->allocs[at - 1]->base > g->next_base)
+        at--;
+    while (at < g->count && g->allocs[at]->base < g->next_base + size + 256)   /* step over adopted ranges */
+        g->next_base = after(g->allocs[at++]);
+    uint64_t base = g->next_base;
+    if (g->span && (base + size + 256 > WS_GLOBAL_BASE + g->span || base + size + 256 < base)) {
+        base = WS_GLOBAL_BASE;
+        for (at = 0; at < g->count && g->allocs[at]->base < base + size + 256; at++)
+            if (after(g->allocs[at]) > base)
+                base = after(g->allocs[at]);
+        if (base + size + 256 > WS_GLOBAL_BASE + g->span || base + size + 256 < base)
+            return 0;
+        *index = at;
+        return base;
+    }
+    *index = at;
+    g->next_base = (base + size + 256 + 255) / 256 * 256;
+    return base;
+}
+
 ws_allocation *ws_global_alloc(ws_global_memory *g, uint64_t size, const char *name)
 {
     if (size == 0 || size > g->limit || g->bytes_in_use > g->limit - size || make_room(g) < 0)
@@ -68,27 +101,25 @@ ws_allocation *ws_global_alloc(ws_global_memory *g, uint64_t size, const char *n
         free(init);
         return NULL;
     }
+    int at;
+    uint64_t base = place(g, size, &at);
+    if (!base) {
+        free(bytes);
+        free(a);
+        free(init);
+        return NULL;
+    }
     a->init = init;
     if (size >= WS_HUGE_PAGE_BUFFER)
         ws_advise_huge_pages(bytes, size);
-    /* sorted by base: an adopted host range (ws_global_adopt) may lie above next_base */
-    int at = g->count;
-    while (at > 0 && g->allocs[at - 1]->base > g->next_base)
-        at--;
-    while (at < g->count && g->allocs[at]->base < g->next_base + size + 256) {   /* step over adopted ranges */
-        g->next_base = (g->allocs[at]->base + g->allocs[at]->size + 256 + 255) / 256 * 256;
-        at++;
-    }
     memmove(&g->allocs[at + 1], &g->allocs[at], sizeof *g->allocs * (size_t)(g->count - at));
     g->allocs[at] = a;
     g->count++;
-    a->base = g->next_base;
+    a->base = base;
     a->size = size;
     a->bytes = bytes;
     a->name = name;
     a->read_only = 0;
-    /* 256-byte aligned, with a gap, so running off the end is never another buffer. */
-    g->next_base = (a->base + size + 256 + 255) / 256 * 256;
     g->bytes_in_use += size;
     return a;
 }

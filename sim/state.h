@@ -64,6 +64,9 @@ static inline int ws_allocation_reachable(uint32_t device_mask, const ws_allocat
 typedef struct {
     ws_allocation **allocs; int count, capacity;  /* sorted by base; each allocation stays put */
     uint64_t next_base;
+    /* Addresses stay below WS_GLOBAL_BASE + span: past it, freed ranges are used again, lowest first (a whole
+     * program's runtime has reserved the span in its address space). 0: no bound, addresses only grow. */
+    uint64_t span;
     uint64_t bytes_in_use, limit;
     int track_init;        /* --check initcheck: new allocations start unwritten */
     uint32_t race_epoch;   /* --racecheck-global: one per block started or barrier passed, over every launch */

@@ -955,6 +955,52 @@ START_TEST(large_buffer_asks_for_huge_pages)
 }
 END_TEST
 
+/* Addresses grow as buffers come and go, so a stale pointer finds nothing; with a span (what a whole program's
+ * runtime reserved, ws_global_memory.span) they stay inside it: past it the lowest gap that fits is used again.
+ * By hand: 4 KiB buffers lie 4352 bytes apart (256 bytes of gap, 256-aligned), so a span of 4 * 4352 holds 4. */
+START_TEST(addresses_stay_in_the_span)
+{
+    const uint64_t B = WS_GLOBAL_BASE, step = 4352;
+    ws_global_memory g;
+    ws_global_init(&g, 1 << 20);
+    g.span = 4 * step;
+    ws_allocation *a0 = ws_global_alloc(&g, 4096, "a0"), *a1 = ws_global_alloc(&g, 4096, "a1");
+    ck_assert_uint_eq(a0->base, B);
+    ck_assert_uint_eq(a1->base, B + step);
+    ws_global_release(&g, a0);
+    ck_assert_ptr_null(ws_global_find(&g, B, 4));   /* freed: nothing there */
+    ws_allocation *a2 = ws_global_alloc(&g, 4096, "a2"), *a3 = ws_global_alloc(&g, 4096, "a3");
+    ck_assert_uint_eq(a2->base, B + 2 * step);   /* not a0's range: the span is not used up */
+    ck_assert_uint_eq(a3->base, B + 3 * step);
+    ck_assert_ptr_null(ws_global_find(&g, B, 4));
+    ws_global_release(&g, a1);
+    ws_allocation *a4 = ws_global_alloc(&g, 4096, "a4"), *a5 = ws_global_alloc(&g, 4096, "a5");
+    ck_assert_uint_eq(a4->base, B);          /* the span used up: a0's range, the lowest */
+    ck_assert_uint_eq(a5->base, B + step);   /* then a1's */
+    ck_assert_ptr_eq(ws_global_find(&g, B + step + 8, 4), a5);
+    ck_assert_ptr_null(ws_global_alloc(&g, 4096, "full"));   /* no gap left, far below the limit */
+    ck_assert_uint_eq(g.bytes_in_use, 4 * 4096);
+    ws_global_release(&g, a3);
+    ck_assert_ptr_null(ws_global_alloc(&g, 4097, "too big for a3's range"));   /* its gap would end past the span */
+    ws_allocation *a6 = ws_global_alloc(&g, 4096, "a6");
+    ck_assert_uint_eq(a6->base, B + 3 * step);
+    for (int i = 0; i < g.count - 1; i++)   /* still sorted by base */
+        ck_assert_uint_lt(g.allocs[i]->base, g.allocs[i + 1]->base);
+    ws_global_free(&g);
+    /* no span (the command line's launches): addresses only grow */
+    ws_global_init(&g, 1 << 20);
+    uint64_t last = 0;
+    for (int i = 0; i < 100; i++) {
+        ws_allocation *a = ws_global_alloc(&g, 4096, "again");
+        ck_assert_uint_gt(a->base, last);
+        last = a->base;
+        ws_global_release(&g, a);
+    }
+    ck_assert_uint_eq(last, B + 99 * step);
+    ws_global_free(&g);
+}
+END_TEST
+
 START_TEST(fill_file)
 {
     char err[512];
@@ -1147,6 +1193,7 @@ static Suite *launch_suite(void)
     tcase_add_test(tv, fill_threads_equal_one);
     tcase_add_test(tv, fill_file);
     tcase_add_test(tv, large_buffer_asks_for_huge_pages);
+    tcase_add_test(tv, addresses_stay_in_the_span);
     tcase_add_test(tv, atomic_write);
     tcase_add_test(tv, mutation_fuzz);
     suite_add_tcase(s, tv);

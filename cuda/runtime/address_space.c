@@ -18,6 +18,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+uint64_t ws_cuda_global_span(uint64_t limit)
+{
+    /* twice the limit and 4 GiB: addresses grow as buffers come and go before the span is used again */
+    return limit > (UINT64_C(1) << 40) ? UINT64_C(1) << 41 : limit * 2 + (UINT64_C(1) << 32);
+}
+
 #if defined(__linux__) && defined(MAP_FIXED_NOREPLACE)
 #include <link.h>
 #include <sys/personality.h>
@@ -114,9 +120,7 @@ void ws_cuda_claim_windows(char **argv)
         if (persona != -1)
             personality((unsigned long)persona & ~(unsigned long)ADDR_NO_RANDOMIZE);
     }
-    /* global memory's span: ws_global_alloc's addresses for the limit, with room for freed ranges' gaps */
-    const uint64_t limit = memory_limit();
-    const uint64_t global_span = limit > (UINT64_C(1) << 40) ? UINT64_C(1) << 41 : limit * 2 + (UINT64_C(1) << 32);
+    const uint64_t global_span = ws_cuda_global_span(memory_limit());
     const uint64_t starts[] = {WS_SHARED_WINDOW, WS_LOCAL_WINDOW, WS_GLOBAL_BASE};
     const uint64_t sizes[] = {WS_WINDOW_SIZE, WS_WINDOW_SIZE, global_span};
     int taken = -1;

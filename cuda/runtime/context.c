@@ -87,6 +87,7 @@ static int set_up(ws_cuda *c)
     for (int d = 0; d < c->device_count; d++)
         ws_timeline_init(&c->timelines[d], &c->arch, d, c->options.timeline != NULL, &c->host);
     ws_global_init(&c->global, c->options.mem_limit);
+    c->global.span = ws_cuda_global_span(c->options.mem_limit);   /* the addresses reserved before main */
     c->global.track_init = c->options.initcheck;
     atexit(at_exit);
     return 0;

@@ -120,6 +120,8 @@ typedef struct {
 /* Reserve the simulator's address windows in the program's address space (before main: a mapping already
  * there starts the program again, argv and all, with its layout not randomised). */
 void ws_cuda_claim_windows(char **argv);
+/* The span of global memory's addresses reserved for a memory limit (ws_global_memory.span). */
+uint64_t ws_cuda_global_span(uint64_t limit);
 
 /* The runtime's state, set up on first use (WARPSIM_FLAGS read, arch chosen). */
 ws_cuda *ws_cuda_get(void);
