@@ -414,6 +414,28 @@ WS_LANE_LOOPS static void read_run(uint64_t r[restrict WS_WARP_SIZE], const uint
     }
 }
 
+/* The rows of load_rows's warp: row j's `width` lanes from bytes + (start[j] - base), read_run_lanes's with the
+ * width known, so that its loops unroll (and widen in the AVX2 clone): a 16x16 block's broadcast rows of a
+ * matmul's A took 26 host instructions a row in a loop over a width not known. */
+WS_LANE_LOOPS static void read_rows(uint64_t *restrict r, const uint8_t *bytes, uint64_t base, const uint64_t *start,
+                                    unsigned size, uint64_t stride, unsigned width)
+{
+    switch (width) {
+    case 16:
+        for (unsigned j = 0; j < 2; j++)
+            read_run_lanes(r + j * 16, bytes + (start[j] - base), size, stride, 16);
+        break;
+    case 8:
+        for (unsigned j = 0; j < 4; j++)
+            read_run_lanes(r + j * 8, bytes + (start[j] - base), size, stride, 8);
+        break;
+    default:
+        for (unsigned j = 0; j < WS_WARP_SIZE / width; j++)
+            read_run_lanes(r + j * width, bytes + (start[j] - base), size, stride, width);
+        break;
+    }
+}
+
 /* A register row copied from another (a batch's repeated load, ws_ld_global_last, ws_ld_shared_batch): out
  * of line, four lanes a move, which its AVX2 clone makes 32-byte moves (17 host instructions; memcpy's
  * inline copy, 16 bytes a move, 33; the baseline's, 8 bytes a move, some 44). */
@@ -614,8 +636,7 @@ static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx
     if (l->timing)
         ws_load_sectors(&b->timing, x->warp, al, sector, n, lines, &one_line);   /* applies: looked at above */
     uint64_t *r = ws_row(x, d->reg);
-    for (unsigned j = 0; j < rows; j++)
-        read_run_lanes(r + j * width, al->bytes + (start[j] - al->base), size, stride, width);
+    read_rows(r, al->bytes, al->base, start, size, stride, width);
     /* the next warp may take it from here (ws_ld_global_last) when its sectors on one line are in order */
     int again = (one_line || !l->timing) && !l->check_shapes;
     for (unsigned i = 1; again && i < n; i++)
