@@ -1243,7 +1243,7 @@ static void exec_ld_kernel_param(ws_exec *x, const ptx_instr *in, uint32_t mask)
 
 /* exec_ld_kernel_param's wide form (sim/exec.h: ws_wide_fn): read_kernel_param's value in every lane of the
  * group's warps, the parameter found inside the buffer and aligned at decode (ws_memory_wide_handler). */
-static void wide_ld_kernel_param(ws_exec *x, const ptx_instr *in, int n)
+WS_LANE_LOOPS static void wide_ld_kernel_param(ws_exec *x, const ptx_instr *in, int n)
 {
     ws_launch *l = x->launch;
     const ptx_operand *op = &in->operand[1];
@@ -1251,8 +1251,9 @@ static void wide_ld_kernel_param(ws_exec *x, const ptx_instr *in, int n)
     unsigned size = ptx_types[in->type].size, reg_bits = ws_type_bits((ptx_type)x->fn->value_reg_type[d]);
     uint64_t at = l->module->symbols[op->symbol].offset + (uint64_t)op->imm;
     uint64_t v = widen(load_bytes(l->params + at, size), (ptx_type)in->type, reg_bits), *r = ws_row(x, d);
-    for (int lane = 0; lane < n * WS_WARP_SIZE; lane++)
-        r[lane] = v;
+    lane_quad q = {v, v, v, v};
+    for (int lane = 0; lane < n * WS_WARP_SIZE; lane += 4)   /* four lanes a move (one in the AVX2 clone) */
+        memcpy(r + lane, &q, sizeof q);
 }
 
 ws_wide_fn ws_memory_wide_handler(const ptx_module *m, const ptx_instr *in, ws_exec_fn run)
