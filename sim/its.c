@@ -300,8 +300,8 @@ void ws_its_store_lanes(ws_exec *x, uint32_t mask, const uint64_t *addr, unsigne
     }
 }
 
-void ws_its_store_run(ws_exec *x, uint64_t lo, uint64_t stride, const uint64_t *addr, const uint64_t *values,
-                      unsigned size)
+WS_LANE_LOOPS void ws_its_store_run(ws_exec *x, uint64_t lo, uint64_t stride, const uint64_t *addr,
+                                   const uint64_t *values, unsigned size)
 {
     ws_warp *w = x->warp;
     if (size != 4 || stride == 0 || (stride & 3) || x->block->its_byte_words ||
