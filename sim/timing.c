@@ -544,7 +544,7 @@ void ws_timing_load_run_general(ws_exec *x, uint64_t lo, uint64_t end)
     ws_timing_memory(x, PTX_SPACE_GLOBAL, NULL, WS_FULL_MASK, 1, 0, 0, &span);
 }
 
-int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint64_t a0, uint64_t stride, unsigned size)
+WS_LANE_LOOPS int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint64_t a0, uint64_t stride, unsigned size)
 {
     if (!ws_sectors_own(al))
         return 0;   /* store_sectors would not take them: the general path */
@@ -558,11 +558,17 @@ int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint64_t a0, uint64
     unsigned lines = far ? ws_timing_far_sectors(a0, stride, sector) : (unsigned)((last >> 2) - (first >> 2) + 1);
     bt->waits[WS_WAIT_GLOBAL_STORE]++;
     uint32_t slots = 0, dram_writes = 0;
-    if (al->l2) {   /* store_sectors' loop */
+    if (al->l2) {   /* store_sectors' loop, the sectors' order and atomics' tests made once */
         uint8_t *map = al->l2 - (al->base >> 5);
-        int atomics = l->global_atomics != NULL;
-        for (unsigned i = 0; i < n; i++)
-            dram_writes += !(ws_l2_mark(&map[far ? sector[i] : first + i], 3, atomics) & 2);
+        if (l->global_atomics)
+            for (unsigned i = 0; i < n; i++)
+                dram_writes += !(ws_l2_mark(&map[far ? sector[i] : first + i], 3, 1) & 2);
+        else if (far)
+            for (unsigned i = 0; i < n; i++)
+                dram_writes += !(ws_l2_mark(&map[sector[i]], 3, 0) & 2);
+        else
+            for (unsigned i = 0; i < n; i++)
+                dram_writes += !(ws_l2_mark(&map[first + i], 3, 0) & 2);
         /* the sectors given fewer than 32 bytes: none by one address (32 lanes' bytes), every one with
          * gaps between the lanes' elements, the ends of consecutive elements where they are not aligned */
         unsigned ends = (unsigned)((a0 & 31) != 0) + (unsigned)(((a0 + 32 * stride) & 31) != 0);

@@ -139,9 +139,10 @@ static inline unsigned ws_timing_far_sectors(uint64_t a0, uint64_t stride, uint6
 {
     unsigned lines = 1;
     sector[0] = a0 >> 5;
-    for (int lane = 1; lane < WS_WARP_SIZE; lane++) {
-        sector[lane] = (a0 + (uint64_t)lane * stride) >> 5;
-        lines += sector[lane] >> 2 != sector[lane - 1] >> 2;
+    for (int lane = 1; lane < WS_WARP_SIZE; lane++) {   /* no value carried from lane to lane: it vectorises */
+        uint64_t at = a0 + (uint64_t)lane * stride;
+        sector[lane] = at >> 5;
+        lines += at >> 7 != (at - stride) >> 7;   /* the line (128 bytes) of a sector: its number >> 2 */
     }
     return lines;
 }
