@@ -48,8 +48,8 @@ static window_claim claim(uint64_t start, uint64_t size)
     return errno == EEXIST ? WINDOW_TAKEN : WINDOW_REFUSED;
 }
 
-/* The first of the process's mappings inside [start, start + size) (from /proc/self/maps), for the warning;
- * 0 when none is found. */
+/* The first of the process's mappings inside [start, start + size) (from /proc/self/maps): its range and what
+ * it maps, for the warning; 0 when none is found. */
 static int first_mapping_in(uint64_t start, uint64_t size, uint64_t *lo, uint64_t *hi, char *what, size_t whatlen)
 {
     FILE *f = fopen("/proc/self/maps", "r");
@@ -136,15 +136,16 @@ void ws_cuda_claim_windows(char **argv)
         unsetenv(RESTARTED_ENV);   /* could not start again: carry on as we are */
         personality((unsigned long)persona);
     }
-    uint64_t lo = 0, hi = 0;
-    char what[256] = "a mapping";
-    first_mapping_in(starts[taken], sizes[taken], &lo, &hi, what, sizeof what);
+    uint64_t lo, hi;
+    char what[256], mapping[320] = "some of it";
+    if (first_mapping_in(starts[taken], sizes[taken], &lo, &hi, what, sizeof what))
+        snprintf(mapping, sizeof mapping, "%s at 0x%" PRIx64 "-0x%" PRIx64, what, lo, hi);
+    static const char *const names[] = {"shared memory", "local memory", "device memory"};
     fprintf(stderr,
-            "warpsim: warning: the program's memory (%s at 0x%" PRIx64 "-0x%" PRIx64 ") lies where the simulator "
-            "puts %s (0x%" PRIx64 "-0x%" PRIx64 "): a host pointer there may be taken for a device one. A smaller "
-            "stack limit (ulimit -s) moves the program's memory away.\n",
-            what, lo, hi, taken == 2 ? "device memory" : taken == 0 ? "shared memory" : "local memory", starts[taken],
-            starts[taken] + sizes[taken]);
+            "warpsim: warning: the program's memory (%s) lies where the simulator puts %s (0x%" PRIx64 "-0x%" PRIx64
+            "): a host pointer there may be taken for a device one. A smaller stack limit (ulimit -s) moves the "
+            "program's memory away.\n",
+            mapping, names[taken], starts[taken], starts[taken] + sizes[taken]);
 }
 #else
 void ws_cuda_claim_windows(char **argv) { (void)argv; }   /* elsewhere the host's memory lies far from them */
