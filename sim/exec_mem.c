@@ -1252,8 +1252,9 @@ WS_LANE_LOOPS static void wide_ld_kernel_param(ws_exec *x, const ptx_instr *in, 
     uint64_t at = l->module->symbols[op->symbol].offset + (uint64_t)op->imm;
     uint64_t v = widen(load_bytes(l->params + at, size), (ptx_type)in->type, reg_bits), *r = ws_row(x, d);
     lane_quad q = {v, v, v, v};
-    for (int lane = 0; lane < n * WS_WARP_SIZE; lane += 4)   /* four lanes a move (one in the AVX2 clone) */
-        memcpy(r + lane, &q, sizeof q);
+    for (int w = 0; w < n; w++, r += WS_WARP_SIZE)   /* a warp's row in four-lane moves (one each in the AVX2 clone) */
+        for (int lane = 0; lane < WS_WARP_SIZE; lane += 4)
+            memcpy(r + lane, &q, sizeof q);
 }
 
 ws_wide_fn ws_memory_wide_handler(const ptx_module *m, const ptx_instr *in, ws_exec_fn run)
