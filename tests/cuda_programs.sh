@@ -399,6 +399,15 @@ if [ "$(uname -s)" = Linux ] && ${CC:-cc} -shared -fPIC -o "$T/squatter.so" "$D/
     expect "host memory in the device window after the new start too" 1 "" -- squat env WINDOW_SQUATTER_ALWAYS=1 \
         "$T/host_windows"
     has "is said, naming the window" "$T/err" "lies where the simulator puts device memory (0x7f0000000000-0x7f0180000000)"
+    # started by its loader (ld.so ./prog): /proc/self/exe is the loader, so no new start, the warning instead
+    loader=$(readelf -l "$T/host_windows" 2>/dev/null | sed -n 's/.*interpreter: \(.*\)]$/\1/p')
+    if [ -n "$loader" ]; then
+        expect "host memory in the device window, the program started by its loader" 1 "" -- squat "$loader" \
+            "$T/host_windows"
+        has "is said" "$T/err" "lies where the simulator puts device memory"
+    else
+        echo "skip: a program started by its loader (readelf finds no interpreter)"
+    fi
 else
     echo "skip: host memory in the device window (Linux with a C compiler only)"
 fi

@@ -26,6 +26,7 @@ uint64_t ws_cuda_global_span(uint64_t limit)
 
 #if defined(__linux__) && defined(MAP_FIXED_NOREPLACE)
 #include <link.h>
+#include <sys/auxv.h>
 #include <sys/personality.h>
 
 /* Set for the run started again without randomisation: that run gives its children randomisation back. */
@@ -89,11 +90,14 @@ static int holds_address(struct dl_phdr_info *info, size_t size, void *data)
     return 1;   /* the executable only */
 }
 
-/* Whether the runtime is part of the executable, so that its constructor runs before main: a shared
- * library that holds it may be opened later (dlopen), when starting the process again would run again
- * what it has done. */
+/* Whether the runtime is part of the executable, so that its constructor runs before main (a shared library
+ * that holds it may be opened later, with dlopen, when starting the process again would run again what it has
+ * done), and the kernel loaded that executable with its dynamic loader (AT_BASE, the loader's address), so that
+ * /proc/self/exe is the program: under `ld.so ./prog` it is the loader, and AT_BASE is 0. */
 static int in_executable(void)
 {
+    if (!getauxval(AT_BASE))
+        return 0;
     uintptr_t at = (uintptr_t)(void *)ws_cuda_claim_windows;
     dl_iterate_phdr(holds_address, &at);
     return at == 1;
