@@ -61,6 +61,13 @@ static uint64_t after(const ws_allocation *a)
     return (a->base + a->size + 256 + 255) / 256 * 256;
 }
 
+/* Whether `size` bytes at base, and the gap after them, end inside g's span (without wrapping). */
+static int inside_span(const ws_global_memory *g, uint64_t base, uint64_t size)
+{
+    uint64_t end = base + size + 256;
+    return end >= base && end <= WS_GLOBAL_BASE + g->span;
+}
+
 /* A new allocation's address and its index among g's (sorted by base); 0 when none fits. Addresses grow
  * (stepping over adopted host ranges, ws_global_adopt, which may lie above next_base), so a stale pointer
  * to a freed allocation finds nothing; past the span the lowest gap between allocations is used again. */
@@ -72,12 +79,12 @@ static uint64_t place(ws_global_memory *g, uint64_t size, int *index)
     while (at < g->count && g->allocs[at]->base < g->next_base + size + 256)   /* step over adopted ranges */
         g->next_base = after(g->allocs[at++]);
     uint64_t base = g->next_base;
-    if (g->span && (base + size + 256 > WS_GLOBAL_BASE + g->span || base + size + 256 < base)) {
+    if (g->span && !inside_span(g, base, size)) {
         base = WS_GLOBAL_BASE;
         for (at = 0; at < g->count && g->allocs[at]->base < base + size + 256; at++)
             if (after(g->allocs[at]) > base)
                 base = after(g->allocs[at]);
-        if (base + size + 256 > WS_GLOBAL_BASE + g->span || base + size + 256 < base)
+        if (!inside_span(g, base, size))
             return 0;
         *index = at;
         return base;

@@ -18,12 +18,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-uint64_t ws_cuda_global_span(uint64_t limit)
-{
-    /* twice the limit and 4 GiB: addresses grow as buffers come and go before the span is used again */
-    return limit > (UINT64_C(1) << 40) ? UINT64_C(1) << 41 : limit * 2 + (UINT64_C(1) << 32);
-}
-
 #if defined(__linux__) && defined(MAP_FIXED_NOREPLACE)
 #include <link.h>
 #include <sys/auxv.h>
@@ -103,6 +97,13 @@ static int in_executable(void)
     return at == 1;
 }
 
+/* Global memory's span for a memory limit: twice the limit and 4 GiB (addresses grow as buffers come and go
+ * before the span is used again). */
+static uint64_t global_span_for(uint64_t limit)
+{
+    return limit > (UINT64_C(1) << 40) ? UINT64_C(1) << 41 : limit * 2 + (UINT64_C(1) << 32);
+}
+
 /* The program's memory limit (--mem-limit in WARPSIM_FLAGS; bad flags are said at the first CUDA call). */
 static uint64_t memory_limit(void)
 {
@@ -115,7 +116,7 @@ static uint64_t memory_limit(void)
     return limit;
 }
 
-void ws_cuda_claim_windows(char **argv)
+void ws_cuda_claim_windows(ws_cuda *c, char **argv)
 {
     int restarted = getenv(RESTARTED_ENV) != NULL;
     int persona = personality(0xffffffff);
@@ -124,7 +125,8 @@ void ws_cuda_claim_windows(char **argv)
         if (persona != -1)
             personality((unsigned long)persona & ~(unsigned long)ADDR_NO_RANDOMIZE);
     }
-    const uint64_t global_span = ws_cuda_global_span(memory_limit());
+    const uint64_t global_span = global_span_for(memory_limit());
+    c->global_span = global_span;   /* ws_global_memory.span at set-up: what is claimed below */
     const uint64_t starts[] = {WS_SHARED_WINDOW, WS_LOCAL_WINDOW, WS_GLOBAL_BASE};
     const uint64_t sizes[] = {WS_WINDOW_SIZE, WS_WINDOW_SIZE, global_span};
     int taken = -1;
@@ -152,5 +154,8 @@ void ws_cuda_claim_windows(char **argv)
             mapping, names[taken], starts[taken], starts[taken] + sizes[taken]);
 }
 #else
-void ws_cuda_claim_windows(char **argv) { (void)argv; }   /* elsewhere the host's memory lies far from them */
+void ws_cuda_claim_windows(ws_cuda *c, char **argv)   /* elsewhere the host's memory lies far from them */
+{
+    (void)c, (void)argv;   /* no span: addresses only grow */
+}
 #endif

@@ -38,7 +38,7 @@ void ws_cuda_warn(const char *function, const char *fmt, ...)
 __attribute__((constructor(101))) static void claim_windows(int argc, char **argv)
 {
     (void)argc;
-    ws_cuda_claim_windows(argv);
+    ws_cuda_claim_windows(&the_runtime, argv);
 }
 
 static void at_exit(void);
@@ -87,7 +87,7 @@ static int set_up(ws_cuda *c)
     for (int d = 0; d < c->device_count; d++)
         ws_timeline_init(&c->timelines[d], &c->arch, d, c->options.timeline != NULL, &c->host);
     ws_global_init(&c->global, c->options.mem_limit);
-    c->global.span = ws_cuda_global_span(c->options.mem_limit);   /* the addresses reserved before main */
+    c->global.span = c->global_span;   /* the addresses reserved before main */
     c->global.track_init = c->options.initcheck;
     atexit(at_exit);
     return 0;

@@ -115,13 +115,13 @@ typedef struct {
     ws_timeline timelines[WS_CUDA_MAX_DEVICES];   /* each GPU's simulated timeline: streams, engines */
     ws_tl_host host;           /* the host's simulated clock: one for the process, every GPU and host thread */
     FILE *report;              /* stdout, or --log-file */
+    uint64_t global_span;      /* global memory's addresses claimed before main (ws_cuda_claim_windows); 0: none */
 } ws_cuda;
 
 /* Reserve the simulator's address windows in the program's address space (before main: a mapping already
- * there starts the program again, argv and all, with its layout not randomised). */
-void ws_cuda_claim_windows(char **argv);
-/* The span of global memory's addresses reserved for a memory limit (ws_global_memory.span). */
-uint64_t ws_cuda_global_span(uint64_t limit);
+ * there starts the program again, argv and all, with its layout not randomised); c->global_span says how much
+ * of global memory's. */
+void ws_cuda_claim_windows(ws_cuda *c, char **argv);
 
 /* The runtime's state, set up on first use (WARPSIM_FLAGS read, arch chosen). */
 ws_cuda *ws_cuda_get(void);
