@@ -396,13 +396,21 @@ if [ "$(uname -s)" = Linux ] && ${CC:-cc} -shared -fPIC -o "$T/squatter.so" "$D/
               WARPSIM_FLAGS=--quiet "$@"; }
     expect "host memory in the device window: the program starts again, unrandomised" 0 \
         "$D/host_windows.expected" -- squat "$T/host_windows"
-    expect "host memory in the device window after the new start too" 1 "" -- squat env WINDOW_SQUATTER_ALWAYS=1 \
+    # where the warning is given, whether the program's buffers then land in the window is the layout's luck
+    # (about 1 run in 50 under the loader, its libraries lie below the window and nothing does): its own
+    # verdict, 0 or 1, never a crash
+    warned() {
+        name=$1; shift
+        "$@" > "$T/out" 2> "$T/err"; status=$?
+        case $status in 0|1) pass "$name: exit status $status" ;; *) fail "$name: exit status $status";; esac
+    }
+    warned "host memory in the device window after the new start too" squat env WINDOW_SQUATTER_ALWAYS=1 \
         "$T/host_windows"
     has "is said, naming the window" "$T/err" "lies where the simulator puts device memory (0x7f0000000000-0x7f0180000000)"
     # started by its loader (ld.so ./prog): /proc/self/exe is the loader, so no new start, the warning instead
     loader=$(readelf -l "$T/host_windows" 2>/dev/null | sed -n 's/.*interpreter: \(.*\)]$/\1/p')
     if [ -n "$loader" ]; then
-        expect "host memory in the device window, the program started by its loader" 1 "" -- squat "$loader" \
+        warned "host memory in the device window, the program started by its loader" squat "$loader" \
             "$T/host_windows"
         has "is said" "$T/err" "lies where the simulator puts device memory"
     else
