@@ -3,7 +3,9 @@
 # case checks the program's own output (against tests/cuda_programs/*.expected,
 # written from what the CUDA documentation says each call returns and from
 # hand-computed results), its exit status, and warpsim's messages.
-#   tests/cuda_programs.sh WARPSIM_BINARY
+#   tests/cuda_programs.sh WARPSIM_BINARY [CUDART_ARCHIVE CORE_ARCHIVE CC LINK_FLAGS]
+# (the runtime's archives, the compiler and flags to link them into a shared library: that case is skipped
+# without them)
 # Exit 77 (ctest: skipped) when clang is not installed, saying so.
 W=$1
 D=$(cd "$(dirname "$0")/cuda_programs" && pwd)
@@ -415,6 +417,19 @@ if [ "$(uname -s)" = Linux ] && ${CC:-cc} -shared -fPIC -o "$T/squatter.so" "$D/
         has "is said" "$T/err" "lies where the simulator puts device memory"
     else
         echo "skip: a program started by its loader (readelf finds no interpreter)"
+    fi
+    # the runtime in a shared library opened after main has started (a plugin): its constructor runs at dlopen,
+    # when starting the process again would run main's work twice: the warning instead, main's output once
+    if [ -n "$3" ] && $4 $5 -shared -o "$T/libplugin.so" -Wl,-u,cudaGetDeviceCount "$2" "$3" -lm -lpthread \
+           2> "$T/err" && $4 $5 -o "$T/dlopen_runtime" "$D/dlopen_runtime.c" -ldl 2>> "$T/err"; then
+        printf 'main: started\nruntime opened: cudaGetDeviceCount returned 0, 1 device(s)\n' > "$T/opened"
+        expect "host memory in the device window, the runtime opened by dlopen: no new start" 0 "$T/opened" -- \
+            squat "$T/dlopen_runtime" "$T/libplugin.so"
+        has "is said" "$T/err" "lies where the simulator puts device memory"
+    elif [ -n "$3" ]; then
+        fail "the runtime as a shared library: does not build"; sed 's/^/    /' "$T/err" | head -20
+    else
+        echo "skip: the runtime opened by dlopen (no archives given)"
     fi
 else
     echo "skip: host memory in the device window (Linux with a C compiler only)"
