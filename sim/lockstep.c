@@ -153,6 +153,8 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     const ws_group_member *m = b->group, *end = m + n;
     ws_ld_global_batch batch;
     ws_ld_shared_batch shared_batch = {NULL, 0, 0, {0}, {0}};
+    const int kind = batched == WS_BATCH_GLOBAL ? WS_ISSUE_LOAD_GLOBAL   /* what the issue step may take as known */
+                   : batched == WS_BATCH_SHARED ? WS_ISSUE_LOAD_SHARED : pure ? WS_ISSUE_ARITHMETIC : WS_ISSUE_ANY;
     if (batched == WS_BATCH_GLOBAL)
         ws_ld_global_batch_start(&batch, l, b);
     if (wide) {   /* the warps' timing does not read the values, nor does the form read the warps' clocks */
@@ -174,7 +176,7 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
         }
         ws_exec *x = pure ? &w->exec : ws_step_context(w, pc, ic, active);
         if (scheduled)
-            ws_timing_issue_scheduled(w, bt, op, frame, mask, latency_branch, &sums, pure, nsrc);
+            ws_timing_issue_scheduled(w, bt, op, frame, mask, latency_branch, &sums, kind, nsrc);
         else if (timing)
             ws_timing_issue(x, d, frame, mask);
         if (mask) {
@@ -190,7 +192,7 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
                 ws_check_shapes(x, &shape, in);
         }
         if (timing)
-            ws_timing_retire_of(w, op, frame, pure, ndst);
+            ws_timing_retire_of(w, op, frame, kind, ndst);
         top->pc = pc + 1;
         if (top->pc == top->rpc) {   /* this path's merge point: the stack changes */
             ws_step_settle(l, b, w, w->frame_depth);   /* the instruction moved no frame */
@@ -251,8 +253,9 @@ static inline __attribute__((always_inline)) int wide_timed(const group *g, int 
         ws_timing_wide_issue(m->w, k, bt, op, l->timing->subpartitions, &sums);
     }
     for (; k < n; k++) {
-        ws_timing_issue_scheduled(m[k].w, bt, op, m[k].frame, WS_FULL_MASK, latency_branch, &sums, 1, nsrc);
-        ws_timing_retire_of(m[k].w, op, m[k].frame, 1, 1);
+        ws_timing_issue_scheduled(m[k].w, bt, op, m[k].frame, WS_FULL_MASK, latency_branch, &sums, WS_ISSUE_ARITHMETIC,
+                                  nsrc);
+        ws_timing_retire_of(m[k].w, op, m[k].frame, WS_ISSUE_ARITHMETIC, 1);
     }
     for (k = 0; k < n; k++) {
         ws_warp *w = m[k].w;
@@ -382,7 +385,7 @@ static inline __attribute__((always_inline)) int moving_group(const group *g, in
         l->steps++, b->steps++;
         ws_exec *x = ws_step_context(w, g->pc, g->counters[g->pc], active);
         if (scheduled)
-            ws_timing_issue_scheduled(w, &b->tm, &d->timing, frame, mask, latency_branch, &sums, 0, -1);
+            ws_timing_issue_scheduled(w, &b->tm, &d->timing, frame, mask, latency_branch, &sums, WS_ISSUE_ANY, -1);
         else if (l->timing)
             ws_timing_issue(x, d, frame, mask);
         if (branch)

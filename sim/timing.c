@@ -280,7 +280,7 @@ void ws_timing_issue_o0(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t m
     if (hold > 1)
         ic[WS_CTR_stall_wait] += (uint64_t)slots * (hold - 1);
     ws_issue_sums s = {0};
-    ws_timing_issued(w, &x->block->tm, op, mask, slots, x->launch->arch->latency_branch, &s, 0);
+    ws_timing_issued(w, &x->block->tm, op, mask, slots, x->launch->arch->latency_branch, &s, WS_ISSUE_ANY);
     ws_timing_add_issue_sums(ic, &x->block->tm, op, x->launch->timing, &s);
 }
 

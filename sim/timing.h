@@ -158,24 +158,35 @@ void ws_timing_block_done(ws_launch *l, ws_block *b);
 /* Once the grid is done: a block struct's sums into the launch's (each worker's, or the one thread's). */
 void ws_timing_add_sums(ws_launch *l, const ws_block *b);
 
+/* What a caller of the issue and retire steps knows of the instruction, as a constant (their `kind`): the
+ * tests it settles fold away. */
+enum {
+    WS_ISSUE_ANY,           /* nothing */
+    WS_ISSUE_ARITHMETIC,    /* no memory, no branch (ws_decoded.pure) */
+    WS_ISSUE_LOAD_GLOBAL,   /* an ld.global (pipe LSU) or ld.shared (SHARED): it reads memory, writes none, */
+    WS_ISSUE_LOAD_SHARED,   /* neither branches nor folds (a batched load's, ws_decoded.batched_load) */
+};
+
 /* Inline: ws_step() and sim/lockstep.c call it after every instruction, and it is a few stores.
- * `arithmetic`: op is known to touch no memory (ws_decoded.pure), so that test folds away; `ndst_known`:
- * op->ndst where the caller knows it as a constant (a wide form writes one register), -1 otherwise. */
+ * `kind`: WS_ISSUE_*; `ndst_known`: op->ndst where the caller knows it as a constant (a wide form writes one
+ * register), -1 otherwise. */
 static inline __attribute__((always_inline)) void ws_timing_retire_of(ws_warp *w, const ws_timing_op *op, ws_frame *f,
-                                                                      const int arithmetic, const int ndst_known)
+                                                                      const int kind, const int ndst_known)
 {
     uint64_t at = w->tm.issue + w->tm.latency;
     uint64_t r = at << 2 | w->tm.wait;
     const int ndst = ndst_known >= 0 ? ndst_known : op->ndst;
     for (int i = 0; i < ndst; i++)
         f->ready[op->dst[i]] = r;
-    if (!arithmetic && (op->pipe == WS_PIPE_LSU || op->pipe == WS_PIPE_SHARED) && at > w->tm.done)
+    int memory = kind >= WS_ISSUE_LOAD_GLOBAL ? 1
+               : kind == WS_ISSUE_ARITHMETIC ? 0 : op->pipe == WS_PIPE_LSU || op->pipe == WS_PIPE_SHARED;
+    if (memory && at > w->tm.done)
         w->tm.done = at;
 }
 
 static inline void ws_timing_retire(ws_warp *w, const ws_timing_op *op, ws_frame *f)
 {
-    ws_timing_retire_of(w, op, f, 0, -1);
+    ws_timing_retire_of(w, op, f, WS_ISSUE_ANY, -1);
 }
 
 #endif

@@ -23,16 +23,17 @@ static const uint8_t ws_stall_counter[3] = {
 };
 
 /* The operands' wait, common to both builds: the cycle the instruction may issue, and what
- * it waited on (*wait). `arithmetic`: op is known to touch no memory and not to branch (ws_decoded.pure),
- * so that those tests fold away; `nsrc_known`: op->nsrc where the caller knows it as a constant (the loop
- * over the operands then unrolls), -1 otherwise. */
+ * it waited on (*wait). `kind`: what the caller knows of op (WS_ISSUE_*, sim/timing.h), so that the tests it
+ * settles fold away; `nsrc_known`: op->nsrc where the caller knows it as a constant (the loop over the
+ * operands then unrolls), -1 otherwise. */
 static inline __attribute__((always_inline)) uint64_t ws_timing_ready_of(ws_warp *w, const ws_timing_op *op,
                                                                          const ws_frame *f, unsigned *wait,
-                                                                         const int arithmetic, const int nsrc_known)
+                                                                         const int kind, const int nsrc_known)
 {
+    const int load = kind >= WS_ISSUE_LOAD_GLOBAL, other = kind == WS_ISSUE_ANY;
     uint64_t ready = w->tm.cycle;
-    int shared = op->pipe == WS_PIPE_SHARED;
-    if (!arithmetic && (op->mem & WS_MEM_READS) && w->tm.store_issued[shared] > ready)
+    int shared = load ? kind == WS_ISSUE_LOAD_SHARED : op->pipe == WS_PIPE_SHARED;
+    if ((load || (other && (op->mem & WS_MEM_READS))) && w->tm.store_issued[shared] > ready)
         ready = w->tm.store_issued[shared];   /* a load may read what an earlier store wrote: it waits */
     uint64_t kinds = 0;
     const int nsrc = nsrc_known >= 0 ? nsrc_known : op->nsrc;
@@ -48,14 +49,14 @@ static inline __attribute__((always_inline)) uint64_t ws_timing_ready_of(ws_warp
     _Static_assert(WS_WAIT_SHORT == 1 && WS_WAIT_LONG == 2, "wait kinds are loads_unused's bits");
     w->tm.loads_unused &= (uint8_t)~(kinds & 3);
     w->tm.issue = ready;
-    if (!arithmetic && (op->mem & WS_MEM_WRITES))
+    if (other && (op->mem & WS_MEM_WRITES))
         w->tm.store_issued[shared] = ready + 1;
     return ready;
 }
 
 static inline uint64_t ws_timing_ready(ws_warp *w, const ws_timing_op *op, const ws_frame *f, unsigned *wait)
 {
-    return ws_timing_ready_of(w, op, f, wait, 0, -1);
+    return ws_timing_ready_of(w, op, f, wait, WS_ISSUE_ANY, -1);
 }
 
 /* What a warp's issue step adds to its instruction's counters and its block's pipes: kept apart so that
@@ -75,35 +76,35 @@ static inline void ws_timing_add_issue_sums(uint64_t *ic, ws_block_timing *bt, c
 }
 
 /* What both builds do once the warp's clock has moved: the result's latency, the block's
- * issue slots, a branch's resolution (its latency the arch's, `latency_branch`). */
+ * issue slots, a branch's resolution (its latency the arch's, `latency_branch`). `kind`: WS_ISSUE_*. */
 static inline __attribute__((always_inline)) void ws_timing_issued(ws_warp *w, ws_block_timing *bt,
                                                                   const ws_timing_op *op, uint32_t mask,
                                                                   unsigned slots, uint32_t latency_branch,
-                                                                  ws_issue_sums *s, const int arithmetic)
+                                                                  ws_issue_sums *s, const int kind)
 {
     w->tm.latency = mask ? op->latency : 0;
     w->tm.wait = op->wait;
     bt->issued[w->tm.subpartition] += slots;
     s->slots += slots;
-    if (!arithmetic && op->pipe == WS_PIPE_BRANCH && (op->branch & WS_BRANCH_BRA)) {
+    if (kind == WS_ISSUE_ANY && op->pipe == WS_PIPE_BRANCH && (op->branch & WS_BRANCH_BRA)) {
         w->tm.cycle += latency_branch;
         s->branch_resolving += latency_branch;
     }
 }
 
 /* The real build's issue step for warp w at an instruction whose operands' ready cycles are f's: what it
- * adds to counters goes to *s (ws_timing_add_issue_sums). `arithmetic` and `nsrc_known` as in ws_timing_ready_of. */
+ * adds to counters goes to *s (ws_timing_add_issue_sums). `kind` and `nsrc_known` as in ws_timing_ready_of. */
 static inline __attribute__((always_inline)) void ws_timing_issue_scheduled(ws_warp *w, ws_block_timing *bt,
                                                                             const ws_timing_op *op, const ws_frame *f,
                                                                             uint32_t mask, uint32_t latency_branch,
-                                                                            ws_issue_sums *s, const int arithmetic,
+                                                                            ws_issue_sums *s, const int kind,
                                                                             const int nsrc_known)
 {
     uint64_t now = w->tm.cycle;
     unsigned wait = WS_WAIT_FIXED;
-    uint64_t ready = ws_timing_ready_of(w, op, f, &wait, arithmetic, nsrc_known);
+    uint64_t ready = ws_timing_ready_of(w, op, f, &wait, kind, nsrc_known);
     unsigned slots = op->sass ? op->sass : 1;
-    if (op->folds && w->tm.back_edges % WS_PTXAS_UNROLL != 0)
+    if (kind < WS_ISSUE_LOAD_GLOBAL && op->folds && w->tm.back_edges % WS_PTXAS_UNROLL != 0)
         slots = 0;   /* an unrolled copy: its address and counter arithmetic and its branch are gone */
     /* ptxas schedules each basic block: an instruction waiting for its operands
      * does not hold back the independent ones after it (loads go early), but
@@ -118,10 +119,11 @@ static inline __attribute__((always_inline)) void ws_timing_issue_scheduled(ws_w
     /* ptxas unrolls a loop UNROLL times: only every UNROLL-th pass of its back edge
      * orders the iterations (the others' loads overlap, as in the unrolled body) */
     int back_edge = op->branch & WS_BRANCH_BACK_EDGE;
-    if (!arithmetic && op->pipe >= WS_PIPE_BRANCH && !(back_edge && ++w->tm.back_edges % WS_PTXAS_UNROLL != 0) &&
+    if (kind == WS_ISSUE_ANY && op->pipe >= WS_PIPE_BRANCH &&
+        !(back_edge && ++w->tm.back_edges % WS_PTXAS_UNROLL != 0) &&
         block_end > w->tm.cycle)
         w->tm.cycle = block_end;
-    ws_timing_issued(w, bt, op, mask, slots, latency_branch, s, arithmetic);
+    ws_timing_issued(w, bt, op, mask, slots, latency_branch, s, kind);
 }
 
 static inline void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f, uint32_t mask)
@@ -132,7 +134,8 @@ static inline void ws_timing_issue(ws_exec *x, const ws_decoded *d, ws_frame *f,
         return;
     }
     ws_issue_sums s = {0};
-    ws_timing_issue_scheduled(x->warp, &x->block->tm, &d->timing, f, mask, x->launch->arch->latency_branch, &s, 0, -1);
+    ws_timing_issue_scheduled(x->warp, &x->block->tm, &d->timing, f, mask, x->launch->arch->latency_branch, &s,
+                              WS_ISSUE_ANY, -1);
     ws_timing_add_issue_sums(x->counters, &x->block->tm, &d->timing, t, &s);
 }
 
