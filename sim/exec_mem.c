@@ -444,8 +444,7 @@ WS_LANE_LOOPS static void read_rows(uint64_t *restrict r, const uint8_t *bytes, 
 #else
 #define KEEP_LOOP
 #endif
-WS_LANE_LOOPS KEEP_LOOP __attribute__((noinline)) static void copy_row(uint64_t *restrict d,
-                                                                        const uint64_t *restrict s)
+WS_LANE_LOOPS KEEP_LOOP __attribute__((noinline)) void ws_copy_row(uint64_t *restrict d, const uint64_t *restrict s)
 {
     for (int lane = 0; lane < WS_WARP_SIZE; lane += 4) {
         lane_quad q;
@@ -541,20 +540,6 @@ static inline __attribute__((always_inline)) void load_run(ws_exec *x, const ptx
     int again = (one_line || !l->timing) && !l->check_shapes;   /* the next warp may take it from here */
     b->last = (ws_ld_global_last){again ? row : NULL, x->shape[in->operand[1].reg], sectors, one_line, a0 >> 5,
                                   end >> 5, 0};
-}
-
-/* load_run or load_rows of the same shape as the batch's last warp's (ws_ld_global_batch.last): its counters,
- * hits and elements. */
-static inline void load_run_again(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b)
-{
-    b->runs++;
-    b->sectors += b->last.sectors;
-    if (b->last.filled) {
-        if (!b->last.latest)   /* the first warp to repeat it (a latest fill at cycle 0 is worked out again) */
-            b->last.latest = ws_load_latest_fill(b->last.filled, b->last.from, b->last.to);
-        ws_load_repeat(&b->timing, x->warp, b->last.latest, (unsigned)(b->last.to - b->last.from + 1));
-    }
-    copy_row(ws_row(x, in->operand[0].reg), b->last.row);
 }
 
 /* The commonest load in one pass: a full warp's ld.global of one 4- or 8-byte element whose
@@ -1125,19 +1110,16 @@ void exec_cvta(ws_exec *x, const ptx_instr *in, uint32_t mask)
 /* ---- Handlers decode picks for the commonest accesses --------------------------------- */
 
 /* exec_ld_global_run's work, its counters and timing sums into b. */
-void ws_ld_global_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_global_batch *b)
+/* A full warp's load whose address register's shape is known and not the batch's last: load_rows or load_run
+ * where the launch lets it take one pass, else the general path. */
+static inline __attribute__((always_inline)) void load_known(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b)
 {
-    ws_launch *l = x->launch;
     const ptx_operand *op = &in->operand[1];
+    const ws_shape *s = &x->shape[op->reg];
     unsigned size = ptx_types[in->type].size;
     uint64_t a0, stride;
     const ws_allocation *al;
-    if (mask == WS_FULL_MASK && l->one_pass_global && ws_shape_get(x, op->reg)->known) {
-        const ws_shape *s = &x->shape[op->reg];
-        if (b->last.row && ws_shape_same(s, &b->last.reg)) {
-            load_run_again(x, in, b);
-            return;
-        }
+    if (x->launch->one_pass_global) {
         if (s->width != WS_WARP_SIZE) {
             b->last.row = NULL;
             if (load_rows(x, in, b))
@@ -1146,6 +1128,21 @@ void ws_ld_global_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_
             load_run(x, in, al, a0, stride, size, b);
             return;
         }
+    }
+    b->last.row = NULL;   /* the general path may look other lines up */
+    load(x, in, WS_FULL_MASK);
+}
+
+void ws_ld_global_known(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b) { load_known(x, in, b); }
+
+void ws_ld_global_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_global_batch *b)
+{
+    if (mask == WS_FULL_MASK && x->launch->one_pass_global && ws_shape_get(x, in->operand[1].reg)->known) {
+        if (b->last.row && ws_shape_same(&x->shape[in->operand[1].reg], &b->last.reg))
+            ws_ld_global_again(x, in, b);
+        else
+            load_known(x, in, b);
+        return;
     }
     b->last.row = NULL;   /* the general path may look other lines up */
     load(x, in, mask);
@@ -1211,7 +1208,7 @@ void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_
             count_shared(x, &b->cost, 0);
             if (x->launch->timing)
                 ws_timing_shared(x, b->a0, b->stride == 0, size, 0, b->cost.wavefronts);
-            copy_row(ws_row(x, in->operand[0].reg), b->row);
+            ws_copy_row(ws_row(x, in->operand[0].reg), b->row);
             return;
         }
         if (shared_run_at(x, op, size, &span, &cost)) {   /* exec_ld_shared_run's */

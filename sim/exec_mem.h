@@ -47,6 +47,40 @@ enum { WS_BATCH_GLOBAL = 1, WS_BATCH_SHARED = 2 };
 int ws_load_batch_kind(ws_exec_fn run);
 void ws_ld_global_batch_start(ws_ld_global_batch *b, const ws_launch *l, ws_block *block);
 void ws_ld_global_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_global_batch *b);
+/* A register row copied from another: 32 lanes (out of line, its AVX2 clone the fastest copy). */
+void ws_copy_row(uint64_t *restrict d, const uint64_t *restrict s);
+
+/* A load of the same shape as the batch's last warp's (ws_ld_global_batch.last): its counters, hits and
+ * elements. */
+static inline void ws_ld_global_again(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b)
+{
+    b->runs++;
+    b->sectors += b->last.sectors;
+    if (b->last.filled) {
+        if (!b->last.latest)   /* the first warp to repeat it (a latest fill at cycle 0 is worked out again) */
+            b->last.latest = ws_load_latest_fill(b->last.filled, b->last.from, b->last.to);
+        ws_load_repeat(&b->timing, x->warp, b->last.latest, (unsigned)(b->last.to - b->last.from + 1));
+    }
+    ws_copy_row(ws_row(x, in->operand[0].reg), b->last.row);
+}
+
+/* ws_ld_global_batched's work for a full warp whose address register's shape is known and is not the batch's
+ * last load's. */
+void ws_ld_global_known(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b);
+
+/* ws_ld_global_batched for a group's next warp (sim/lockstep.c), its tests inline: the commonest case, the
+ * last warp's load again (the warps of a block reading one row), takes no call. A shape not yet known
+ * (ws_shape_get looks for it) takes ws_ld_global_batched. */
+static inline void ws_ld_global_next(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_global_batch *b)
+{
+    const ws_shape *s = &x->shape[in->operand[1].reg];
+    if (mask != WS_FULL_MASK || !s->known)
+        ws_ld_global_batched(x, in, mask, b);
+    else if (b->last.row && ws_shape_same(s, &b->last.reg))
+        ws_ld_global_again(x, in, b);
+    else
+        ws_ld_global_known(x, in, b);
+}
 void ws_ld_global_batch_end(const ws_ld_global_batch *b, uint64_t *counters);
 
 /* The commonest ld.shared (decode gives it exec_ld_shared_run) for a group of warps, one after another: the
