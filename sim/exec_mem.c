@@ -677,18 +677,6 @@ static inline int shared_run(ws_exec *x, const ptx_instr *in, const ptx_operand 
     return shared_run_at(x, op, size, span, cost);
 }
 
-/* count_access's counters of a shared access. */
-static void count_shared(ws_exec *x, const ws_shared_cost *cost, int is_store)
-{
-    uint64_t *ic = ws_icounters(x);
-    uint64_t conflicts = cost->wavefronts > cost->ideal_wavefronts ? cost->wavefronts - cost->ideal_wavefronts : 0;
-    ic[is_store ? WS_CTR_shared_st_inst : WS_CTR_shared_ld_inst]++;
-    ic[is_store ? WS_CTR_shared_st_wavefronts : WS_CTR_shared_ld_wavefronts] += cost->wavefronts;
-    ic[is_store ? WS_CTR_shared_st_bank_conflicts : WS_CTR_shared_ld_bank_conflicts] += conflicts;
-    ic[WS_CTR_shared_wavefronts] += cost->wavefronts;
-    ic[WS_CTR_shared_conflict_cycles] += conflicts;
-}
-
 /* load_shared_run's access, once it is known to be one (shared_run). */
 static inline __attribute__((always_inline)) void load_shared_access(ws_exec *x, const ptx_instr *in,
                                                                      const ws_lane_span *span,
@@ -697,7 +685,7 @@ static inline __attribute__((always_inline)) void load_shared_access(ws_exec *x,
     uint64_t a0 = span->lo;
     if (x->launch->check_shapes)
         check_shape_lanes(x, in, &in->operand[1], a0, span->stride, 0, WS_WARP_SIZE);
-    count_shared(x, cost, 0);
+    ws_count_shared(x, cost, 0);
     if (x->launch->timing)
         ws_timing_shared(x, a0, span->lo == span->hi, size, 0, cost->wavefronts);
     read_run(ws_row(x, in->operand[0].reg), x->block->shared + a0, size, span->stride);
@@ -920,7 +908,7 @@ static int store_shared_run(ws_exec *x, const ptx_instr *in)
     if (x->launch->check_shapes)
         check_shaped_addresses(x, in, op, addr);
     const uint64_t *values = ws_src(x, v, tmp);
-    count_shared(x, &cost, 1);
+    ws_count_shared(x, &cost, 1);
     if (x->launch->timing)
         ws_timing_shared(x, span.lo, span.lo == span.hi, size, 1, cost.wavefronts);
     if (x->launch->its)   /* --sched its: the warp's other lanes do not see it yet */
@@ -1194,29 +1182,39 @@ static void exec_ld_shared_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     load(x, in, mask);
 }
 
-void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_shared_batch *b)
+/* ws_ld_shared_batched's work for a full warp, in one pass, whose address register's shape is known and is
+ * not the last warp's (or where the batch has no last row). */
+static inline __attribute__((always_inline)) void load_shared_known(ws_exec *x, const ptx_instr *in,
+                                                                    ws_ld_shared_batch *b)
 {
     unsigned size = ptx_types[in->type].size;
     const ptx_operand *op = &in->operand[1];
     ws_lane_span span;
     ws_shared_cost cost;
+    if (shared_run_at(x, op, size, &span, &cost)) {   /* exec_ld_shared_run's */
+        load_shared_access(x, in, &span, &cost, size);
+        *b = (ws_ld_shared_batch){x->launch->check_shapes ? NULL : ws_row(x, in->operand[0].reg), span.lo,
+                                  span.stride, cost, x->shape[op->reg]};
+        return;
+    }
+    b->row = NULL;
+    load(x, in, WS_FULL_MASK);
+}
+
+void ws_ld_shared_known(ws_exec *x, const ptx_instr *in, ws_ld_shared_batch *b) { load_shared_known(x, in, b); }
+
+void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_shared_batch *b)
+{
+    const ptx_operand *op = &in->operand[1];
     if (mask == WS_FULL_MASK && x->launch->one_pass && !x->warp->its.count) {
         /* the last warp's run again (its register's shape, the same instruction: its addresses, which
          * address_shape finds from the shape alone): shared_run_at would find its span and cost */
         const ws_shape *r = b->row ? ws_shape_get(x, op->reg) : NULL;   /* b->row: op a register's */
-        if (r && r->known && ws_shape_same(r, &b->reg)) {
-            count_shared(x, &b->cost, 0);
-            if (x->launch->timing)
-                ws_timing_shared(x, b->a0, b->stride == 0, size, 0, b->cost.wavefronts);
-            ws_copy_row(ws_row(x, in->operand[0].reg), b->row);
-            return;
-        }
-        if (shared_run_at(x, op, size, &span, &cost)) {   /* exec_ld_shared_run's */
-            load_shared_access(x, in, &span, &cost, size);
-            *b = (ws_ld_shared_batch){x->launch->check_shapes ? NULL : ws_row(x, in->operand[0].reg), span.lo,
-                                      span.stride, cost, x->shape[op->reg]};
-            return;
-        }
+        if (r && r->known && ws_shape_same(r, &b->reg))
+            ws_ld_shared_again(x, in, b);
+        else
+            load_shared_known(x, in, b);
+        return;
     }
     b->row = NULL;
     load(x, in, mask);

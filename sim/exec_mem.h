@@ -94,5 +94,42 @@ typedef struct {
     ws_shape reg;                /* its address register's shape: the same shape gives the same addresses */
 } ws_ld_shared_batch;
 void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_shared_batch *b);
+/* ws_ld_shared_batched's work for a full warp, in one pass, whose address register's shape is known and is
+ * not the last warp's. */
+void ws_ld_shared_known(ws_exec *x, const ptx_instr *in, ws_ld_shared_batch *b);
+
+/* count_access's counters of a shared access of cost `cost`. */
+static inline void ws_count_shared(ws_exec *x, const ws_shared_cost *cost, int is_store)
+{
+    uint64_t *ic = ws_icounters(x);
+    uint64_t conflicts = cost->wavefronts > cost->ideal_wavefronts ? cost->wavefronts - cost->ideal_wavefronts : 0;
+    ic[is_store ? WS_CTR_shared_st_inst : WS_CTR_shared_ld_inst]++;
+    ic[is_store ? WS_CTR_shared_st_wavefronts : WS_CTR_shared_ld_wavefronts] += cost->wavefronts;
+    ic[is_store ? WS_CTR_shared_st_bank_conflicts : WS_CTR_shared_ld_bank_conflicts] += conflicts;
+    ic[WS_CTR_shared_wavefronts] += cost->wavefronts;
+    ic[WS_CTR_shared_conflict_cycles] += conflicts;
+}
+
+/* The last warp's shared load again (ws_ld_shared_batch: the same shape, so the same addresses): its
+ * counters, timing and elements. */
+static inline void ws_ld_shared_again(ws_exec *x, const ptx_instr *in, const ws_ld_shared_batch *b)
+{
+    ws_count_shared(x, &b->cost, 0);
+    if (x->launch->timing)
+        ws_timing_shared(x, b->a0, b->stride == 0, ptx_types[in->type].size, 0, b->cost.wavefronts);
+    ws_copy_row(ws_row(x, in->operand[0].reg), b->row);
+}
+
+/* ws_ld_shared_batched for a group's next warp (sim/lockstep.c), as ws_ld_global_next. */
+static inline void ws_ld_shared_next(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_shared_batch *b)
+{
+    const ws_shape *s = &x->shape[in->operand[1].reg];
+    if (mask != WS_FULL_MASK || !x->launch->one_pass || x->warp->its.count || !s->known)
+        ws_ld_shared_batched(x, in, mask, b);
+    else if (b->row && ws_shape_same(s, &b->reg))
+        ws_ld_shared_again(x, in, b);
+    else
+        ws_ld_shared_known(x, in, b);
+}
 
 #endif

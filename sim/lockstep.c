@@ -183,7 +183,7 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
             if (batched == WS_BATCH_GLOBAL)
                 ws_ld_global_next(x, in, mask, &batch);
             else if (batched == WS_BATCH_SHARED)
-                ws_ld_shared_batched(x, in, mask, &shared_batch);
+                ws_ld_shared_next(x, in, mask, &shared_batch);
             else if (!wide)
                 run(x, in, mask);
             if (!wide)
