@@ -512,6 +512,20 @@ static inline uint64_t run_sectors(uint64_t a0, uint64_t stride, unsigned size)
     return stride > 32 ? WS_WARP_SIZE : ((a0 + 31 * stride + size - 1) >> 5) - (a0 >> 5) + 1;
 }
 
+/* A batch's last load, for the next warp (ws_ld_global_last): field by field (a compound literal is built on
+ * the stack, then copied: twice the host instructions). */
+static inline void remember_load(ws_ld_global_last *last, const uint64_t *row, const ws_shape *reg, uint64_t sectors,
+                                 const uint64_t *filled, uint64_t from, uint64_t to)
+{
+    last->row = row;
+    last->reg = *reg;
+    last->sectors = sectors;
+    last->filled = filled;
+    last->from = from;
+    last->to = to;
+    last->latest = 0;
+}
+
 /* load_global_run's access, once it is known to be one (global_run). */
 static inline __attribute__((always_inline)) void load_run(ws_exec *x, const ptx_instr *in,
                                                            const ws_allocation *al, uint64_t a0, uint64_t stride,
@@ -538,8 +552,7 @@ static inline __attribute__((always_inline)) void load_run(ws_exec *x, const ptx
     uint64_t *row = ws_row(x, in->operand[0].reg);
     read_run(row, al->bytes + (a0 - al->base), size, stride);
     int again = (one_line || !l->timing) && !l->check_shapes;   /* the next warp may take it from here */
-    b->last = (ws_ld_global_last){again ? row : NULL, x->shape[in->operand[1].reg], sectors, one_line, a0 >> 5,
-                                  end >> 5, 0};
+    remember_load(&b->last, again ? row : NULL, &x->shape[in->operand[1].reg], sectors, one_line, a0 >> 5, end >> 5);
 }
 
 /* The commonest load in one pass: a full warp's ld.global of one 4- or 8-byte element whose
@@ -626,7 +639,7 @@ static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx
     int again = (one_line || !l->timing) && !l->check_shapes;
     for (unsigned i = 1; again && i < n; i++)
         again = sector[i] == sector[0] + i;
-    b->last = (ws_ld_global_last){again ? r : NULL, *s, n, one_line, sector[0], sector[n - 1], 0};
+    remember_load(&b->last, again ? r : NULL, s, n, one_line, sector[0], sector[n - 1]);
     return 1;
 }
 
