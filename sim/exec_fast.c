@@ -425,24 +425,33 @@ static void fast_fma_f32(ws_exec *x, const ptx_instr *in, uint32_t mask)
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define HAVE_FMA_VARIANT 1
-/* The low 32 bits of four 64-bit lanes, as four floats. */
-__attribute__((target("avx2,fma"))) static inline __m128 low_halves(const uint64_t *lanes)
+/* The low 32 bits of eight 64-bit lanes, as eight floats in the order of lanes 0 1 4 5 2 3 6 7 (one shuffle
+ * within each 128-bit half): an element-wise operation does not mind, and zero_extend_lanes puts its results
+ * back in order. */
+__attribute__((target("avx2,fma"))) static inline __m256 low_halves(const uint64_t *lanes)
 {
-    const __m256i pick_even = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-    __m256i v = _mm256_loadu_si256((const __m256i *)lanes);
-    return _mm_castsi128_ps(_mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, pick_even)));
+    __m256 lo = _mm256_loadu_ps((const float *)lanes), hi = _mm256_loadu_ps((const float *)(lanes + 4));
+    return _mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0));
 }
 
-/* Four lanes at a time: the fused multiply-add, every NaN made 0x7fffffff,
- * the result zero-extended into the 64-bit lanes. */
+/* low_halves' eight floats (lanes 0 1 4 5 2 3 6 7) zero-extended into eight 64-bit lanes, in order. */
+__attribute__((target("avx2,fma"))) static inline void zero_extend_lanes(uint64_t *r, __m256 v)
+{
+    const __m256 zero = _mm256_setzero_ps();
+    _mm256_storeu_ps((float *)r, _mm256_unpacklo_ps(v, zero));
+    _mm256_storeu_ps((float *)(r + 4), _mm256_unpackhi_ps(v, zero));
+}
+
+/* Eight lanes at a time: the fused multiply-add, every NaN made 0x7fffffff,
+ * the result zero-extended into the 64-bit lanes (r may be a, b or c: each eight lanes' sources are read
+ * before their results are written). */
 __attribute__((target("avx2,fma"))) static inline void fma_f32_lanes_hw(const uint64_t *a, const uint64_t *b,
                                                                     const uint64_t *c, uint64_t r[WS_WARP_SIZE])
 {
-    const __m128 nan = _mm_castsi128_ps(_mm_set1_epi32((int)ALU_F32_QNAN));
-    for (int l = 0; l < WS_WARP_SIZE; l += 4) {
-        __m128 v = _mm_fmadd_ps(low_halves(a + l), low_halves(b + l), low_halves(c + l));
-        v = _mm_blendv_ps(v, nan, _mm_cmpunord_ps(v, v));
-        _mm256_storeu_si256((__m256i *)(r + l), _mm256_cvtepu32_epi64(_mm_castps_si128(v)));
+    const __m256 nan = _mm256_castsi256_ps(_mm256_set1_epi32((int)ALU_F32_QNAN));
+    for (int l = 0; l < WS_WARP_SIZE; l += 8) {
+        __m256 v = _mm256_fmadd_ps(low_halves(a + l), low_halves(b + l), low_halves(c + l));
+        zero_extend_lanes(r + l, _mm256_blendv_ps(v, nan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q)));
     }
 }
 
