@@ -207,6 +207,29 @@ static inline uint32_t ws_load_held_latency(const ws_load_batch *lb, const uint6
     return level > latency ? level : latency;
 }
 
+/* ws_load_sector for the four sectors of a line the L1 holds none of (a streaming load's), their L2 map entries
+ * at st (not shared: no --jobs atomics) read and marked at once. Returns the load's latency so far. */
+static inline uint32_t ws_load_new_line(ws_load_batch *lb, uint8_t *held, uint64_t *filled_line, uint8_t *st,
+                                        uint64_t issued, uint32_t latency)
+{
+    /* sector k's entry in byte k (byte by byte, which the compiler makes one load and one store) */
+    uint32_t marks = (uint32_t)st[0] | (uint32_t)st[1] << 8 | (uint32_t)st[2] << 16 | (uint32_t)st[3] << 24;
+    uint32_t read = marks & UINT32_C(0x01010101);   /* each sector's "read" bit: an L2 hit */
+    marks |= UINT32_C(0x01010101);
+    for (int k = 0; k < 4; k++)
+        st[k] = (uint8_t)(marks >> (8 * k));
+    unsigned hits = (unsigned)__builtin_popcount(read);
+    lb->l2_hits += hits;
+    lb->dram += 4 - hits;
+    *held = 0xf;
+    for (int k = 0; k < 4; k++) {
+        uint32_t level = (read >> (8 * k)) & 1 ? lb->l2 : lb->global;
+        filled_line[k] = issued + level;
+        latency = level > latency ? level : latency;
+    }
+    return latency;
+}
+
 /* The commonest global load: a full warp's, aligned, inside allocation al (which
  * ws_load_batch_applies takes), whose lanes read every sector from byte lo's to byte end's.
  * *one_line: the fill cycles of its line when its sectors lie on one (ws_load_repeat), else NULL. */
@@ -241,6 +264,10 @@ static inline __attribute__((always_inline)) void ws_load_run(ws_load_batch *lb,
             /* every sector held (the commonest): ws_load_sector's hits without its tests of each */
             latency = ws_load_held_latency(lb, filled_line, from, to, issued, latency);
             lb->l1_hits += (uint32_t)(to - from + 1);
+            continue;
+        }
+        if (wanted == 0xf && !*held && map && !lb->atomics) {
+            latency = ws_load_new_line(lb, held, filled_line, &map[line_sector - first], issued, latency);
             continue;
         }
         for (uint64_t sector = from; sector <= to; sector++)
