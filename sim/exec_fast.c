@@ -476,6 +476,53 @@ __attribute__((target("avx2,fma"))) static void wide_fma_f32_hw(ws_exec *x, cons
     for (int k = 0; k < n; k++, a += sa, b += sb, c += sc, d += WS_WARP_SIZE)
         fma_f32_lanes_hw(a, b, c, d);
 }
+
+/* 32 by 32-bit products four lanes a step, AVX2's vpmuludq or (`is_signed`) vpmuldq on each 64-bit lane's low
+ * half: from the C forms above the compiler emulates a full 64-bit product for mad.lo.32 (three multiplies)
+ * and multiplies lane by lane for mul.wide.s32. b NULL: the immediate ib; c NULL: nothing added; `low32`: the
+ * result's low 32 bits kept (the .lo forms). d may be a, b or c: each four lanes are read before written. */
+__attribute__((target("avx2"))) static inline void product_lanes_hw(const uint64_t *a, const uint64_t *b, uint64_t ib,
+                                                                    const uint64_t *c, uint64_t *d,
+                                                                    const int is_signed, const int low32)
+{
+    const __m256i imm = _mm256_set1_epi64x((long long)ib), low = _mm256_set1_epi64x(0xffffffff);
+    for (int l = 0; l < WS_WARP_SIZE; l += 4) {
+        __m256i va = _mm256_loadu_si256((const __m256i *)(a + l));
+        __m256i vb = b ? _mm256_loadu_si256((const __m256i *)(b + l)) : imm;
+        __m256i p = is_signed ? _mm256_mul_epi32(va, vb) : _mm256_mul_epu32(va, vb);
+        if (c)
+            p = _mm256_add_epi64(p, _mm256_loadu_si256((const __m256i *)(c + l)));
+        _mm256_storeu_si256((__m256i *)(d + l), low32 ? _mm256_and_si256(p, low) : p);
+    }
+}
+/* fast_NAME_hw and wide_NAME_hw over product_lanes_hw (sources a register, a register or an immediate, and for
+ * `with_c` a register), the general path (slow_NAME) for anything else. */
+#define PRODUCT_HW(name, is_signed, low32, with_c) \
+__attribute__((target("avx2"))) static void fast_##name##_hw(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+{ \
+    uint64_t ia = 0, ib = 0, ic = 0; \
+    const uint64_t *a, *b, *c = NULL; \
+    if (mask == WS_FULL_MASK && direct_src(x, &in->operand[1], &a, &ia) && a && \
+        direct_src(x, &in->operand[2], &b, &ib) && (!(with_c) || (direct_src(x, &in->operand[3], &c, &ic) && c))) { \
+        product_lanes_hw(a, b, ib, c, ws_row(x, in->operand[0].reg), is_signed, low32); \
+        return; \
+    } \
+    slow_##name(x, in, mask); \
+} \
+__attribute__((target("avx2"))) static void wide_##name##_hw(ws_exec *x, const ptx_instr *in, int n) \
+{ \
+    uint64_t *d = ws_row(x, in->operand[0].reg); \
+    const uint64_t *a = ws_row(x, in->operand[1].reg), *c = (with_c) ? ws_row(x, in->operand[3].reg) : NULL; \
+    const ptx_operand *ob = &in->operand[2]; \
+    const uint64_t *b = ob->kind == PTX_OPD_REG ? ws_row(x, ob->reg) : NULL; \
+    for (int i = 0; i < n * WS_WARP_SIZE; i += WS_WARP_SIZE) \
+        product_lanes_hw(a + i, b ? b + i : NULL, (uint64_t)ob->imm, c ? c + i : NULL, d + i, is_signed, low32); \
+}
+PRODUCT_HW(mul_lo_32, 0, 1, 0)
+PRODUCT_HW(mad_lo_32, 0, 1, 1)
+PRODUCT_HW(mul_wide_s_64, 1, 0, 0)
+PRODUCT_HW(mad_wide_s_64, 1, 0, 1)
+#undef PRODUCT_HW
 #endif
 
 /* ---- Choosing ---------------------------------------------------------------- */
@@ -535,6 +582,9 @@ static ws_exec_fn choose(const ptx_function *fn, const ptx_instr *in, ws_handler
         return NULL;   /* a sink, a vector, a predicate: the general handlers */
     int no_cc_sat = !(in->flags & (PTX_FLAG_CC | PTX_FLAG_SAT));
     int lo = in->mode == PTX_MUL_DEFAULT || in->mode == PTX_MUL_LO;
+#ifdef HAVE_FMA_VARIANT
+    const int avx2 = __builtin_cpu_supports("avx2");   /* the integer products' AVX2 forms (PRODUCT_HW) */
+#endif
     switch (in->opcode) {
     case OP_add:
         if (plain_float)
@@ -549,6 +599,12 @@ static ws_exec_fn choose(const ptx_function *fn, const ptx_instr *in, ws_handler
             return F32_2(mul_f32);
         if (!no_cc_sat)
             return NULL;
+#ifdef HAVE_FMA_VARIANT
+        if (avx2 && lo && width == 32)
+            return INT2(mul_lo_32_hw);
+        if (avx2 && in->mode == PTX_MUL_WIDE && width == 32 && is_signed)
+            return INT2(mul_wide_s_64_hw);
+#endif
         if (lo)
             return BY_WIDTH(mul_lo, INT2);
         if (in->mode == PTX_MUL_WIDE && width == 32)
@@ -565,6 +621,12 @@ static ws_exec_fn choose(const ptx_function *fn, const ptx_instr *in, ws_handler
         }
         if (in->opcode != OP_mad || !no_cc_sat)
             return NULL;
+#ifdef HAVE_FMA_VARIANT
+        if (avx2 && lo && width == 32)
+            return INT3(mad_lo_32_hw);
+        if (avx2 && in->mode == PTX_MUL_WIDE && width == 32 && is_signed)
+            return INT3(mad_wide_s_64_hw);
+#endif
         if (lo)
             return BY_WIDTH(mad_lo, INT3);
         if (in->mode == PTX_MUL_WIDE && width == 32)
