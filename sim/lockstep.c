@@ -385,7 +385,8 @@ static inline __attribute__((always_inline)) int moving_group(const group *g, in
         l->steps++, b->steps++;
         ws_exec *x = ws_step_context(w, g->pc, g->counters[g->pc], active);
         if (scheduled)
-            ws_timing_issue_scheduled(w, &b->tm, &d->timing, frame, mask, latency_branch, &sums, WS_ISSUE_ANY, -1);
+            ws_timing_issue_scheduled(w, &b->tm, &d->timing, frame, mask, latency_branch, &sums,
+                                      branch ? WS_ISSUE_BRANCH : WS_ISSUE_ANY, -1);
         else if (l->timing)
             ws_timing_issue(x, d, frame, mask);
         if (branch)
@@ -394,7 +395,7 @@ static inline __attribute__((always_inline)) int moving_group(const group *g, in
             d->run(x, in, mask);
         ws_shape_after(x, &d->shape, in, mask);
         if (l->timing)
-            ws_timing_retire(w, &d->timing, frame);
+            ws_timing_retire_of(w, &d->timing, frame, branch ? WS_ISSUE_BRANCH : WS_ISSUE_ANY, -1);
         ws_step_settle(l, b, w, depth);
         if (l->failed)
             break;   /* the round stops at the fault */

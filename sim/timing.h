@@ -165,7 +165,9 @@ enum {
     WS_ISSUE_ARITHMETIC,    /* no memory, no branch (ws_decoded.pure) */
     WS_ISSUE_LOAD_GLOBAL,   /* an ld.global (pipe LSU) or ld.shared (SHARED): it reads memory, writes none, */
     WS_ISSUE_LOAD_SHARED,   /* neither branches nor folds (a batched load's, ws_decoded.batched_load) */
+    WS_ISSUE_BRANCH,        /* a bra: pipe BRANCH, no memory */
 };
+static inline int ws_issue_is_load(int kind) { return kind == WS_ISSUE_LOAD_GLOBAL || kind == WS_ISSUE_LOAD_SHARED; }
 
 /* Inline: ws_step() and sim/lockstep.c call it after every instruction, and it is a few stores.
  * `kind`: WS_ISSUE_*; `ndst_known`: op->ndst where the caller knows it as a constant (a wide form writes one
@@ -178,8 +180,8 @@ static inline __attribute__((always_inline)) void ws_timing_retire_of(ws_warp *w
     const int ndst = ndst_known >= 0 ? ndst_known : op->ndst;
     for (int i = 0; i < ndst; i++)
         f->ready[op->dst[i]] = r;
-    int memory = kind >= WS_ISSUE_LOAD_GLOBAL ? 1
-               : kind == WS_ISSUE_ARITHMETIC ? 0 : op->pipe == WS_PIPE_LSU || op->pipe == WS_PIPE_SHARED;
+    int memory = ws_issue_is_load(kind) ? 1
+               : kind != WS_ISSUE_ANY ? 0 : op->pipe == WS_PIPE_LSU || op->pipe == WS_PIPE_SHARED;
     if (memory && at > w->tm.done)
         w->tm.done = at;
 }

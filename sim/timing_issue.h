@@ -30,7 +30,7 @@ static inline __attribute__((always_inline)) uint64_t ws_timing_ready_of(ws_warp
                                                                          const ws_frame *f, unsigned *wait,
                                                                          const int kind, const int nsrc_known)
 {
-    const int load = kind >= WS_ISSUE_LOAD_GLOBAL, other = kind == WS_ISSUE_ANY;
+    const int load = ws_issue_is_load(kind), other = kind == WS_ISSUE_ANY;
     uint64_t ready = w->tm.cycle;
     int shared = load ? kind == WS_ISSUE_LOAD_SHARED : op->pipe == WS_PIPE_SHARED;
     if ((load || (other && (op->mem & WS_MEM_READS))) && w->tm.store_issued[shared] > ready)
@@ -86,7 +86,8 @@ static inline __attribute__((always_inline)) void ws_timing_issued(ws_warp *w, w
     w->tm.wait = op->wait;
     bt->issued[w->tm.subpartition] += slots;
     s->slots += slots;
-    if (kind == WS_ISSUE_ANY && op->pipe == WS_PIPE_BRANCH && (op->branch & WS_BRANCH_BRA)) {
+    if (kind == WS_ISSUE_BRANCH ||
+        (kind == WS_ISSUE_ANY && op->pipe == WS_PIPE_BRANCH && (op->branch & WS_BRANCH_BRA))) {
         w->tm.cycle += latency_branch;
         s->branch_resolving += latency_branch;
     }
@@ -104,7 +105,7 @@ static inline __attribute__((always_inline)) void ws_timing_issue_scheduled(ws_w
     unsigned wait = WS_WAIT_FIXED;
     uint64_t ready = ws_timing_ready_of(w, op, f, &wait, kind, nsrc_known);
     unsigned slots = op->sass ? op->sass : 1;
-    if (kind < WS_ISSUE_LOAD_GLOBAL && op->folds && w->tm.back_edges % WS_PTXAS_UNROLL != 0)
+    if (!ws_issue_is_load(kind) && op->folds && w->tm.back_edges % WS_PTXAS_UNROLL != 0)
         slots = 0;   /* an unrolled copy: its address and counter arithmetic and its branch are gone */
     /* ptxas schedules each basic block: an instruction waiting for its operands
      * does not hold back the independent ones after it (loads go early), but
@@ -119,7 +120,7 @@ static inline __attribute__((always_inline)) void ws_timing_issue_scheduled(ws_w
     /* ptxas unrolls a loop UNROLL times: only every UNROLL-th pass of its back edge
      * orders the iterations (the others' loads overlap, as in the unrolled body) */
     int back_edge = op->branch & WS_BRANCH_BACK_EDGE;
-    if (kind == WS_ISSUE_ANY && op->pipe >= WS_PIPE_BRANCH &&
+    if ((kind == WS_ISSUE_BRANCH || (kind == WS_ISSUE_ANY && op->pipe >= WS_PIPE_BRANCH)) &&
         !(back_edge && ++w->tm.back_edges % WS_PTXAS_UNROLL != 0) &&
         block_end > w->tm.cycle)
         w->tm.cycle = block_end;
