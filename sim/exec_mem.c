@@ -440,11 +440,12 @@ WS_LANE_LOOPS static void read_rows(uint64_t *restrict r, const uint8_t *bytes, 
  * of line, four lanes a move, which its AVX2 clone makes 32-byte moves (17 host instructions; memcpy's
  * inline copy, 16 bytes a move, 33; the baseline's, 8 bytes a move, some 44). */
 #if defined(__GNUC__) && !defined(__clang__)
-#define KEEP_LOOP __attribute__((optimize("no-tree-loop-distribute-patterns")))   /* not back into a memcpy */
+/* out of line, and not made back into a memcpy */
+#define COPY_LOOP __attribute__((noinline, optimize("no-tree-loop-distribute-patterns")))
 #else
-#define KEEP_LOOP
+#define COPY_LOOP __attribute__((noinline))
 #endif
-WS_LANE_LOOPS KEEP_LOOP __attribute__((noinline)) void ws_copy_row(uint64_t *restrict d, const uint64_t *restrict s)
+WS_LANE_LOOPS COPY_LOOP void ws_copy_row(uint64_t *restrict d, const uint64_t *restrict s)
 {
     for (int lane = 0; lane < WS_WARP_SIZE; lane += 4) {
         lane_quad q;
