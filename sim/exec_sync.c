@@ -72,7 +72,8 @@ static void arrive(ws_exec *x, const ptx_instr *in, uint32_t mask, int id, int w
     } else {
         ws_advance(x);
     }
-    ws_barrier_check(x->launch, b, id);
+    if (ws_barrier_complete(b, id))
+        ws_barrier_check(x->launch, b, id);
 }
 
 /* bar.sync a{, b} waits at barrier a; bar.arrive a, b only counts itself in. */

@@ -247,8 +247,7 @@ void ws_block_free(ws_block *b)
 /* Release the barrier once every thread expected has arrived. */
 void ws_barrier_check(ws_launch *l, ws_block *b, int id)
 {
-    uint32_t expected = b->barrier[id].expected ? b->barrier[id].expected : b->thread_count;
-    if (b->barrier[id].arrived < expected)
+    if (!ws_barrier_complete(b, id))
         return;
     uint32_t popc = b->barrier[id].red_popc, all = b->barrier[id].red_and, any = b->barrier[id].red_or;
     if (l->timing)

@@ -28,6 +28,13 @@ void ws_frames_settle(ws_exec *x);
 void ws_threads_exited(ws_exec *x, uint32_t lanes);
 /* Release barrier `id` of block b once every thread expected has arrived. */
 void ws_barrier_check(ws_launch *l, ws_block *b, int id);
+/* Whether every thread barrier `id` of block b expects has arrived (ws_barrier_check's test, inline: each
+ * warp's arrival asks, and all but the last are told no). */
+static inline int ws_barrier_complete(const ws_block *b, int id)
+{
+    uint32_t expected = b->barrier[id].expected ? b->barrier[id].expected : b->thread_count;
+    return b->barrier[id].arrived >= expected;
+}
 
 /* The handlers' context for the warp's top frame: set when a block starts,
  * and again whenever a call or a return may have moved the top frame. */
