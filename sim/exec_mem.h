@@ -120,11 +120,13 @@ static inline void ws_ld_shared_again(ws_exec *x, const ptx_instr *in, const ws_
     ws_copy_row(ws_row(x, in->operand[0].reg), b->row);
 }
 
-/* ws_ld_shared_batched for a group's next warp (sim/lockstep.c), as ws_ld_global_next. */
+/* ws_ld_shared_batched for a group's next warp (sim/lockstep.c), as ws_ld_global_next. Its address may be a
+ * variable's alone (no register: decode gives such loads the batch too), which ws_ld_shared_batched takes. */
 static inline void ws_ld_shared_next(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_shared_batch *b)
 {
-    const ws_shape *s = &x->shape[in->operand[1].reg];
-    if (mask != WS_FULL_MASK || !x->launch->one_pass || x->warp->its.count || !s->known)
+    int32_t reg = in->operand[1].reg;
+    const ws_shape *s = reg >= 0 ? &x->shape[reg] : NULL;
+    if (mask != WS_FULL_MASK || !s || !x->launch->one_pass || x->warp->its.count || !s->known)
         ws_ld_shared_batched(x, in, mask, b);
     else if (b->row && ws_shape_same(s, &b->reg))
         ws_ld_shared_again(x, in, b);
