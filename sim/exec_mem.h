@@ -125,10 +125,9 @@ static inline void ws_ld_shared_again(ws_exec *x, const ptx_instr *in, const ws_
 static inline void ws_ld_shared_next(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_shared_batch *b)
 {
     int32_t reg = in->operand[1].reg;
-    const ws_shape *s = reg >= 0 ? &x->shape[reg] : NULL;
-    if (mask != WS_FULL_MASK || !s || !x->launch->one_pass || x->warp->its.count || !s->known)
+    if (mask != WS_FULL_MASK || reg < 0 || !x->launch->one_pass || x->warp->its.count || !x->shape[reg].known)
         ws_ld_shared_batched(x, in, mask, b);
-    else if (b->row && ws_shape_same(s, &b->reg))
+    else if (b->row && ws_shape_same(&x->shape[reg], &b->reg))
         ws_ld_shared_again(x, in, b);
     else
         ws_ld_shared_known(x, in, b);
