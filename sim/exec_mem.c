@@ -1111,10 +1111,9 @@ void exec_cvta(ws_exec *x, const ptx_instr *in, uint32_t mask)
 
 /* ---- Handlers decode picks for the commonest accesses --------------------------------- */
 
-/* exec_ld_global_run's work, its counters and timing sums into b. */
-/* A full warp's load whose address register's shape is known and not the batch's last: load_rows or load_run
- * where the launch lets it take one pass, else the general path. */
-static inline __attribute__((always_inline)) void load_known(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b)
+/* ws_ld_global_next's call for a full warp whose address register's shape is known and not the batch's last:
+ * load_rows or load_run where the launch lets it take one pass, else the general path. */
+void ws_ld_global_known(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b)
 {
     const ptx_operand *op = &in->operand[1];
     const ws_shape *s = &x->shape[op->reg];
@@ -1135,15 +1134,12 @@ static inline __attribute__((always_inline)) void load_known(ws_exec *x, const p
     load(x, in, WS_FULL_MASK);
 }
 
-void ws_ld_global_known(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b) { load_known(x, in, b); }
-
+/* exec_ld_global_run's work, its counters and timing sums into b: once the address register's shape is looked
+ * for, a full warp's known one takes ws_ld_global_next's choice. */
 void ws_ld_global_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_global_batch *b)
 {
     if (mask == WS_FULL_MASK && x->launch->one_pass_global && ws_shape_get(x, in->operand[1].reg)->known) {
-        if (b->last.row && ws_shape_same(&x->shape[in->operand[1].reg], &b->last.reg))
-            ws_ld_global_again(x, in, b);
-        else
-            load_known(x, in, b);
+        ws_ld_global_next(x, in, mask, b);
         return;
     }
     b->last.row = NULL;   /* the general path may look other lines up */
@@ -1198,8 +1194,7 @@ static void exec_ld_shared_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
 
 /* ws_ld_shared_batched's work for a full warp, in one pass, whose address register's shape is known and is
  * not the last warp's (or where the batch has no last row). */
-static inline __attribute__((always_inline)) void load_shared_known(ws_exec *x, const ptx_instr *in,
-                                                                    ws_ld_shared_batch *b)
+void ws_ld_shared_known(ws_exec *x, const ptx_instr *in, ws_ld_shared_batch *b)
 {
     unsigned size = ptx_types[in->type].size;
     const ptx_operand *op = &in->operand[1];
@@ -1215,8 +1210,6 @@ static inline __attribute__((always_inline)) void load_shared_known(ws_exec *x, 
     load(x, in, WS_FULL_MASK);
 }
 
-void ws_ld_shared_known(ws_exec *x, const ptx_instr *in, ws_ld_shared_batch *b) { load_shared_known(x, in, b); }
-
 void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_shared_batch *b)
 {
     const ptx_operand *op = &in->operand[1];
@@ -1227,7 +1220,7 @@ void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_
         if (r && r->known && ws_shape_same(r, &b->reg))
             ws_ld_shared_again(x, in, b);
         else
-            load_shared_known(x, in, b);
+            ws_ld_shared_known(x, in, b);
         return;
     }
     b->row = NULL;
