@@ -523,6 +523,74 @@ PRODUCT_HW(mad_lo_32, 0, 1, 1)
 PRODUCT_HW(mul_wide_s_64, 1, 0, 0)
 PRODUCT_HW(mad_wide_s_64, 1, 0, 1)
 #undef PRODUCT_HW
+
+/* The low 32 bits of lanes l .. l + 7, in order, as eight 32-bit integers. */
+__attribute__((target("avx2"))) static inline __m256i low_words(const uint64_t *lanes)
+{
+    __m256 v = _mm256_shuffle_ps(_mm256_loadu_ps((const float *)lanes), _mm256_loadu_ps((const float *)(lanes + 4)),
+                                 _MM_SHUFFLE(2, 0, 2, 0));   /* lanes 0 1 4 5 2 3 6 7 */
+    return _mm256_permute4x64_epi64(_mm256_castps_si256(v), _MM_SHUFFLE(3, 1, 2, 0));
+}
+/* compare_32_hw's lanes: (x == y) or (x > y) signed, x and y a's and b's keys (b NULL: ib's), `swap`ped, each
+ * xored with `bias` (the sign bit: an unsigned comparison as a signed one), eight lanes a mask a step. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) uint32_t
+compare_words_hw(const uint64_t *a, const uint64_t *b, __m256i ib, __m256i bias, const int swap, const int gt)
+{
+    uint32_t t = 0;
+    for (int l = 0; l < WS_WARP_SIZE; l += 8) {
+        __m256i x = _mm256_xor_si256(low_words(a + l), bias), y = _mm256_xor_si256(b ? low_words(b + l) : ib, bias);
+        __m256i r = gt ? (swap ? _mm256_cmpgt_epi32(y, x) : _mm256_cmpgt_epi32(x, y)) : _mm256_cmpeq_epi32(x, y);
+        t |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(r)) << l;
+    }
+    return t;
+}
+/* compare_s32's and compare_u32's (or their _imm forms', b NULL) lane mask from AVX2's 32-bit comparisons, a
+ * movemask per eight lanes: the compiler's form of COMPARE_LANES builds the mask bit by bit (84 host
+ * instructions a warp, the reduction's setp 7% of its run). */
+__attribute__((target("avx2"))) static uint32_t compare_32_hw(unsigned cmp, const int is_signed, const uint64_t *a,
+                                                             const uint64_t *b, uint64_t ib)
+{
+    const __m256i imm = _mm256_set1_epi32((int)(uint32_t)ib), sign = _mm256_set1_epi32(INT32_MIN);
+    const __m256i bias = is_signed && cmp <= PTX_CMP_GE ? _mm256_setzero_si256() : sign;
+    switch (cmp) {
+    case PTX_CMP_EQ: return compare_words_hw(a, b, imm, bias, 0, 0);
+    case PTX_CMP_NE: return ~compare_words_hw(a, b, imm, bias, 0, 0);
+    case PTX_CMP_LT: case PTX_CMP_LO: return compare_words_hw(a, b, imm, bias, 1, 1);
+    case PTX_CMP_LE: case PTX_CMP_LS: return ~compare_words_hw(a, b, imm, bias, 0, 1);
+    case PTX_CMP_GT: case PTX_CMP_HI: return compare_words_hw(a, b, imm, bias, 0, 1);
+    case PTX_CMP_GE: case PTX_CMP_HS: return ~compare_words_hw(a, b, imm, bias, 1, 1);
+    default: return 0;   /* float-only comparisons: never true on integers */
+    }
+}
+/* fast_setp_NAME_hw and wide_setp_NAME_hw: SETP's, over compare_32_hw. */
+#define SETP_HW(name, is_signed) \
+__attribute__((target("avx2"))) static void fast_setp_##name##_hw(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+{ \
+    const ptx_operand *q = &in->operand[1], *b = setp_b(in); \
+    uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE]; \
+    const uint64_t *a = ws_src(x, b - 1, ta); \
+    uint32_t t = b->kind == PTX_OPD_IMM ? compare_32_hw(in->cmp, is_signed, a, NULL, (uint64_t)b->imm) \
+                                        : compare_32_hw(in->cmp, is_signed, a, ws_src(x, b, tb), 0); \
+    ws_pred_set(x, &in->operand[0], mask, t); \
+    if (b == &in->operand[3]) \
+        ws_pred_set(x, q, mask, ~t); \
+} \
+__attribute__((target("avx2"))) static void wide_setp_##name##_hw(ws_exec *x, const ptx_instr *in, int n) \
+{ \
+    const ptx_operand *q = &in->operand[1], *b = setp_b(in); \
+    const uint64_t *a = ws_row(x, b[-1].reg), *rb = b->kind == PTX_OPD_REG ? ws_row(x, b->reg) : NULL; \
+    for (int w = 0; w < n; w++) { \
+        ws_exec *xw = &x->warp[w].exec; \
+        uint32_t t = compare_32_hw(in->cmp, is_signed, a + w * WS_WARP_SIZE, rb ? rb + w * WS_WARP_SIZE : NULL, \
+                                   (uint64_t)b->imm); \
+        ws_pred_set(xw, &in->operand[0], WS_FULL_MASK, t); \
+        if (b == &in->operand[3]) \
+            ws_pred_set(xw, q, WS_FULL_MASK, ~t); \
+    } \
+}
+SETP_HW(s32, 1)
+SETP_HW(u32, 0)
+#undef SETP_HW
 #endif
 
 /* ---- Choosing ---------------------------------------------------------------- */
@@ -572,6 +640,10 @@ static ws_exec_fn choose(const ptx_function *fn, const ptx_instr *in, ws_handler
     if (in->opcode == OP_setp) {
         if (in->boolop != PTX_BOOL_NONE || d->kind != PTX_OPD_PRED)
             return NULL;
+#ifdef HAVE_FMA_VARIANT
+        if (width == 32 && __builtin_cpu_supports("avx2"))
+            return is_signed ? WITH_WIDE(setp_s32_hw, Q, 0, 0) : WITH_WIDE(setp_u32_hw, Q, 0, 0);
+#endif
         if (width == 32)
             return is_signed ? WITH_WIDE(setp_s32, Q, 0, 0) : WITH_WIDE(setp_u32, Q, 0, 0);
         if (width == 64)
