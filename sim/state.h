@@ -293,7 +293,6 @@ struct ws_block {
                                     of warp k is the row at (r * warp_count + k) * 32 (sim/exec.h: ws_row) */
     struct ws_group_member *group;   /* sim/lockstep.c's warps of a group, warp_count of them */
     uint32_t thread_count;       /* threads not exited */
-    int tids_ready;              /* warps' lanes and thread indices set (the same in every block) */
     uint8_t *shared;             /* static + dynamic shared memory */
     uint8_t *shared_init;        /* --check initcheck: a bit per shared byte written in this block */
     struct ws_race_cell *race;   /* --check racecheck: per shared byte, its last write and read (sim/check.c) */

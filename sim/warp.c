@@ -115,17 +115,62 @@ void ws_frames_settle(ws_exec *x)
 
 /* ---- Blocks ------------------------------------------------------------------ */
 
-void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
+/* What of warp wi is the same in every block, set once per launch: its index, lanes and thread indices
+ * (their shapes), its kernel frame (the function, its rows among the block's, the arrays of its predicates,
+ * shapes and ready cycles) and the handlers' context for it. -1 out of memory. */
+static int warp_setup(ws_launch *l, ws_block *b, int wi)
 {
     uint32_t bx = l->block_dim[0], by = l->block_dim[1], bz = l->block_dim[2];
-    uint32_t threads = bx * by * bz;
+    uint32_t threads = bx * by * bz, first = (uint32_t)wi * WS_WARP_SIZE;
+    uint32_t n = threads - first < WS_WARP_SIZE ? threads - first : WS_WARP_SIZE;
+    ws_warp *w = &b->warps[wi];
+    w->index = wi;
+    w->lanes = n == 32 ? WS_FULL_MASK : (1u << n) - 1;
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+        uint32_t t = first + (uint32_t)lane;
+        w->tid[0][lane] = t % bx;
+        w->tid[1][lane] = t / bx % by;
+        w->tid[2][lane] = t / (bx * by);
+    }
+    for (int axis = 0; axis < 3; axis++) {
+        uint64_t row[WS_WARP_SIZE];
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+            row[lane] = w->tid[axis][lane];
+        ws_shape_of_row(row, &w->tid_shape[axis]);
+        w->tid_shape[axis].known &= w->lanes == WS_FULL_MASK;
+    }
+    w->frame_depth = 1;
+    ws_frame *f = &w->frames[0];
+    f->fn = l->kernel;
+    f->fn_index = l->kernel_index;
+    f->counters = l->instr_counters[l->kernel_index];
+    f->decoded = l->decoded[l->kernel_index];
+    f->local_base = 0;
+    f->simt_base = 0;
+    f->returned = 0;
+    f->reg = b->kernel_regs + (size_t)wi * WS_WARP_SIZE;
+    f->reg_stride = (uint32_t)b->warp_count * WS_WARP_SIZE;
+    if (frame_state(l, f, l->kernel_index) < 0)   /* its shapes new: all unknown */
+        return -1;
+    ws_warp_context(l, b, w);
+    return 0;
+}
+
+/* Each block's warps start where the last block's ended: done, at the kernel's frame (a block that fails
+ * ends the launch's use of b), whose function, rows, arrays and context warp_setup set. What a block
+ * changes is set again: the warp's state, its predicates and ready cycles, its stack, local memory, and the
+ * shapes of the rows zeroed here. The other rows are left as the last block left them, and their shapes
+ * with them, which are still theirs: a shape describes its row until the register is written again, and
+ * these registers are written before they are read. */
+void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
+{
     b->linear_index = linear;
     b->steps = 0;
     b->ctaid[0] = (uint32_t)(linear % l->grid[0]);
     b->ctaid[1] = (uint32_t)(linear / l->grid[0] % l->grid[1]);
     b->ctaid[2] = (uint32_t)(linear / ((uint64_t)l->grid[0] * l->grid[1]));
     b->smid = (int32_t)(linear % (uint64_t)l->arch->sm_count);
-    b->thread_count = threads;
+    b->thread_count = l->block_dim[0] * l->block_dim[1] * l->block_dim[2];
     memset(b->barrier, 0, sizeof b->barrier);
     memset(b->shared, 0, l->shared_size);
     if (b->shared_init)
@@ -142,51 +187,35 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
     size_t rows = (size_t)b->warp_count * WS_WARP_SIZE;
     for (int32_t i = 0; i < zero->count; i++)
         memset(b->kernel_regs + (size_t)zero->regs[i] * rows, 0, rows * sizeof *b->kernel_regs);
+    const ptx_function *fn = l->kernel;
+    size_t preds = (size_t)fn->pred_reg_count, ready = l->timing ? (size_t)fn->value_reg_count + preds : 0;
+    int stack_check = fn->local_size != 0 && fn->instr_count != 0;   /* ws_count_stack_check's test */
     for (int wi = 0; wi < b->warp_count; wi++) {
         ws_warp *w = &b->warps[wi];
-        w->index = wi;
+        ws_frame *f = &w->frames[0];
         w->exited = 0;
         w->warp_syncs = 0;
         w->carry = 0;
         w->state = WS_WARP_READY;
         w->barrier_mask = 0;
-        if (!b->tids_ready) {
-            uint32_t first = (uint32_t)wi * WS_WARP_SIZE;
-            uint32_t n = threads - first < WS_WARP_SIZE ? threads - first : WS_WARP_SIZE;
-            w->lanes = n == 32 ? WS_FULL_MASK : (1u << n) - 1;
-            for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
-                uint32_t t = first + (uint32_t)lane;
-                w->tid[0][lane] = t % bx;
-                w->tid[1][lane] = t / bx % by;
-                w->tid[2][lane] = t / (bx * by);
-            }
-            for (int axis = 0; axis < 3; axis++) {
-                uint64_t row[WS_WARP_SIZE];
-                for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-                    row[lane] = w->tid[axis][lane];
-                ws_shape_of_row(row, &w->tid_shape[axis]);
-                w->tid_shape[axis].known &= w->lanes == WS_FULL_MASK;
-            }
-        }
-        w->frame_depth = 1;
-        ws_frame *f = &w->frames[0];
-        f->fn = l->kernel;
-        f->fn_index = l->kernel_index;
-        f->counters = l->instr_counters[l->kernel_index];
-        f->decoded = l->decoded[l->kernel_index];
-        f->local_base = 0;
-        f->simt_base = 0;
-        f->returned = 0;
-        f->reg = b->kernel_regs + (size_t)wi * WS_WARP_SIZE;
-        f->reg_stride = (uint32_t)rows;
-        frame_state(l, f, l->kernel_index);
+        if (preds)
+            memset(f->pred, 0, preds * sizeof *f->pred);
+        if (ready)   /* every register ready at once */
+            memset(f->ready, 0, ready * sizeof *f->ready);
+        for (int32_t i = 0; i < zero->count; i++)
+            ws_shape_forget(&f->shape[zero->regs[i]]);
         w->simt_depth = 0;
         ws_simt_push(w, 0, -1, w->lanes, 0);
-        ws_count_stack_check(l, l->kernel_index);
-        memset(w->local, 0, l->local_stack_size * WS_WARP_SIZE);
-        ws_warp_context(l, b, w);
+        if (stack_check)
+            ws_count_stack_check(l, l->kernel_index);
+        if (l->local_stack_size)
+            memset(w->local, 0, l->local_stack_size * WS_WARP_SIZE);
+        /* the context's fields for an instruction, as ws_warp_context leaves them */
+        w->exec.active = 0;
+        w->exec.pc = 0;
+        w->exec.next_pc = 0;
+        w->exec.counters = NULL;
     }
-    b->tids_ready = 1;
     if (b->its_word)   /* after the warps know their index and lanes */
         ws_its_block_reset(l, b);
 }
@@ -214,7 +243,7 @@ int ws_block_alloc(ws_launch *l, ws_block *b)
     if (l->timing && ws_timing_block_alloc(l, b) < 0)
         return -1;
     for (int wi = 0; wi < b->warp_count; wi++)
-        if (!(b->warps[wi].local = calloc(1, l->local_stack_size * WS_WARP_SIZE + 1)))
+        if (!(b->warps[wi].local = calloc(1, l->local_stack_size * WS_WARP_SIZE + 1)) || warp_setup(l, b, wi) < 0)
             return -1;
     return 0;
 }

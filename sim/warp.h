@@ -8,11 +8,13 @@
 
 #include "sim/state.h"
 
-/* A block's warps, shared memory and local memory, reused block after block. */
+/* A block's warps, shared memory and local memory, reused block after block, and what of its warps is the
+ * same in every block (their thread indices, their kernel frames). */
 int ws_block_alloc(ws_launch *l, ws_block *b);
 void ws_block_free(ws_block *b);
 /* Make b the block of linear index `linear`: its ids, barriers, shared memory
- * zeroed, every warp at the kernel's first instruction. */
+ * zeroed, every warp at the kernel's first instruction. l is the launch b was
+ * allocated for, and b's last block, if any, ran to its end. */
 void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear);
 
 /* Give frame f the registers of fn: predicates zeroed, and those value
