@@ -421,6 +421,8 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
         /* an instruction the preset's GPU lacks: refused here, once, not while running */
         for (int i = 0; i < F->instr_count; i++) {
             char why[256];
+            int op = F->instrs[i].opcode;
+            l->barriers |= op == OP_bar_sync || op == OP_bar_arrive || op == OP_bar_red;
             if (ws_target_check(cfg->arch, &F->instrs[i], why, sizeof why) < 0) {
                 ws_launch_error(l, "%s:%d:%d: error: %s", m->path, F->instrs[i].line, F->instrs[i].column, why);
                 l->fault_kind = WS_FAULT_TARGET;   /* CUDA: no kernel image for this device */

@@ -10,6 +10,13 @@ int32_t *ws_postdominators(const ptx_function *fn);
 
 /* Push a path; -1 when the stack is full. */
 int ws_simt_push(ws_warp *w, int32_t pc, int32_t rpc, uint32_t mask, int32_t frame);
+/* The stack of a warp whose lanes start the kernel: one path, at its first instruction, that only their
+ * exit ends (inline: every warp of every block starts so). */
+static inline void ws_simt_start(ws_warp *w, uint32_t lanes)
+{
+    w->simt[0] = (ws_simt_entry){0, -1, lanes, 0};
+    w->simt_depth = 1;
+}
 /* The top path branches: lanes `taken` go to target, the others fall
  * through; they merge at `reconverge`. -1 when the stack is full. */
 int ws_simt_branch(ws_warp *w, uint32_t taken, int32_t target, int32_t fallthrough, int32_t reconverge);

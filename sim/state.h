@@ -327,6 +327,8 @@ struct ws_launch {
     uint8_t check_shapes;        /* WARPSIM_CHECK_SHAPES=1: ws_step checks every register shape against its row */
     uint8_t warp_by_warp;        /* WARPSIM_WARP_BY_WARP=1: every warp-instruction through ws_step, no groups
                                     (sim/lockstep.h; tests/switch_equal.sh compares the two) */
+    uint8_t barriers;            /* some function has bar.sync, bar.arrive or bar.red: a thread's exit may complete a
+                                    barrier (ws_threads_exited looks at them) */
     uint8_t one_pass;            /* accesses may take sim/exec_mem.c's one-pass paths: no check, no --html,
                                     not WARPSIM_ONE_PASS=0 (tests/switch_equal.sh) */
     uint8_t one_pass_global;     /* global ones too: one_pass, and the arch's memory in 32-byte sectors of

@@ -118,8 +118,10 @@ void ws_step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
 void ws_step_settle_stack(ws_launch *l, ws_block *b, ws_warp *w, int32_t depth)
 {
     ws_simt_settle(w);
-    if (w->frame_depth > 1 || w->simt_depth == 0)   /* a frame to pop, or the warp is done */
+    if (w->frame_depth > 1)   /* a frame to pop */
         ws_frames_settle(&w->exec);
+    else if (w->simt_depth == 0)   /* the warp is done (ws_frames_settle's end, without its call) */
+        w->state = WS_WARP_DONE;
     if (w->frame_depth != depth)   /* a call or a return moved the top frame */
         ws_warp_context(l, b, w);
 }

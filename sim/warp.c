@@ -204,8 +204,7 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
             memset(f->ready, 0, ready * sizeof *f->ready);
         for (int32_t i = 0; i < zero->count; i++)
             ws_shape_forget(&f->shape[zero->regs[i]]);
-        w->simt_depth = 0;
-        ws_simt_push(w, 0, -1, w->lanes, 0);
+        ws_simt_start(w, w->lanes);
         if (stack_check)
             ws_count_stack_check(l, l->kernel_index);
         if (l->local_stack_size)
@@ -320,6 +319,8 @@ void ws_threads_exited(ws_exec *x, uint32_t lanes)
         return;
     w->exited |= lanes;
     x->block->thread_count -= ws_popcount(lanes);
+    if (!x->launch->barriers)   /* no thread ever arrives at one */
+        return;
     for (int id = 0; id < WS_MAX_BARRIERS; id++)
         if (x->block->barrier[id].arrived)
             ws_barrier_check(x->launch, x->block, id);
