@@ -158,10 +158,11 @@ static int warp_setup(ws_launch *l, ws_block *b, int wi)
 
 /* Each block's warps start where the last block's ended: done, at the kernel's frame (a block that fails
  * ends the launch's use of b), whose function, rows, arrays and context warp_setup set. What a block
- * changes is set again: the warp's state, its predicates and ready cycles, its stack, local memory, and the
- * shapes of the rows zeroed here. The other rows are left as the last block left them, and their shapes
- * with them, which are still theirs: a shape describes its row until the register is written again, and
- * these registers are written before they are read. */
+ * changes is set again: the warp's state, its predicates and their ready cycles, its stack, local memory,
+ * and the shapes and ready cycles of the rows zeroed here. The other rows are left as the last block left
+ * them, with their shapes and ready cycles: a shape describes its row until the register is written again,
+ * and these registers are written before they are read (sim/setup.c: read_before_written), which sets
+ * their ready cycles (ws_timing_retire) before any issue step reads them. */
 void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
 {
     b->linear_index = linear;
@@ -188,7 +189,7 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
     for (int32_t i = 0; i < zero->count; i++)
         memset(b->kernel_regs + (size_t)zero->regs[i] * rows, 0, rows * sizeof *b->kernel_regs);
     const ptx_function *fn = l->kernel;
-    size_t preds = (size_t)fn->pred_reg_count, ready = l->timing ? (size_t)fn->value_reg_count + preds : 0;
+    size_t regs = (size_t)fn->value_reg_count, preds = (size_t)fn->pred_reg_count;
     int stack_check = fn->local_size != 0 && fn->instr_count != 0;   /* ws_count_stack_check's test */
     for (int wi = 0; wi < b->warp_count; wi++) {
         ws_warp *w = &b->warps[wi];
@@ -200,10 +201,13 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
         w->barrier_mask = 0;
         if (preds)
             memset(f->pred, 0, preds * sizeof *f->pred);
-        if (ready)   /* every register ready at once */
-            memset(f->ready, 0, ready * sizeof *f->ready);
-        for (int32_t i = 0; i < zero->count; i++)
+        if (l->timing && preds)   /* the predicates ready at once (after the value registers) */
+            memset(f->ready + regs, 0, preds * sizeof *f->ready);
+        for (int32_t i = 0; i < zero->count; i++) {
             ws_shape_forget(&f->shape[zero->regs[i]]);
+            if (l->timing)   /* ready at once too */
+                f->ready[zero->regs[i]] = 0;
+        }
         ws_simt_start(w, w->lanes);
         if (stack_check)
             ws_count_stack_check(l, l->kernel_index);
