@@ -67,6 +67,10 @@ void exec_call(ws_exec *x, const ptx_instr *in, uint32_t mask)
         }
     }
     ws_frame *f = &w->frames[w->frame_depth];
+    if (w->frame_depth == w->frames_ready) {   /* the first call to reach this depth: its frame set up */
+        memset(f, 0, sizeof *f);
+        w->frames_ready++;
+    }
     f->fn = callee;
     f->fn_index = call->function;
     f->counters = l->instr_counters[call->function];

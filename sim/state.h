@@ -257,6 +257,7 @@ struct ws_warp {
     int32_t simt_depth;
     ws_frame frames[WS_MAX_CALL_DEPTH];
     int32_t frame_depth;
+    int32_t frames_ready;        /* frames set up (zeroed) so far: the first call to reach a depth sets its frame up */
     uint8_t *local;              /* [lane][local_stack_size] */
     const ptx_instr *barrier_instr; /* the bar.red waiting for its result */
     uint32_t warp_syncs;         /* bar.warp.sync executed (racecheck orders a warp's accesses by it) */

@@ -8,6 +8,7 @@
 
 #include "sim/check.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -223,13 +224,30 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
         ws_its_block_reset(l, b);
 }
 
+/* Warp w zeroed but for its SIMT stack's entries and its frames past the kernel's, 12 of its 13 KB: a push
+ * writes an entry before it is read, and exec_call sets a frame up the first time a call reaches its depth
+ * (ws_warp.frames_ready). A calloc of a block's warps zeroed them all. */
+static void warp_clear(ws_warp *w)
+{
+    _Static_assert(offsetof(ws_warp, simt) < offsetof(ws_warp, frames), "the stack lies before the frames");
+    char *p = (char *)w;
+    size_t stack = offsetof(ws_warp, simt), after_stack = stack + sizeof w->simt;
+    size_t frame1 = offsetof(ws_warp, frames[1]), after_frames = offsetof(ws_warp, frames) + sizeof w->frames;
+    memset(p, 0, stack);
+    memset(p + after_stack, 0, frame1 - after_stack);
+    memset(p + after_frames, 0, sizeof *w - after_frames);
+    w->frames_ready = 1;
+}
+
 /* A block's warps, shared memory and local memory, reused block after block. */
 int ws_block_alloc(ws_launch *l, ws_block *b)
 {
     uint32_t threads = l->block_dim[0] * l->block_dim[1] * l->block_dim[2];
     memset(b, 0, sizeof *b);
     b->warp_count = (int32_t)((threads + WS_WARP_SIZE - 1) / WS_WARP_SIZE);
-    b->warps = calloc((size_t)b->warp_count, sizeof(ws_warp));
+    b->warps = malloc((size_t)b->warp_count * sizeof(ws_warp));
+    for (int wi = 0; b->warps && wi < b->warp_count; wi++)   /* before anything can fail: ws_block_free reads them */
+        warp_clear(&b->warps[wi]);
     b->group = calloc((size_t)b->warp_count, sizeof *b->group);
     b->kernel_regs = calloc((size_t)l->kernel->value_reg_count * (size_t)b->warp_count + 1,
                             WS_WARP_SIZE * sizeof *b->kernel_regs);
@@ -256,7 +274,7 @@ void ws_block_free(ws_block *b)
     ws_its_block_free(b);   /* before the warps that hold its records */
     for (int wi = 0; b->warps && wi < b->warp_count; wi++) {
         free(b->warps[wi].local);
-        for (int d = 0; d < WS_MAX_CALL_DEPTH; d++) {
+        for (int d = 0; d < b->warps[wi].frames_ready; d++) {
             if (d > 0)   /* depth 0's rows are the block's */
                 free(b->warps[wi].frames[d].reg);
             free(b->warps[wi].frames[d].pred);
