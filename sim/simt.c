@@ -4,8 +4,9 @@
  * A divergent branch splits the warp; both paths run one after the other and
  * merge again at the branch's immediate post-dominator, computed once per
  * function from its control-flow graph. Everything policy-specific lives in
- * this file (ws_simt_*), so another policy (Volta's per-thread program
- * counters) can replace it without touching the handlers.
+ * this file and sim/simt.h's inline functions (ws_simt_*), so another policy
+ * (Volta's per-thread program counters) can replace them without touching the
+ * handlers.
  */
 #include "sim/simt.h"
 
@@ -174,21 +175,4 @@ int ws_simt_branch(ws_warp *w, uint32_t taken, int32_t target, int32_t fallthrou
     /* The taken path runs first. */
     ws_simt_push(w, target, reconverge, taken, frame);
     return 0;
-}
-
-void ws_simt_remove_lanes(ws_warp *w, uint32_t lanes, int32_t from_frame)
-{
-    for (int i = 0; i < w->simt_depth; i++)
-        if (w->simt[i].frame >= from_frame)
-            w->simt[i].mask &= ~lanes;
-}
-
-void ws_simt_settle(ws_warp *w)
-{
-    while (w->simt_depth > 0) {
-        ws_simt_entry *top = &w->simt[w->simt_depth - 1];
-        if (top->mask != 0 && top->pc != top->rpc)
-            break;
-        w->simt_depth--;
-    }
 }

@@ -115,13 +115,21 @@ void ws_step(ws_launch *l, ws_block *b, ws_warp *w, int tracing)
     ws_step_settle(l, b, w, depth);
 }
 
+/* ws_step_settle_stack's frames: one to pop, or a call or a return moved the top frame (out of line: the
+ * commonest settling, a merge or a warp's end at the kernel's frame, then needs no registers saved). */
+static __attribute__((noinline)) void settle_frames(ws_launch *l, ws_block *b, ws_warp *w, int32_t depth)
+{
+    ws_frames_settle(&w->exec);
+    if (w->frame_depth != depth)
+        ws_warp_context(l, b, w);
+}
+
 void ws_step_settle_stack(ws_launch *l, ws_block *b, ws_warp *w, int32_t depth)
 {
     ws_simt_settle(w);
-    if (w->frame_depth > 1)   /* a frame to pop */
-        ws_frames_settle(&w->exec);
-    else if (w->simt_depth == 0)   /* the warp is done (ws_frames_settle's end, without its call) */
+    if (w->frame_depth > 1 || depth != 1) {
+        settle_frames(l, b, w, depth);
+    } else if (w->simt_depth == 0) {   /* the warp is done (ws_frames_settle's end, without its call) */
         w->state = WS_WARP_DONE;
-    if (w->frame_depth != depth)   /* a call or a return moved the top frame */
-        ws_warp_context(l, b, w);
+    }
 }
