@@ -356,6 +356,7 @@ void ws_launch_free(ws_launch *l)
     ws_capture_free(l->capture);
     ws_children_free(l->children, l->global);
     free(l->zeroed);
+    free(l->zeroed_preds.regs);
     free(l->shaped);
     free(l->builtin);
     ws_race_groups_free(l->races);

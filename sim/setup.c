@@ -154,19 +154,77 @@ static int written_registers(const ptx_instr *in, int32_t out[PTX_MAX_VEC])
     return n;
 }
 
+/* The operands an instruction writes: its destination, and q of d|q (the timing model's reading, sim/timing.c). */
+static int destination_operands(const ptx_instr *in)
+{
+    if (!ws_instr_has_destination(in))
+        return 0;
+    return in->operand_count > 1 && in->operand[1].kind == PTX_OPD_PRED &&
+           strncmp(ptx_opcodes[in->opcode].shape, "d|", 2) == 0 ? 2 : 1;
+}
+
+/* The predicates instruction `in` writes: those of its destination operands. Returns how many. */
+static int written_predicates(const ptx_instr *in, int32_t out[2])
+{
+    int n = 0;
+    for (int k = 0; k < destination_operands(in) && k < in->operand_count; k++)
+        if (in->operand[k].kind == PTX_OPD_PRED)
+            out[n++] = in->operand[k].reg;
+    return n;
+}
+
 static void set_bit(uint64_t *bits, int32_t i) { bits[i / 64] |= UINT64_C(1) << (i % 64); }
 static int has_bit(const uint64_t *bits, int32_t i) { return (int)(bits[i / 64] >> (i % 64) & 1); }
 
-/* Which value registers some path may read before writing: forward
- * "defined on every path" dataflow over the instructions. A guarded write
- * may not happen, so it defines nothing; a thread follows one path through
- * the control-flow graph whatever its warp does, so this holds per thread.
- * Only these need zeroing when a frame starts (registers start at 0). */
-static int read_before_written(const ptx_function *fn, ws_register_list *out)
+/* The registers instruction `in` reads: value registers (sources, addresses), or `preds`, predicates (sources
+ * and the guard). Returns how many. */
+static int read_registers(const ptx_instr *in, int preds, int32_t out[PTX_MAX_OPERANDS * PTX_MAX_VEC + 1])
 {
-    int n = fn->instr_count, words = (fn->value_reg_count + 63) / 64;
+    int n = 0, first_source = preds ? destination_operands(in) : ws_instr_has_destination(in) ? 1 : 0;
+    if (preds && in->guard >= 0)
+        out[n++] = in->guard;
+    for (int k = 0; k < in->operand_count; k++) {
+        const ptx_operand *op = &in->operand[k];
+        if (k < first_source && op->kind != PTX_OPD_ADDR)
+            continue;   /* the destination */
+        if (preds ? op->kind == PTX_OPD_PRED : op->kind == PTX_OPD_REG || (op->kind == PTX_OPD_ADDR && op->reg >= 0))
+            out[n++] = op->reg;
+        else if (!preds && op->kind == PTX_OPD_VEC)
+            for (int e = 0; e < op->count && e < PTX_MAX_VEC; e++)
+                if (op->regs[e] >= 0)
+                    out[n++] = op->regs[e];
+    }
+    return n;
+}
+
+/* The registers whose bits are set in [from, to) of `bits`, as a list of their indices less `from`. -1 out of
+ * memory. */
+static int register_list(const uint64_t *bits, int32_t from, int32_t to, ws_register_list *out)
+{
+    int count = 0;
+    for (int32_t r = from; r < to; r++)
+        count += has_bit(bits, r);
+    out->regs = malloc(sizeof(int32_t) * (size_t)(count ? count : 1));
+    if (out->regs)
+        for (int32_t r = from; r < to; r++)
+            if (has_bit(bits, r))
+                out->regs[out->count++] = r - from;
+    return out->regs ? 0 : -1;
+}
+
+/* Which value registers some path may read before writing, and (`preds` not NULL) which predicates: forward
+ * "defined on every path" dataflow over the instructions, the predicates' bits after the value registers'.
+ * A guarded write may not happen, so it defines nothing; a thread follows one path through the control-flow
+ * graph whatever its warp does, so this holds per thread. Only these need zeroing when a frame starts
+ * (registers start at 0). */
+static int read_before_written(const ptx_function *fn, ws_register_list *out, ws_register_list *preds)
+{
+    int32_t values = fn->value_reg_count, count = values + (preds ? fn->pred_reg_count : 0);
+    int n = fn->instr_count, words = (count + 63) / 64;
     out->regs = NULL;
     out->count = 0;
+    if (preds)
+        *preds = (ws_register_list){NULL, 0};
     if (n == 0 || words == 0)
         return 0;
     uint64_t *defined = malloc(sizeof(uint64_t) * (size_t)words * (size_t)n);   /* defined on entry to i */
@@ -187,10 +245,13 @@ static int read_before_written(const ptx_function *fn, ws_register_list *out)
                 continue;
             const ptx_instr *in = &fn->instrs[i];
             memcpy(after, &defined[(size_t)i * words], sizeof(uint64_t) * (size_t)words);
-            int32_t w[PTX_MAX_VEC];
+            int32_t w[PTX_MAX_VEC], wp[2];
             int nw = in->guard >= 0 ? 0 : written_registers(in, w);
+            int np = in->guard >= 0 || !preds ? 0 : written_predicates(in, wp);
             for (int k = 0; k < nw; k++)
                 set_bit(after, w[k]);
+            for (int k = 0; k < np; k++)
+                set_bit(after, values + wp[k]);
             /* successors: the branch target, and the next instruction unless control never falls through */
             int succ[2], ns = 0, uncond = in->guard < 0;
             if (in->opcode == OP_bra) {
@@ -223,35 +284,20 @@ static int read_before_written(const ptx_function *fn, ws_register_list *out)
         if (!reached[i])
             continue;
         const ptx_instr *in = &fn->instrs[i];
-        int first_source = ws_instr_has_destination(in) ? 1 : 0;
         const uint64_t *def = &defined[(size_t)i * words];
-        for (int k = 0; k < in->operand_count; k++) {
-            const ptx_operand *op = &in->operand[k];
-            int32_t r[PTX_MAX_VEC];
-            int nr = 0;
-            if (k < first_source && op->kind != PTX_OPD_ADDR)
-                continue;   /* the destination */
-            if (op->kind == PTX_OPD_REG || (op->kind == PTX_OPD_ADDR && op->reg >= 0))
-                r[nr++] = op->reg;
-            else if (op->kind == PTX_OPD_VEC)
-                for (int e = 0; e < op->count && e < PTX_MAX_VEC; e++)
-                    if (op->regs[e] >= 0)
-                        r[nr++] = op->regs[e];
+        for (int kind = 0; kind <= (preds != NULL); kind++) {   /* value registers, then predicates */
+            int32_t r[PTX_MAX_OPERANDS * PTX_MAX_VEC + 1], base = kind ? values : 0;
+            int32_t limit = kind ? count - values : values;
+            int nr = read_registers(in, kind, r);
             for (int e = 0; e < nr; e++)
-                if (r[e] >= 0 && r[e] < fn->value_reg_count && !has_bit(def, r[e]))
-                    set_bit(needed, r[e]);
+                if (r[e] >= 0 && r[e] < limit && !has_bit(def, base + r[e]))
+                    set_bit(needed, base + r[e]);
         }
     }
-    int count = 0;
-    for (int32_t r = 0; r < fn->value_reg_count; r++)
-        count += has_bit(needed, r);
-    out->regs = malloc(sizeof(int32_t) * (size_t)(count ? count : 1));
-    if (out->regs)
-        for (int32_t r = 0; r < fn->value_reg_count; r++)
-            if (has_bit(needed, r))
-                out->regs[out->count++] = r;
+    int failed = register_list(needed, 0, values, out) < 0 ||
+                 (preds && register_list(needed, values, count, preds) < 0);
     free(defined); free(needed); free(after); free(reached);
-    return out->regs ? 0 : -1;
+    return failed ? -1 : 0;
 }
 
 /* ---- Decode and set-up -------------------------------------------------------- */
@@ -413,7 +459,8 @@ int ws_launch_setup(ws_launch *l, const ws_launch_config *cfg)
         l->reconverge[f] = ws_postdominators(F);
         l->instr_counters[f] = calloc((size_t)F->instr_count + 1, sizeof(ws_instr_counters));
         l->decoded[f] = decode(cfg->arch, m, F, &l->shaped[f]);
-        if (!l->reconverge[f] || !l->instr_counters[f] || !l->decoded[f] || read_before_written(F, &l->zeroed[f]) < 0) {
+        if (!l->reconverge[f] || !l->instr_counters[f] || !l->decoded[f] ||
+            read_before_written(F, &l->zeroed[f], f == cfg->kernel_index ? &l->zeroed_preds : NULL) < 0) {
             free(fn_marks); free(used);
             ws_launch_error(l, "error: out of host memory");
             return -1;

@@ -352,6 +352,8 @@ struct ws_launch {
     int32_t **reconverge;        /* [fn][instr] immediate post-dominator, -1 = exit */
     ws_decoded **decoded;        /* [fn][instr] */
     ws_register_list *zeroed;    /* [fn] the value registers a frame of fn must start with zeroed */
+    ws_register_list zeroed_preds;   /* the kernel's predicates that some path reads before writing (a block's
+                                        warps start with those zeroed; a called frame zeroes all of its own) */
     ws_register_list *shaped;    /* [fn] the value registers whose shapes are kept (a frame starts them unknown) */
     int32_t *builtin;            /* [fn] for a function without a body: its sim/builtins.def index */
     FILE *printf_out;            /* where device printf writes (stdout when NULL) */

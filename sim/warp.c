@@ -159,11 +159,11 @@ static int warp_setup(ws_launch *l, ws_block *b, int wi)
 
 /* Each block's warps start where the last block's ended: done, at the kernel's frame (a block that fails
  * ends the launch's use of b), whose function, rows, arrays and context warp_setup set. What a block
- * changes is set again: the warp's state, its predicates and their ready cycles, its stack, local memory,
- * and the shapes and ready cycles of the rows zeroed here. The other rows are left as the last block left
- * them, with their shapes and ready cycles: a shape describes its row until the register is written again,
- * and these registers are written before they are read (sim/setup.c: read_before_written), which sets
- * their ready cycles (ws_timing_retire) before any issue step reads them. */
+ * changes is set again: the warp's state, its stack, local memory, and the rows and predicates some path
+ * reads before writing, zeroed, with their ready cycles and (rows) shapes. The other registers are left as
+ * the last block left them, with their shapes and ready cycles: a shape describes its row until the
+ * register is written again, and these registers are written before they are read (sim/setup.c:
+ * read_before_written), which sets their ready cycles (ws_timing_retire) before any issue step reads them. */
 void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
 {
     b->linear_index = linear;
@@ -190,7 +190,8 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
     for (int32_t i = 0; i < zero->count; i++)
         memset(b->kernel_regs + (size_t)zero->regs[i] * rows, 0, rows * sizeof *b->kernel_regs);
     const ptx_function *fn = l->kernel;
-    size_t regs = (size_t)fn->value_reg_count, preds = (size_t)fn->pred_reg_count;
+    const ws_register_list *zero_preds = &l->zeroed_preds;
+    size_t regs = (size_t)fn->value_reg_count;
     int stack_check = fn->local_size != 0 && fn->instr_count != 0;   /* ws_count_stack_check's test */
     for (int wi = 0; wi < b->warp_count; wi++) {
         ws_warp *w = &b->warps[wi];
@@ -200,10 +201,11 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
         w->carry = 0;
         w->state = WS_WARP_READY;
         w->barrier_mask = 0;
-        if (preds)
-            memset(f->pred, 0, preds * sizeof *f->pred);
-        if (l->timing && preds)   /* the predicates ready at once (after the value registers) */
-            memset(f->ready + regs, 0, preds * sizeof *f->ready);
+        for (int32_t i = 0; i < zero_preds->count; i++) {
+            f->pred[zero_preds->regs[i]] = 0;
+            if (l->timing)   /* ready at once (after the value registers) */
+                f->ready[regs + (size_t)zero_preds->regs[i]] = 0;
+        }
         for (int32_t i = 0; i < zero->count; i++) {
             ws_shape_forget(&f->shape[zero->regs[i]]);
             if (l->timing)   /* ready at once too */
