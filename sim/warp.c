@@ -173,8 +173,10 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
     b->ctaid[2] = (uint32_t)(linear / ((uint64_t)l->grid[0] * l->grid[1]));
     b->smid = (int32_t)(linear % (uint64_t)l->arch->sm_count);
     b->thread_count = l->block_dim[0] * l->block_dim[1] * l->block_dim[2];
-    memset(b->barrier, 0, sizeof b->barrier);
-    memset(b->shared, 0, l->shared_size);
+    if (l->barriers)   /* otherwise nothing ever touches them (zeroed by ws_block_alloc) */
+        memset(b->barrier, 0, sizeof b->barrier);
+    if (l->shared_size)
+        memset(b->shared, 0, l->shared_size);
     if (b->shared_init)
         memset(b->shared_init, 0, (l->shared_size + 7) / 8);
     if (b->race)
