@@ -69,6 +69,15 @@ record() {
         run_case "$warpsim" "$dir" "strided_u64_${at/,/_}" tests/ptx/strided_access.ptx --kernel strided_u64 \
             --grid 3 --block 32 --buf out=u32:1024 --arg out --arg u32:${at%,*} --arg u32:${at#*,}
     done
+    local ms args name   # partial warps' shared accesses (tests/ptx/masked_shared.ptx): s32, s64, active, bits, options
+    for ms in 4,8,16,0 4,8,32,1 128,128,12,0 0,0,5,0 12,24,32,2 4,8,1,0 "4,8,16,0 --sched lockstep" \
+              "128,128,12,0 --sched lockstep" "4,8,16,0 --check racecheck" "12,24,32,2 --no-timing"; do
+        read -r -a args <<<"$ms"
+        name=masked_shared_${args[0]//,/_}
+        [ ${#args[@]} -eq 1 ] || name+=_${args[1]#--}
+        run_case "$warpsim" "$dir" "$name" tests/ptx/masked_shared.ptx --kernel masked_shared --grid 2 --block 64 \
+            --buf out=u32:4096 --arg out $(printf -- '--arg u32:%s ' ${args[0]//,/ }) "${args[@]:1}"
+    done
     run_case "$warpsim" "$dir" transpose_conflicts_256 $tr --kernel transpose_with_bank_conflicts --grid 8,8 \
         --block 32,32 --buf in=f32:65536:random=1 --buf out=f32:65536 --arg in --arg out --arg s32:256
     run_case "$warpsim" "$dir" transpose_padded_256 $tr --kernel transpose_without_bank_conflicts \
@@ -87,6 +96,10 @@ record() {
             --buf A=f32:4096:random=1 --buf B=f32:4096:random=2 --buf C=f32:4096 --arg A --arg B --arg C \
             --arg s32:64 --max-steps $steps
     done
+    run_case "$warpsim" "$dir" reduction_racecheck $rd --kernel reduce_sequential --grid 4 --block 256 --shared 1024 \
+        --buf in=f32:1024:random=1 --buf out=f32:4 --arg in --arg out --arg s32:1024 --check racecheck
+    run_case "$warpsim" "$dir" reduction_interleaved_strided $rd --kernel reduce_interleaved_strided --grid 16 \
+        --block 256 --shared 1024 --buf in=f32:8192:random=1 --buf out=f32:16 --arg in --arg out --arg s32:8192
     run_case "$warpsim" "$dir" reduction_budget $rd --kernel reduce_sequential --grid 4 --block 256 --shared 1024 \
         --buf in=f32:1024:random=1 --buf out=f32:4 --arg in --arg out --arg s32:1024 --max-steps 777
     run_case "$warpsim" "$dir" reduction_64k_no_timing $rd --kernel reduce_sequential --grid 64 --block 256 \

@@ -721,6 +721,93 @@ static int load_shared_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
     return 1;
 }
 
+/* A partial warp's shared access as one run (masked_run finds it): lane l's address a0 + l * stride for the
+ * lanes of the mask, stepping forward without wrapping, aligned, inside the block's shared memory. */
+typedef struct {
+    uint64_t a0, stride;   /* lane 0's address, whether it is active or not, and the step */
+    uint64_t lo, hi;       /* the first and last active lanes' */
+    ws_shared_cost cost;
+} masked_run;
+
+/* The run of a partial warp's [address] operand (mask not full, not 0) of `size` bytes a lane: a shared variable
+ * alone, an immediate, or a register whose shape is a known run (not looked for: a register a partial warp
+ * wrote has none), with the offset. Returns 0 when it is not such a run, or not aligned and inside shared
+ * memory, or its cost is not ws_shared_span_cost's or ws_shared_access_cost_span's (the general path then
+ * does everything). */
+static int masked_run_at(ws_exec *x, const ptx_instr *in, const ptx_operand *op, uint32_t mask, unsigned size,
+                         int is_store, masked_run *m)
+{
+    ws_launch *l = x->launch;
+    uint64_t a0, stride = 0;
+    if (op->symbol >= 0) {   /* lane_addresses's: the symbol's space, not the instruction's */
+        if (op->reg >= 0 || ws_symbol_location(x, op->symbol, &a0) != PTX_SPACE_SHARED)
+            return 0;
+        a0 += (uint64_t)op->imm;
+    } else if (op->reg < 0) {
+        a0 = (uint64_t)op->imm;
+    } else {
+        ws_shape a = x->shape[op->reg];
+        if (!a.known || a.width != WS_SHAPE_LANES)
+            return 0;
+        a.base += (uint64_t)op->imm;
+        if (!op->reg_is_64 && !ws_shape_narrow(&a, 0, &a))
+            return 0;
+        a0 = a.base;
+        stride = a.stride;
+    }
+    unsigned first = (unsigned)__builtin_ctz(mask), last = 31u - (unsigned)__builtin_clz(mask);
+    uint64_t lo = a0 + first * stride, hi = a0 + last * stride, limit = l->shared_size;
+    if (stride >= (UINT64_C(1) << 32) || hi < lo || ((lo | stride) & (size - 1)) || limit < size || hi > limit - size)
+        return 0;   /* stepping backwards, wrapping, misaligned or outside: the general path */
+    if (!ws_shared_span_cost(l->arch, size, is_store, lo, hi, &m->cost)) {
+        /* count_access's cost, from the addresses and the span ws_lane_span_of measures for a partial warp */
+        uint64_t addr[WS_WARP_SIZE];
+        ws_lane_span span = {.lo = lo, .hi = hi, .any_bits = lo | stride};
+        shape_lanes(addr, a0, stride, 0, WS_WARP_SIZE);
+        ws_shared_access_cost_span(l->arch, addr, mask, size, is_store, &span, &m->cost);
+    }
+    if (l->check_shapes && op->reg >= 0)
+        check_shape_lanes(x, in, op, a0, stride, 0, WS_WARP_SIZE);
+    m->a0 = a0;
+    m->stride = stride;
+    m->lo = lo;
+    m->hi = hi;
+    return 1;
+}
+
+/* A partial warp's ld.shared of one 4- or 8-byte element in one pass (masked_run_at's address), as
+ * load_shared_run: the counters, the timing and the active lanes' elements, as the general path reads
+ * them (a signed element widened to its register's width). */
+static int load_shared_masked(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    const ptx_operand *d = &in->operand[0];
+    unsigned size = ptx_types[in->type].size;
+    masked_run m;
+    if (!mask || in->vec > 1 || d->kind != PTX_OPD_REG || (size != 4 && size != 8) || !x->launch->one_pass ||
+        x->warp->its.count || widens(x->fn, in, size, d->reg) ||
+        !masked_run_at(x, in, &in->operand[1], mask, size, 0, &m))
+        return 0;
+    ws_count_shared(x, &m.cost, 0);
+    if (x->launch->timing)
+        ws_timing_shared(x, m.lo, m.lo == m.hi, size, 0, m.cost.wavefronts);
+    const uint8_t *shared = x->block->shared;
+    uint64_t *r = ws_row(x, d->reg);
+    if (ptx_types[in->type].kind == PTX_KIND_SIGNED) {
+        unsigned reg_bits = ws_type_bits((ptx_type)x->fn->value_reg_type[d->reg]);
+        WS_FOR_SET_LANES(mask, lane)
+            r[lane] = widen(load_bytes(shared + (m.a0 + lane * m.stride), size), (ptx_type)in->type, reg_bits);
+    } else if (size == 4) {
+        WS_FOR_SET_LANES(mask, lane) {
+            uint32_t v;
+            memcpy(&v, shared + (m.a0 + lane * m.stride), 4);
+            r[lane] = v;
+        }
+    } else {
+        WS_FOR_SET_LANES(mask, lane) memcpy(&r[lane], shared + (m.a0 + lane * m.stride), 8);
+    }
+    return 1;
+}
+
 /* load_kernel_param's read at byte `at` of the parameter buffer; 0 when it is not inside, aligned. */
 static inline int read_kernel_param(ws_exec *x, const ptx_instr *in, uint64_t at)
 {
@@ -769,6 +856,8 @@ WS_LANE_LOOPS static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
         if (done)
             return;
     }
+    if (mask != WS_FULL_MASK && in->space == PTX_SPACE_SHARED && load_shared_masked(x, in, mask))
+        return;
     if (base < 0 && load_kernel_param(x, in, mask))
         return;
     unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;
@@ -931,12 +1020,39 @@ static int store_shared_run(ws_exec *x, const ptx_instr *in)
     return 1;
 }
 
+/* A partial warp's st.shared of one 4- or 8-byte element in one pass, as store_shared_run (masked_run_at's
+ * address): the active lanes' stores, in lane order. */
+static int store_shared_masked(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    const ptx_operand *v = &in->operand[1];
+    unsigned size = ptx_types[in->type].size;
+    masked_run m;
+    if (!mask || in->vec > 1 || (v->kind != PTX_OPD_REG && v->kind != PTX_OPD_IMM) || (size != 4 && size != 8) ||
+        !x->launch->one_pass || !masked_run_at(x, in, &in->operand[0], mask, size, 1, &m))
+        return 0;
+    uint64_t tmp[WS_WARP_SIZE];
+    const uint64_t *values = ws_src(x, v, tmp);
+    ws_count_shared(x, &m.cost, 1);
+    if (x->launch->timing)
+        ws_timing_shared(x, m.lo, m.lo == m.hi, size, 1, m.cost.wavefronts);
+    uint8_t *shared = x->block->shared;
+    if (x->launch->its) {   /* --sched its: the warp's other lanes do not see it yet */
+        uint64_t addr[WS_WARP_SIZE];
+        WS_FOR_SET_LANES(mask, lane) addr[lane] = m.a0 + lane * m.stride;
+        ws_its_store_lanes(x, mask, addr, 0, values, size);
+    }
+    WS_FOR_SET_LANES(mask, lane) memcpy(shared + (m.a0 + lane * m.stride), &values[lane], size);
+    return 1;
+}
+
 void exec_st(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     int32_t base = in->operand[0].reg;   /* as in load() */
     if (mask == WS_FULL_MASK && base >= 0 && ws_shape_is_run(ws_shape_get(x, base)) &&
         (in->space == PTX_SPACE_GLOBAL ? store_global_run(x, in, mask)
                                        : in->space == PTX_SPACE_SHARED && store_shared_run(x, in)))
+        return;
+    if (mask != WS_FULL_MASK && in->space == PTX_SPACE_SHARED && store_shared_masked(x, in, mask))
         return;
     unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;
     access_target t;

@@ -73,6 +73,21 @@ static inline int ws_shared_run_cost(const ws_arch *a, unsigned bytes, const ws_
     out->ideal_wavefronts = 1;
     return 1;
 }
+/* The same for a partial warp's aligned accesses of 4 bytes or fewer (8 for a load), on sm_50+'s 32 banks, whose
+ * active lanes lie between lo and hi (their lowest and highest address) inside 32 words: one wavefront, the
+ * ideal (ws_shared_access_cost_span finds them in one phase, its units closer together than the banks are
+ * many). Returns 0 (*out untouched) for anything else. */
+static inline int ws_shared_span_cost(const ws_arch *a, unsigned bytes, int is_store, uint64_t lo, uint64_t hi,
+                                      ws_shared_cost *out)
+{
+    uint64_t last = hi + (bytes - 1);
+    if (a->shared_model != SHARED_MODEL_MODERN || a->shared_banks != 32 || bytes == 0 || bytes > (is_store ? 4u : 8u) ||
+        last < hi || (last >> 2) - (lo >> 2) >= 32)
+        return 0;
+    out->wavefronts = 1;
+    out->ideal_wavefronts = 1;
+    return 1;
+}
 /* The same, with the lanes' span already measured (span of active_mask). */
 void ws_shared_access_cost_span(const ws_arch *a, const uint64_t addr[32], uint32_t active_mask,
                                 unsigned bytes_per_lane, int is_store, const ws_lane_span *span,
