@@ -729,9 +729,51 @@ typedef struct {
     ws_shared_cost cost;
 } masked_run;
 
+/* masked_run_at's run from an address register's shape, when it is a known run (not looked for: a register a
+ * partial warp wrote has none, and its row, stale in the other lanes, seldom is one): lane l's address
+ * a0 + l * stride in every lane. Returns 0 when it is not such. */
+static inline int shaped_run(ws_exec *x, const ptx_operand *op, uint64_t *a0, uint64_t *stride)
+{
+    ws_shape a = x->shape[op->reg];
+    if (!a.known || a.width != WS_SHAPE_LANES)
+        return 0;
+    a.base += (uint64_t)op->imm;
+    if (!op->reg_is_64 && !ws_shape_narrow(&a, 0, &a))
+        return 0;
+    *a0 = a.base;
+    *stride = a.stride;
+    return 1;
+}
+
+/* The same from the register's row, for the lanes of mask alone (a register a partial warp wrote: the tid < s
+ * of a reduction's [sdata + 4 * (tid + s)]): their addresses, as lane_addresses finds them, a0 + l * stride
+ * for lane l, the stride the first two lanes' (a whole number of bytes a lane). Returns 0 when they are not
+ * such a run. */
+static int row_run(ws_exec *x, const ptx_operand *op, uint32_t mask, uint64_t *a0, uint64_t *stride)
+{
+    const uint64_t *r = ws_row(x, op->reg);
+    uint64_t offset = (uint64_t)op->imm, keep = op->reg_is_64 ? UINT64_MAX : UINT64_C(0xffffffff), step = 0;
+    unsigned first = (unsigned)__builtin_ctz(mask);
+    uint64_t at = (r[first] + offset) & keep;
+    uint32_t rest = mask & (mask - 1);
+    if (rest) {
+        unsigned second = (unsigned)__builtin_ctz(rest);
+        uint64_t gap = second - first, d = ((r[second] + offset) & keep) - at;
+        step = d / gap;
+        if (step * gap != d)
+            return 0;
+    }
+    uint64_t base = at - first * step;
+    WS_FOR_SET_LANES(rest, lane)
+        if (((r[lane] + offset) & keep) != base + lane * step)
+            return 0;
+    *a0 = base;
+    *stride = step;
+    return 1;
+}
+
 /* The run of a partial warp's [address] operand (mask not full, not 0) of `size` bytes a lane: a shared variable
- * alone, an immediate, or a register whose shape is a known run (not looked for: a register a partial warp
- * wrote has none), with the offset. Returns 0 when it is not such a run, or not aligned and inside shared
+ * alone, an immediate, or a register's (shaped_run, row_run), with the offset. Returns 0 when it is not such a run, or not aligned and inside shared
  * memory, or its cost is not ws_shared_span_cost's or ws_shared_access_cost_span's (the general path then
  * does everything). */
 static int masked_run_at(ws_exec *x, const ptx_instr *in, const ptx_operand *op, uint32_t mask, unsigned size,
@@ -745,15 +787,8 @@ static int masked_run_at(ws_exec *x, const ptx_instr *in, const ptx_operand *op,
         a0 += (uint64_t)op->imm;
     } else if (op->reg < 0) {
         a0 = (uint64_t)op->imm;
-    } else {
-        ws_shape a = x->shape[op->reg];
-        if (!a.known || a.width != WS_SHAPE_LANES)
-            return 0;
-        a.base += (uint64_t)op->imm;
-        if (!op->reg_is_64 && !ws_shape_narrow(&a, 0, &a))
-            return 0;
-        a0 = a.base;
-        stride = a.stride;
+    } else if (!shaped_run(x, op, &a0, &stride) && !row_run(x, op, mask, &a0, &stride)) {
+        return 0;
     }
     unsigned first = (unsigned)__builtin_ctz(mask), last = 31u - (unsigned)__builtin_clz(mask);
     uint64_t lo = a0 + first * stride, hi = a0 + last * stride, limit = l->shared_size;
@@ -766,7 +801,7 @@ static int masked_run_at(ws_exec *x, const ptx_instr *in, const ptx_operand *op,
         shape_lanes(addr, a0, stride, 0, WS_WARP_SIZE);
         ws_shared_access_cost_span(l->arch, addr, mask, size, is_store, &span, &m->cost);
     }
-    if (l->check_shapes && op->reg >= 0)
+    if (l->check_shapes && op->reg >= 0 && x->shape[op->reg].known)
         check_shape_lanes(x, in, op, a0, stride, 0, WS_WARP_SIZE);
     m->a0 = a0;
     m->stride = stride;
