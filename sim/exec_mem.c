@@ -773,9 +773,9 @@ static int row_run(ws_exec *x, const ptx_operand *op, uint32_t mask, uint64_t *a
 }
 
 /* The run of a partial warp's [address] operand (mask not full, not 0) of `size` bytes a lane: a shared variable
- * alone, an immediate, or a register's (shaped_run, row_run), with the offset. Returns 0 when it is not such a run, or not aligned and inside shared
- * memory, or its cost is not ws_shared_span_cost's or ws_shared_access_cost_span's (the general path then
- * does everything). */
+ * alone, an immediate, or a register's (shaped_run, row_run), with the offset; and its cost (ws_shared_span_cost's,
+ * else ws_shared_access_cost_span's). Returns 0 when it is not such a run stepping forward, aligned, inside
+ * shared memory: the general path then does everything. */
 static int masked_run_at(ws_exec *x, const ptx_instr *in, const ptx_operand *op, uint32_t mask, unsigned size,
                          int is_store, masked_run *m)
 {
@@ -1041,16 +1041,15 @@ static int store_shared_run(ws_exec *x, const ptx_instr *in)
     ws_shared_cost cost;
     if ((v->kind != PTX_OPD_REG && v->kind != PTX_OPD_IMM) || !shared_run(x, in, op, size, &span, &cost))
         return 0;
-    uint64_t addr[WS_WARP_SIZE], tmp[WS_WARP_SIZE];
-    shape_lanes(addr, span.lo, span.stride, 0, WS_WARP_SIZE);
+    uint64_t tmp[WS_WARP_SIZE];
     if (x->launch->check_shapes)
-        check_shaped_addresses(x, in, op, addr);
+        check_shape_lanes(x, in, op, span.lo, span.stride, 0, WS_WARP_SIZE);
     const uint64_t *values = ws_src(x, v, tmp);
     ws_count_shared(x, &cost, 1);
     if (x->launch->timing)
         ws_timing_shared(x, span.lo, span.lo == span.hi, size, 1, cost.wavefronts);
     if (x->launch->its)   /* --sched its: the warp's other lanes do not see it yet */
-        ws_its_store_run(x, span.lo, span.stride, addr, values, size);
+        ws_its_store_run(x, WS_FULL_MASK, span.lo, span.stride, values, size);
     write_run(x->block->shared + span.lo, values, size, span.stride);
     return 1;
 }
@@ -1071,11 +1070,8 @@ static int store_shared_masked(ws_exec *x, const ptx_instr *in, uint32_t mask)
     if (x->launch->timing)
         ws_timing_shared(x, m.lo, m.lo == m.hi, size, 1, m.cost.wavefronts);
     uint8_t *shared = x->block->shared;
-    if (x->launch->its) {   /* --sched its: the warp's other lanes do not see it yet */
-        uint64_t addr[WS_WARP_SIZE];
-        WS_FOR_SET_LANES(mask, lane) addr[lane] = m.a0 + lane * m.stride;
-        ws_its_store_lanes(x, mask, addr, 0, values, size);
-    }
+    if (x->launch->its)   /* --sched its: the warp's other lanes do not see it yet */
+        ws_its_store_run(x, mask, m.a0, m.stride, values, size);
     WS_FOR_SET_LANES(mask, lane) memcpy(shared + (m.a0 + lane * m.stride), &values[lane], size);
     return 1;
 }

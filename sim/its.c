@@ -300,13 +300,41 @@ void ws_its_store_lanes(ws_exec *x, uint32_t mask, const uint64_t *addr, unsigne
     }
 }
 
-WS_LANE_LOOPS void ws_its_store_run(ws_exec *x, uint64_t lo, uint64_t stride, const uint64_t *addr,
-                                   const uint64_t *values, unsigned size)
+/* ws_its_store_run's lanes one after another, their addresses from the run: ws_its_store_lanes's records, in its
+ * order (a partial warp, a stride of 0, 8 bytes), without writing the addresses out where it would take its
+ * common case. */
+static void store_run_lanes(ws_exec *x, uint32_t mask, uint64_t a0, uint64_t stride, const uint64_t *values,
+                            unsigned size)
 {
     ws_warp *w = x->warp;
-    if (size != 4 || stride == 0 || (stride & 3) || x->block->its_byte_words ||
+    if ((size == 4 || size == 8) && !x->block->its_byte_words && w->its.bytes + WS_WARP_SIZE * size <= MAX_BYTES &&
+        reserve(w, WS_WARP_SIZE * size / 4)) {   /* ws_its_store_lanes's tests, in its order */
+        const uint8_t *shared = x->block->shared;
+        uint32_t *word = x->block->its_word, mine = (uint32_t)(w->index + 1) << HEAD_SHIFT;
+        uint32_t count = w->its.count, start = count;
+        WS_FOR_SET_LANES(mask, lane) {
+            uint32_t off = (uint32_t)(a0 + lane * stride), where = WHERE_WORD | lane << WHERE_LANE_SHIFT | off;
+            const uint8_t *val = (const uint8_t *)&values[lane];
+            count = put_word(w->its.rec, count, word, mine, where, off, shared, val);
+            if (size == 8)
+                count = put_word(w->its.rec, count, word, mine, where + 4, off + 4, shared, val + 4);
+        }
+        w->its.bytes += 4 * (count - start);
+        w->its.count = count;
+        return;
+    }
+    uint64_t addr[WS_WARP_SIZE];
+    WS_FOR_SET_LANES(mask, lane) addr[lane] = a0 + lane * stride;
+    ws_its_store_lanes(x, mask, addr, 0, values, size);
+}
+
+WS_LANE_LOOPS void ws_its_store_run(ws_exec *x, uint32_t mask, uint64_t a0, uint64_t stride, const uint64_t *values,
+                                   unsigned size)
+{
+    ws_warp *w = x->warp;
+    if (mask != WS_FULL_MASK || size != 4 || stride == 0 || (stride & 3) || x->block->its_byte_words ||
         w->its.bytes + WS_WARP_SIZE * 4 > MAX_BYTES || !reserve(w, WS_WARP_SIZE)) {
-        ws_its_store_lanes(x, WS_FULL_MASK, addr, 0, values, size);
+        store_run_lanes(x, mask, a0, stride, values, size);
         return;
     }
     /* Every lane stores its own word (stride 4 or more): no lane's record links to another's, so the
@@ -314,7 +342,7 @@ WS_LANE_LOOPS void ws_its_store_run(ws_exec *x, uint64_t lo, uint64_t stride, co
      * dependence (a run of words, stride 4, is read and written as rows). */
     const uint8_t *shared = x->block->shared;
     uint32_t *word = x->block->its_word, mine = (uint32_t)(w->index + 1) << HEAD_SHIFT, count = w->its.count;
-    uint32_t first = (uint32_t)lo, step = (uint32_t)stride, head[WS_WARP_SIZE], old[WS_WARP_SIZE];
+    uint32_t first = (uint32_t)a0, step = (uint32_t)stride, head[WS_WARP_SIZE], old[WS_WARP_SIZE];
     if (step == 4) {   /* rows of words */
         memcpy(head, word + (first >> 2), sizeof head);
         memcpy(old, shared + first, sizeof old);

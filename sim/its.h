@@ -28,11 +28,10 @@ void ws_its_store(ws_exec *x, int lane, uint64_t offset, const uint8_t *old, con
  * bytes of values[lane] at shared offset addr[lane] + at, before they land. */
 void ws_its_store_lanes(ws_exec *x, uint32_t mask, const uint64_t *addr, unsigned at, const uint64_t *values,
                         unsigned size);
-/* The same for a full warp whose lanes store at lo + lane * stride (their addresses also in addr), as
- * ws_its_store_lanes; a run of distinct words (4 bytes, stride a multiple of 4) without a dependence
- * from lane to lane. */
-void ws_its_store_run(ws_exec *x, uint64_t lo, uint64_t stride, const uint64_t *addr, const uint64_t *values,
-                      unsigned size);
+/* The same for the lanes of mask storing at a0 + lane * stride (a0 lane 0's address, whether it stores or not;
+ * aligned to `size`), as ws_its_store_lanes; a full warp's run of distinct words (4 bytes, stride a multiple
+ * of 4) without a dependence from lane to lane, the others one lane after another. */
+void ws_its_store_run(ws_exec *x, uint32_t mask, uint64_t a0, uint64_t stride, const uint64_t *values, unsigned size);
 /* A lane's shared load of `size` bytes at `offset`, `bytes` holding memory's
  * (lockstep's) value: replaced by what the lane's group sees. 1 when that differs. */
 int ws_its_view(const ws_exec *x, int lane, uint64_t offset, uint8_t *bytes, unsigned size);

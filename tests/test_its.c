@@ -139,9 +139,10 @@ static void store_lanes(fixture *f, int warp)
     WS_FOR_LANES(mask, lane) memcpy(f->shared + addr[lane] + at, &values[lane], size);
 }
 
-/* A full warp's store of 4 or 8 bytes per lane at lo + lane * stride, as sim/exec_mem.c's store_shared_run:
+/* A store of 4 or 8 bytes per lane at lo + lane * stride, as sim/exec_mem.c's store_shared_run (a full warp)
+ * and store_shared_masked (some of its lanes, lane 0's address lo whether it stores or not): a full warp's
  * runs of distinct words (stride a multiple of 4: ws_its_store_run's own path), and the others (a stride of 0,
- * all lanes one word; 8 bytes), which it leaves to ws_its_store_lanes. */
+ * all lanes one word; 8 bytes; a partial warp), which it takes lane by lane. */
 static void store_run(fixture *f, int warp)
 {
     unsigned size = below(f, 4) ? 4 : 8;
@@ -150,26 +151,24 @@ static void store_run(fixture *f, int warp)
     if ((WS_WARP_SIZE - 1) * stride + size > f->size)
         stride = 0;
     uint32_t lo = below(f, (f->size - (WS_WARP_SIZE - 1) * stride - size) / size + 1) * size;
-    if (f->b.warps[warp].lanes != WS_FULL_MASK) {   /* a full warp's only */
-        store_lanes(f, warp);
-        return;
-    }
+    uint32_t mask = f->b.warps[warp].lanes;
+    if (below(f, 2))
+        mask &= (uint32_t)next(f);
     uint64_t addr[WS_WARP_SIZE], values[WS_WARP_SIZE];
     for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
         addr[lane] = lo + (uint64_t)lane * stride;
         values[lane] = next(f);
     }
     ws_exec x = exec_of(f, warp);
-    ws_its_store_run(&x, lo, stride, addr, values, size);
+    ws_its_store_run(&x, mask, lo, stride, values, size);
     uint8_t before[4096];
     memcpy(before, f->shared, f->size);
-    for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+    WS_FOR_LANES(mask, lane) {
         uint32_t off = (uint32_t)addr[lane];
         f->stretches[warp] += ref_its_store(&f->ref, warp, lane, off, before + off, (const uint8_t *)&values[lane], size);
     }
-    for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-        memcpy(f->shared + addr[lane], &values[lane], size);
-    f->runs += stride && size == 4;
+    WS_FOR_LANES(mask, lane) memcpy(f->shared + addr[lane], &values[lane], size);
+    f->runs += stride && size == 4 && mask == WS_FULL_MASK;
 }
 
 static void load_one(fixture *f, int warp, int lane, uint32_t offset, unsigned size)
