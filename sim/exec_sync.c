@@ -56,13 +56,18 @@ static int barrier_operands(ws_exec *x, const ptx_instr *in, uint32_t mask, int 
     return (int)id;
 }
 
-static void arrive(ws_exec *x, const ptx_instr *in, uint32_t mask, int id, int wait)
+static inline __attribute__((always_inline)) void arrive(ws_exec *x, const ptx_instr *in, uint32_t mask, int id,
+                                                         int wait)
 {
     ws_block *b = x->block;
     ws_warp *w = x->warp;
     ws_icounters(x)[WS_CTR_barriers]++;
     ws_its_sync(x);   /* a barrier orders the warp's lanes too */
-    b->barrier[id].arrived += ws_popcount(mask);
+    /* a full warp's count without ws_popcount's arithmetic (no popcnt instruction), which a select would run */
+    if (__builtin_expect(mask == WS_FULL_MASK, 1))
+        b->barrier[id].arrived += WS_WARP_SIZE;
+    else
+        b->barrier[id].arrived += ws_popcount(mask);
     if (wait) {
         w->state = WS_WARP_AT_BARRIER;
         w->barrier_pc = x->pc;
@@ -76,8 +81,9 @@ static void arrive(ws_exec *x, const ptx_instr *in, uint32_t mask, int id, int w
         ws_barrier_check(x->launch, b, id);
 }
 
-/* bar.sync a{, b} waits at barrier a; bar.arrive a, b only counts itself in. */
-static void barrier_instruction(ws_exec *x, const ptx_instr *in, uint32_t mask, int wait)
+/* bar.sync a{, b} waits at barrier a; bar.arrive a, b only counts itself in. Out of line: exec_bar_sync's
+ * common case then saves fewer registers. */
+static __attribute__((noinline)) void barrier_instruction(ws_exec *x, const ptx_instr *in, uint32_t mask, int wait)
 {
     uint32_t count;
     int id;
@@ -91,7 +97,18 @@ static void barrier_instruction(ws_exec *x, const ptx_instr *in, uint32_t mask, 
     arrive(x, in, mask, id, wait);
 }
 
-void exec_bar_sync(ws_exec *x, const ptx_instr *in, uint32_t mask) { barrier_instruction(x, in, mask, 1); }
+/* __syncthreads (bar.sync of a barrier number alone, an immediate: no thread count), which every barrier of
+ * the block runs, without barrier_operands's general reading: the same work. */
+void exec_bar_sync(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    const ptx_operand *a = &in->operand[0];
+    if (mask && in->operand_count == 1 && a->kind == PTX_OPD_IMM && (uint64_t)a->imm < WS_MAX_BARRIERS) {
+        barrier_open(x->block, (int)a->imm, 0);
+        arrive(x, in, mask, (int)a->imm, 1);
+        return;
+    }
+    barrier_instruction(x, in, mask, 1);
+}
 void exec_bar_arrive(ws_exec *x, const ptx_instr *in, uint32_t mask) { barrier_instruction(x, in, mask, 0); }
 
 /* bar.red.op d, a{, b}, {!}c */
