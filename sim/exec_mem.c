@@ -1072,7 +1072,10 @@ static int store_shared_masked(ws_exec *x, const ptx_instr *in, uint32_t mask)
     uint8_t *shared = x->block->shared;
     if (x->launch->its)   /* --sched its: the warp's other lanes do not see it yet */
         ws_its_store_run(x, mask, m.a0, m.stride, values, size);
-    WS_FOR_SET_LANES(mask, lane) memcpy(shared + (m.a0 + lane * m.stride), &values[lane], size);
+    if (size == 4)   /* fixed-size copies: no library call */
+        WS_FOR_SET_LANES(mask, lane) memcpy(shared + (m.a0 + lane * m.stride), &values[lane], 4);
+    else
+        WS_FOR_SET_LANES(mask, lane) memcpy(shared + (m.a0 + lane * m.stride), &values[lane], 8);
     return 1;
 }
 

@@ -310,14 +310,22 @@ static void store_run_lanes(ws_exec *x, uint32_t mask, uint64_t a0, uint64_t str
     if ((size == 4 || size == 8) && !x->block->its_byte_words && w->its.bytes + WS_WARP_SIZE * size <= MAX_BYTES &&
         reserve(w, WS_WARP_SIZE * size / 4)) {   /* ws_its_store_lanes's tests, in its order */
         const uint8_t *shared = x->block->shared;
+        struct ws_its_record *rec = w->its.rec;
         uint32_t *word = x->block->its_word, mine = (uint32_t)(w->index + 1) << HEAD_SHIFT;
-        uint32_t count = w->its.count, start = count;
-        WS_FOR_SET_LANES(mask, lane) {
-            uint32_t off = (uint32_t)(a0 + lane * stride), where = WHERE_WORD | lane << WHERE_LANE_SHIFT | off;
-            const uint8_t *val = (const uint8_t *)&values[lane];
-            count = put_word(w->its.rec, count, word, mine, where, off, shared, val);
-            if (size == 8)
-                count = put_word(w->its.rec, count, word, mine, where + 4, off + 4, shared, val + 4);
+        uint32_t count = w->its.count, start = count, first = (uint32_t)a0, step = (uint32_t)stride;
+        if (size == 4) {
+            WS_FOR_SET_LANES(mask, lane) {
+                uint32_t off = first + lane * step;
+                count = put_word(rec, count, word, mine, WHERE_WORD | lane << WHERE_LANE_SHIFT | off, off, shared,
+                                 (const uint8_t *)&values[lane]);
+            }
+        } else {
+            WS_FOR_SET_LANES(mask, lane) {
+                uint32_t off = first + lane * step, where = WHERE_WORD | lane << WHERE_LANE_SHIFT | off;
+                const uint8_t *val = (const uint8_t *)&values[lane];
+                count = put_word(rec, count, word, mine, where, off, shared, val);
+                count = put_word(rec, count, word, mine, where + 4, off + 4, shared, val + 4);
+            }
         }
         w->its.bytes += 4 * (count - start);
         w->its.count = count;
