@@ -59,6 +59,7 @@
  */
 #include "sim/its.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -300,6 +301,54 @@ void ws_its_store_lanes(ws_exec *x, uint32_t mask, const uint64_t *addr, unsigne
     }
 }
 
+typedef uint32_t word_oct __attribute__((vector_size(32)));   /* eight 32-bit lanes (GNU C vector extension) */
+typedef uint64_t dword_quad __attribute__((vector_size(32)));
+#if defined(__clang__) || __GNUC__ >= 12
+#define SHUFFLE(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+#else
+#define SHUFFLE(a, b, ...) __builtin_shuffle(a, b, (__typeof__(a)){__VA_ARGS__})
+#endif
+
+/* write_records's record as two 64-bit halves, little-endian: where | prev << 32, then old | val << 32 */
+_Static_assert(sizeof(struct ws_its_record) == 16 && offsetof(struct ws_its_record, prev) == 4 &&
+               offsetof(struct ws_its_record, old) == 8 && offsetof(struct ws_its_record, val) == 12,
+               "ws_its_record's layout");
+
+/* ws_its_store_run's records of a full warp's run (lane l's word at first + l * step, its head head[l], its old
+ * word the l-th of old_words, its new one values[l]'s low bytes), eight lanes at a time: the four fields as rows, interleaved
+ * into records by shuffles that stay inside 16-byte halves but the last (the record loop as fields cost some
+ * 9 host instructions a lane). */
+static inline __attribute__((always_inline)) void write_records(struct ws_its_record *r, uint32_t first, uint32_t step,
+                                                                uint32_t mine, const uint32_t *head, const void *old_words,
+                                                                const uint64_t *values)
+{
+    const uint8_t *old = old_words;   /* 32 words, perhaps shared memory's own (copied out, not aliased as words) */
+    for (uint32_t l = 0; l < WS_WARP_SIZE; l += 8) {
+        word_oct lane = (word_oct){0, 1, 2, 3, 4, 5, 6, 7} + l, h, o;
+        dword_quad v0, v1;
+        memcpy(&h, head + l, sizeof h);
+        memcpy(&o, old + 4 * l, sizeof o);
+        memcpy(&v0, values + l, sizeof v0);
+        memcpy(&v1, values + l + 4, sizeof v1);
+        word_oct where = WHERE_WORD | lane << WHERE_LANE_SHIFT | (first + lane * step);
+        word_oct prev = h & HEAD_INDEX & (word_oct)((h & ~HEAD_INDEX) == mine);   /* link() */
+        word_oct val = SHUFFLE((word_oct)v0, (word_oct)v1, 0, 2, 4, 6, 8, 10, 12, 14);   /* the low words */
+        /* where and prev, old and val, in pairs: lanes 0, 1 | 4, 5 and 2, 3 | 6, 7 */
+        dword_quad wp_a = (dword_quad)SHUFFLE(where, prev, 0, 8, 1, 9, 4, 12, 5, 13);
+        dword_quad wp_b = (dword_quad)SHUFFLE(where, prev, 2, 10, 3, 11, 6, 14, 7, 15);
+        dword_quad ov_a = (dword_quad)SHUFFLE(o, val, 0, 8, 1, 9, 4, 12, 5, 13);
+        dword_quad ov_b = (dword_quad)SHUFFLE(o, val, 2, 10, 3, 11, 6, 14, 7, 15);
+        dword_quad r04 = SHUFFLE(wp_a, ov_a, 0, 4, 2, 6), r15 = SHUFFLE(wp_a, ov_a, 1, 5, 3, 7);   /* records l, l + 4 */
+        dword_quad r26 = SHUFFLE(wp_b, ov_b, 0, 4, 2, 6), r37 = SHUFFLE(wp_b, ov_b, 1, 5, 3, 7);
+        dword_quad r01 = SHUFFLE(r04, r15, 0, 1, 4, 5), r23 = SHUFFLE(r26, r37, 0, 1, 4, 5);
+        dword_quad r45 = SHUFFLE(r04, r15, 2, 3, 6, 7), r67 = SHUFFLE(r26, r37, 2, 3, 6, 7);
+        memcpy(r + l, &r01, sizeof r01);
+        memcpy(r + l + 2, &r23, sizeof r23);
+        memcpy(r + l + 4, &r45, sizeof r45);
+        memcpy(r + l + 6, &r67, sizeof r67);
+    }
+}
+
 /* ws_its_store_run's lanes one after another, their addresses from the run: ws_its_store_lanes's records, in its
  * order (a partial warp, a stride of 0, 8 bytes), without writing the addresses out where it would take its
  * common case. */
@@ -351,23 +400,15 @@ WS_LANE_LOOPS void ws_its_store_run(ws_exec *x, uint32_t mask, uint64_t a0, uint
     const uint8_t *shared = x->block->shared;
     uint32_t *word = x->block->its_word, mine = (uint32_t)(w->index + 1) << HEAD_SHIFT, count = w->its.count;
     uint32_t first = (uint32_t)a0, step = (uint32_t)stride, head[WS_WARP_SIZE], old[WS_WARP_SIZE];
-    if (step == 4) {   /* rows of words */
-        memcpy(head, word + (first >> 2), sizeof head);
-        memcpy(old, shared + first, sizeof old);
+    if (step == 4) {   /* rows of words: read in place */
+        write_records(w->its.rec + count, first, step, mine, word + (first >> 2), shared + first, values);
     } else {
         for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++) {
             uint32_t off = first + lane * step;
             head[lane] = word[off >> 2];
             memcpy(&old[lane], shared + off, 4);
         }
-    }
-    struct ws_its_record *r = w->its.rec + count;
-    for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++) {
-        uint32_t val = (uint32_t)values[lane];
-        r[lane].where = WHERE_WORD | lane << WHERE_LANE_SHIFT | (first + lane * step);
-        r[lane].prev = link(head[lane], mine);
-        memcpy(r[lane].old, &old[lane], 4);
-        memcpy(r[lane].val, &val, 4);
+        write_records(w->its.rec + count, first, step, mine, head, old, values);
     }
     if (step == 4) {
         uint32_t *heads = word + (first >> 2);
