@@ -781,13 +781,14 @@ static int masked_run_at(ws_exec *x, const ptx_instr *in, const ptx_operand *op,
 {
     ws_launch *l = x->launch;
     uint64_t a0, stride = 0;
+    int shaped = 0;   /* the run from the register's shape, which WARPSIM_CHECK_SHAPES checks */
     if (op->symbol >= 0) {   /* lane_addresses's: the symbol's space, not the instruction's */
         if (op->reg >= 0 || ws_symbol_location(x, op->symbol, &a0) != PTX_SPACE_SHARED)
             return 0;
         a0 += (uint64_t)op->imm;
     } else if (op->reg < 0) {
         a0 = (uint64_t)op->imm;
-    } else if (!shaped_run(x, op, &a0, &stride) && !row_run(x, op, mask, &a0, &stride)) {
+    } else if (!(shaped = shaped_run(x, op, &a0, &stride)) && !row_run(x, op, mask, &a0, &stride)) {
         return 0;
     }
     unsigned first = (unsigned)__builtin_ctz(mask), last = 31u - (unsigned)__builtin_clz(mask);
@@ -801,7 +802,7 @@ static int masked_run_at(ws_exec *x, const ptx_instr *in, const ptx_operand *op,
         shape_lanes(addr, a0, stride, 0, WS_WARP_SIZE);
         ws_shared_access_cost_span(l->arch, addr, mask, size, is_store, &span, &m->cost);
     }
-    if (l->check_shapes && op->reg >= 0 && x->shape[op->reg].known)
+    if (l->check_shapes && shaped)
         check_shape_lanes(x, in, op, a0, stride, 0, WS_WARP_SIZE);
     m->a0 = a0;
     m->stride = stride;
