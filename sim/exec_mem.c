@@ -876,6 +876,8 @@ static int load_kernel_param(ws_exec *x, const ptx_instr *in, uint32_t mask)
     return read_kernel_param(x, in, at + (uint64_t)op->imm);
 }
 
+WS_LANE_LOOPS static void load_lanes(ws_exec *x, const ptx_instr *in, uint32_t mask);
+
 WS_LANE_LOOPS static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     int32_t base = in->operand[1].reg;   /* the one-pass path wants a full warp and an address register's run */
@@ -894,7 +896,13 @@ WS_LANE_LOOPS static void load(ws_exec *x, const ptx_instr *in, uint32_t mask)
     }
     if (mask != WS_FULL_MASK && in->space == PTX_SPACE_SHARED && load_shared_masked(x, in, mask))
         return;
-    if (base < 0 && load_kernel_param(x, in, mask))
+    load_lanes(x, in, mask);
+}
+
+/* load()'s general path (and a kernel parameter's): every lane's address resolved and checked, then read. */
+WS_LANE_LOOPS static void load_lanes(ws_exec *x, const ptx_instr *in, uint32_t mask)
+{
+    if (in->operand[1].reg < 0 && load_kernel_param(x, in, mask))
         return;
     unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;
     int is_signed = ptx_types[in->type].kind == PTX_KIND_SIGNED;
@@ -1375,7 +1383,13 @@ void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_
         return;
     }
     b->row = NULL;
-    load(x, in, mask);
+    /* a partial warp's (the tid < s of a reduction) straight to its one pass, else the general path */
+    if (mask != WS_FULL_MASK && in->space == PTX_SPACE_SHARED && load_shared_masked(x, in, mask))
+        return;
+    if (mask == WS_FULL_MASK)
+        load(x, in, mask);
+    else
+        load_lanes(x, in, mask);
 }
 
 int ws_load_batch_kind(ws_exec_fn run)
