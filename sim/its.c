@@ -315,12 +315,12 @@ _Static_assert(sizeof(struct ws_its_record) == 16 && offsetof(struct ws_its_reco
                "ws_its_record's layout");
 
 /* ws_its_store_run's records of a full warp's run (lane l's word at first + l * step, its head head[l], its old
- * word the l-th of old_words, its new one values[l]'s low bytes), eight lanes at a time: the four fields as rows, interleaved
- * into records by shuffles that stay inside 16-byte halves but the last (the record loop as fields cost some
- * 9 host instructions a lane). */
-static inline __attribute__((always_inline)) void write_records(struct ws_its_record *r, uint32_t first, uint32_t step,
-                                                                uint32_t mine, const uint32_t *head, const void *old_words,
-                                                                const uint64_t *values)
+ * word the l-th of old_words, its new one values[l]'s low bytes), eight lanes at a time: the four fields as
+ * rows, interleaved into records by shuffles that stay inside 16-byte halves but the last (the record loop
+ * as fields cost some 9 host instructions a lane). */
+static inline __attribute__((always_inline)) void write_records(struct ws_its_record *r, uint32_t first,
+                                                                uint32_t step, uint32_t mine, const uint32_t *head,
+                                                                const void *old_words, const uint64_t *values)
 {
     const uint8_t *old = old_words;   /* 32 words, perhaps shared memory's own (copied out, not aliased as words) */
     for (uint32_t l = 0; l < WS_WARP_SIZE; l += 8) {
@@ -338,7 +338,8 @@ static inline __attribute__((always_inline)) void write_records(struct ws_its_re
         dword_quad wp_b = (dword_quad)SHUFFLE(where, prev, 2, 10, 3, 11, 6, 14, 7, 15);
         dword_quad ov_a = (dword_quad)SHUFFLE(o, val, 0, 8, 1, 9, 4, 12, 5, 13);
         dword_quad ov_b = (dword_quad)SHUFFLE(o, val, 2, 10, 3, 11, 6, 14, 7, 15);
-        dword_quad r04 = SHUFFLE(wp_a, ov_a, 0, 4, 2, 6), r15 = SHUFFLE(wp_a, ov_a, 1, 5, 3, 7);   /* records l, l + 4 */
+        /* records l and l + 4, l + 1 and l + 5, ... */
+        dword_quad r04 = SHUFFLE(wp_a, ov_a, 0, 4, 2, 6), r15 = SHUFFLE(wp_a, ov_a, 1, 5, 3, 7);
         dword_quad r26 = SHUFFLE(wp_b, ov_b, 0, 4, 2, 6), r37 = SHUFFLE(wp_b, ov_b, 1, 5, 3, 7);
         dword_quad r01 = SHUFFLE(r04, r15, 0, 1, 4, 5), r23 = SHUFFLE(r26, r37, 0, 1, 4, 5);
         dword_quad r45 = SHUFFLE(r04, r15, 2, 3, 6, 7), r67 = SHUFFLE(r26, r37, 2, 3, 6, 7);
