@@ -1361,8 +1361,12 @@ void ws_ld_shared_known(ws_exec *x, const ptx_instr *in, ws_ld_shared_batch *b)
     ws_shared_cost cost;
     if (shared_run_at(x, op, size, &span, &cost)) {   /* exec_ld_shared_run's */
         load_shared_access(x, in, &span, &cost, size);
-        *b = (ws_ld_shared_batch){x->launch->check_shapes ? NULL : ws_row(x, in->operand[0].reg), span.lo,
-                                  span.stride, cost, x->shape[op->reg]};
+        /* field by field (remember_load's reason: a compound literal is built on the stack, then copied) */
+        b->row = x->launch->check_shapes ? NULL : ws_row(x, in->operand[0].reg);
+        b->a0 = span.lo;
+        b->stride = span.stride;
+        b->cost = cost;
+        b->reg = x->shape[op->reg];
         return;
     }
     b->row = NULL;
