@@ -101,7 +101,8 @@ static inline int ws_shape_add_rows(const ws_shape *sa, const ws_shape *sb, ws_s
 }
 
 /* After the handler ran for the lanes of mask (not 0): the destination shapes. Out of line but for
- * the commonest case, an instruction that only forgets. */
+ * the commonest cases: an instruction that only forgets, a partial warp, a uniform value, a 64-bit move
+ * and a 64-bit add of an immediate or of the same rows. */
 void ws_shape_compute(ws_exec *x, const ws_shape_op *op, const ptx_instr *in, uint32_t mask);
 static inline __attribute__((always_inline)) void ws_shape_after(ws_exec *x, const ws_shape_op *op,
                                                                   const ptx_instr *in, uint32_t mask)
@@ -113,25 +114,39 @@ static inline __attribute__((always_inline)) void ws_shape_after(ws_exec *x, con
     }
     if (op->kind == WS_SHAPE_NONE)
         return;
-    /* the commonest outcome where shapes are unknown: an operand without one */
-    const ptx_operand *a = &in->operand[1], *b = &in->operand[2];
     ws_shape *d = &x->shape[op->dst[0]];
-    if (op->kind >= WS_SHAPE_ADD && a->kind == PTX_OPD_REG && !ws_shape_source(x, a->reg, op->dst[0])->known) {
+    /* every rule needs every lane's value (the others keep their old ones): nothing is looked at */
+    if (mask != WS_FULL_MASK) {
         ws_shape_forget(d);
         return;
     }
-    /* 64-bit address steps (add.s64 %rd, %rd, %rd of the same rows, or an immediate), inline: the
-     * commonest in loops */
-    if (op->kind == WS_SHAPE_ADD && op->width == 64 && mask == WS_FULL_MASK && a->kind == PTX_OPD_REG) {
-        const ws_shape *sa = &x->shape[a->reg];
-        if (b->kind == PTX_OPD_IMM) {
-            *d = *sa;
-            d->base += (uint64_t)b->imm;
+    if (op->kind == WS_SHAPE_UNIFORM) {   /* a kernel parameter's load, a symbol's address, a uniform %sreg */
+        *d = (ws_shape){ws_row(x, op->dst[0])[0], 0, 0, 1, WS_SHAPE_LANES, 0};
+        return;
+    }
+    const ptx_operand *a = &in->operand[1], *b = &in->operand[2];
+    if (op->kind >= WS_SHAPE_ADD && a->kind == PTX_OPD_REG) {
+        const ws_shape *sa = ws_shape_source(x, a->reg, op->dst[0]);
+        if (!sa->known) {   /* the commonest outcome where shapes are unknown: an operand without one */
+            ws_shape_forget(d);
             return;
         }
-        const ws_shape *sb = b->kind == PTX_OPD_REG ? ws_shape_source(x, b->reg, op->dst[0]) : NULL;
-        if (sb && sb->known && ws_shape_add_rows(sa, sb, d))
+        if (op->kind == WS_SHAPE_MOV) {   /* 64 bits (decode's only width): the value itself (cvta too) */
+            *d = *sa;
             return;
+        }
+        /* 64-bit address steps (add.s64 %rd, %rd, %rd of the same rows, or an immediate): the commonest in
+         * loops */
+        if (op->kind == WS_SHAPE_ADD && op->width == 64) {
+            if (b->kind == PTX_OPD_IMM) {
+                *d = *sa;
+                d->base += (uint64_t)b->imm;
+                return;
+            }
+            const ws_shape *sb = b->kind == PTX_OPD_REG ? ws_shape_source(x, b->reg, op->dst[0]) : NULL;
+            if (sb && sb->known && ws_shape_add_rows(sa, sb, d))
+                return;
+        }
     }
     ws_shape_compute(x, op, in, mask);
 }
