@@ -89,6 +89,12 @@ static inline const ws_shape *ws_shape_source(ws_exec *x, int32_t reg, int32_t d
  * same_rows does. Returns 0, having done nothing, when they are neither. */
 static inline int ws_shape_add_rows(const ws_shape *sa, const ws_shape *sb, ws_shape *d)
 {
+    /* rows and a uniform step (a 2D block's address steps in loops): the rows, moved. d may be either. */
+    const ws_shape *rows = sa->width < sb->width ? sa : sb, *other = sa->width < sb->width ? sb : sa;
+    if (rows->width != other->width && other->width == WS_SHAPE_LANES && other->stride == 0) {
+        *d = (ws_shape){sa->base + sb->base, rows->stride, rows->row_step, 1, rows->width, 0};
+        return 1;
+    }
     if (!(sb->width == sa->width || sa->width == WS_SHAPE_LANES || sb->width == WS_SHAPE_LANES))
         return 0;
     unsigned width = sa->width < sb->width ? sa->width : sb->width;
