@@ -163,18 +163,31 @@ WS_LANE_LOOPS static int one_run(const uint64_t row[WS_WARP_SIZE], uint64_t base
     return (differs[0] | differs[1] | differs[2] | differs[3]) == 0;
 }
 
-void ws_shape_of_row(const uint64_t row[WS_WARP_SIZE], ws_shape *out)
+/* Whether row is base + (lane % width) * stride + (lane / width) * row_step, four lanes at a time (a
+ * width of 4 or more: no four lanes cross a row). */
+WS_LANE_LOOPS static int in_rows(const uint64_t row[WS_WARP_SIZE], uint64_t base, uint64_t stride, uint64_t row_step,
+                                 unsigned width)
 {
-    *out = (ws_shape){.base = row[0], .stride = row[1] - row[0], .width = WS_WARP_SIZE};
-    if (one_run(row, out->base, out->stride)) {
-        out->known = 1;
-        return;
+    const lane_quad steps = {0, stride, 2 * stride, 3 * stride};
+    lane_quad differs = {0, 0, 0, 0};
+    for (unsigned q = 0; q < WS_WARP_SIZE; q += 4) {
+        lane_quad here;
+        memcpy(&here, row + q, sizeof here);
+        differs |= here ^ (steps + (base + (q % width) * stride + (q / width) * row_step));
     }
-    for (unsigned width = WS_WARP_SIZE / 2; width >= 4; width /= 2) {   /* rows of a 2D block */
-        uint64_t row_step = row[width] - row[0], differs = 0;
-        for (unsigned lane = 0; lane < WS_WARP_SIZE; lane++)
-            differs |= row[lane] ^ (out->base + (lane % width) * out->stride + (lane / width) * row_step);
-        if (!differs) {
+    return (differs[0] | differs[1] | differs[2] | differs[3]) == 0;
+}
+
+/* ws_shape_of_row's rows of 16, 8 or 4 lanes (a 2D block's), the widest first, once the row is no run
+ * (out: its lane 0 and stride). Lane 31 is tried first: rows of another width are told by it alone. Out of
+ * line: the run's path stays short. */
+__attribute__((noinline)) static void of_rows(const uint64_t row[WS_WARP_SIZE], ws_shape *out)
+{
+    const uint64_t base = out->base, stride = out->stride, last = WS_WARP_SIZE - 1;
+    for (unsigned width = WS_WARP_SIZE / 2; width >= 4; width /= 2) {
+        uint64_t row_step = row[width] - base;
+        if (row[last] == base + (last % width) * stride + (last / width) * row_step &&
+            in_rows(row, base, stride, row_step, width)) {
             out->row_step = row_step;
             out->width = (uint8_t)width;
             out->known = 1;
@@ -183,11 +196,27 @@ void ws_shape_of_row(const uint64_t row[WS_WARP_SIZE], ws_shape *out)
     }
 }
 
+/* ws_shape_of_row, inline in ws_shape_look. */
+static inline void of_row(const uint64_t row[WS_WARP_SIZE], ws_shape *out)
+{
+    *out = (ws_shape){.base = row[0], .stride = row[1] - row[0], .width = WS_WARP_SIZE};
+    if (one_run(row, out->base, out->stride)) {
+        out->known = 1;
+        return;
+    }
+    of_rows(row, out);
+}
+
+void ws_shape_of_row(const uint64_t row[WS_WARP_SIZE], ws_shape *out)
+{
+    of_row(row, out);
+}
+
 /* ws_shape_get's look at the row. */
 void ws_shape_look(ws_exec *x, int32_t reg)
 {
     ws_shape *s = &x->shape[reg];
-    ws_shape_of_row(ws_row(x, reg), s);
+    of_row(ws_row(x, reg), s);
     s->looked = 1;
 }
 
