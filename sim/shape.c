@@ -149,9 +149,11 @@ int ws_shape_prune(const ptx_function *fn, ws_shape_op *ops, ws_register_list *k
 
 /* Four lanes at a time (GNU C vector extension). */
 typedef uint64_t lane_quad __attribute__((vector_size(32)));
+typedef uint64_t lane_pair __attribute__((vector_size(16)));
 
-/* Whether row is one run, base + lane * stride (the commonest: four lanes at a time). */
-WS_LANE_LOOPS static int one_run(const uint64_t row[WS_WARP_SIZE], uint64_t base, uint64_t stride)
+/* Whether row is one run, base + lane * stride (the commonest: four lanes at a time). Inline in its callers'
+ * AVX2 clones. */
+static inline int one_run(const uint64_t row[WS_WARP_SIZE], uint64_t base, uint64_t stride)
 {
     lane_quad expect = {base, base + stride, base + 2 * stride, base + 3 * stride};
     lane_quad step = {4 * stride, 4 * stride, 4 * stride, 4 * stride}, differs = {0, 0, 0, 0};
@@ -160,7 +162,11 @@ WS_LANE_LOOPS static int one_run(const uint64_t row[WS_WARP_SIZE], uint64_t base
         memcpy(&here, row + q, sizeof here);
         differs |= here ^ expect;
     }
-    return (differs[0] | differs[1] | differs[2] | differs[3]) == 0;
+    lane_pair low, high;   /* two lanes at a time, then one */
+    memcpy(&low, &differs, sizeof low);
+    memcpy(&high, (const char *)&differs + sizeof low, sizeof high);
+    low |= high;
+    return (low[0] | low[1]) == 0;
 }
 
 /* Whether row is base + (lane % width) * stride + (lane / width) * row_step, four lanes at a time (a
@@ -196,7 +202,7 @@ __attribute__((noinline)) static void of_rows(const uint64_t row[WS_WARP_SIZE], 
     }
 }
 
-/* ws_shape_of_row, inline in ws_shape_look. */
+/* ws_shape_of_row, inline in ws_shape_look (each an AVX2 clone: the run's test inline in it). */
 static inline void of_row(const uint64_t row[WS_WARP_SIZE], ws_shape *out)
 {
     *out = (ws_shape){.base = row[0], .stride = row[1] - row[0], .width = WS_WARP_SIZE};
@@ -207,13 +213,13 @@ static inline void of_row(const uint64_t row[WS_WARP_SIZE], ws_shape *out)
     of_rows(row, out);
 }
 
-void ws_shape_of_row(const uint64_t row[WS_WARP_SIZE], ws_shape *out)
+WS_LANE_LOOPS void ws_shape_of_row(const uint64_t row[WS_WARP_SIZE], ws_shape *out)
 {
     of_row(row, out);
 }
 
 /* ws_shape_get's look at the row. */
-void ws_shape_look(ws_exec *x, int32_t reg)
+WS_LANE_LOOPS void ws_shape_look(ws_exec *x, int32_t reg)
 {
     ws_shape *s = &x->shape[reg];
     of_row(ws_row(x, reg), s);
