@@ -86,6 +86,57 @@ void ws_shape_decode(const ptx_module *m, const ptx_instr *in, ws_exec_fn specia
         op->kind = WS_SHAPE_NONE;
 }
 
+/* The instructions every warp of a kernel runs once, all its lanes at once, before any other: those before
+ * the first that may move the SIMT stack (a branch, a barrier, a call, an exit) or that a branch may reach.
+ * Returns how many. */
+static int straight_start(const ptx_function *fn)
+{
+    int end = fn->instr_count;
+    for (int i = 0; i < fn->instr_count; i++) {
+        const ptx_instr *in = &fn->instrs[i];
+        ptx_class cls = ptx_opcodes[in->opcode].cls;
+        if ((cls == PTX_CLASS_CTRL || cls == PTX_CLASS_SYNC) && i < end)
+            end = i;
+        for (int k = 0; k < in->operand_count; k++)
+            if (in->operand[k].kind == PTX_OPD_LABEL && in->operand[k].imm < end)
+                end = in->operand[k].imm < 0 ? 0 : (int)in->operand[k].imm;
+    }
+    return end;
+}
+
+/* A kernel's 64-bit moves (cvta of a parameter) of a register whose one writer is a uniform value's
+ * (a kernel parameter's load) before them, at the kernel's straight start and unguarded: a full warp's
+ * move has all its lanes, so they all ran that load, and the move is a uniform value too
+ * (WS_SHAPE_UNIFORM), the load's shape no longer needed. ops: decode's, not yet pruned. Returns -1 when
+ * out of memory. */
+static int uniform_moves(const ptx_function *fn, ws_shape_op *ops)
+{
+    if (!fn->is_entry)
+        return 0;
+    int32_t *writer = malloc((size_t)fn->value_reg_count * sizeof *writer);   /* -1 none, -2 several */
+    if (!writer)
+        return -1;
+    for (int r = 0; r < fn->value_reg_count; r++)
+        writer[r] = -1;
+    for (int j = 0; j < fn->instr_count; j++)
+        for (unsigned k = 0; k < ops[j].ndst; k++) {
+            int32_t r = ops[j].dst[k];
+            if (r >= 0 && r < fn->value_reg_count)
+                writer[r] = writer[r] == -1 ? j : -2;
+        }
+    int start = straight_start(fn);
+    for (int i = 0; i < fn->instr_count; i++) {
+        const ptx_operand *a = &fn->instrs[i].operand[1];
+        if (ops[i].kind != WS_SHAPE_MOV || a->kind != PTX_OPD_REG || a->reg < 0 || a->reg >= fn->value_reg_count)
+            continue;
+        int32_t w = writer[a->reg];
+        if (w >= 0 && w < i && w < start && ops[w].kind == WS_SHAPE_UNIFORM && fn->instrs[w].guard < 0)
+            ops[i].kind = WS_SHAPE_UNIFORM;
+    }
+    free(writer);
+    return 0;
+}
+
 /* Which shapes are ever read: those of registers a load or store takes its address from,
  * and, in turn, of the registers their shapes are computed from. Every other register's
  * shape is never looked at, so its writers need not keep it (WS_SHAPE_NONE): a loop
@@ -99,6 +150,10 @@ int ws_shape_prune(const ptx_function *fn, ws_shape_op *ops, ws_register_list *k
     uint8_t *read = calloc((size_t)fn->value_reg_count, 1);
     if (!read)
         return -1;
+    if (uniform_moves(fn, ops) < 0) {
+        free(read);
+        return -1;
+    }
     for (int i = 0; i < fn->instr_count; i++) {
         const ptx_instr *in = &fn->instrs[i];
         if (in->opcode != OP_ld && in->opcode != OP_ldu && in->opcode != OP_st)

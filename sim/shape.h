@@ -11,7 +11,8 @@
  * Who keeps them: ws_step() (sim/step.c) and sim/lockstep.c, after each instruction's handler,
  * with the shape operation decode gave it (sim/shape.c), for the registers
  * whose shapes are ever read (ws_shape_prune). A move of a kernel parameter,
- * a symbol or a special register knows its shape; 64-bit adds and moves (the
+ * a symbol or a special register knows its shape, and so does a cvta of a
+ * kernel parameter loaded at the kernel's start; 64-bit adds and moves (the
  * address steps of loops) compute theirs from their operands'; every other
  * writer forgets the register's shape, and so does a partial warp. A shape
  * nothing knows is looked for in the row the first time an access needs it

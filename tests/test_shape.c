@@ -1,11 +1,12 @@
 /*
  * Register shapes (sim/shape.h, sim/shape.c) on rows and shapes written by hand: the shape a row is
  * found to have (runs, a 2D block's rows, wrap-around at 2^64, negative steps, stale lanes), adds of
- * rows and uniform steps, and what ws_shape_after leaves for a partial warp, a uniform value and a
- * 64-bit move or add.
+ * rows and uniform steps, what ws_shape_after leaves for a partial warp, a uniform value and a
+ * 64-bit move or add, and which moves of kernel parameters ws_shape_prune makes uniform values.
  */
 #include <check.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "isa/ptx.h"
@@ -203,6 +204,88 @@ START_TEST(full_warps_keep_moves_and_adds)
 }
 END_TEST
 
+/* A kernel: ld.param %rd0; [extra]; cvta %rd1, %rd0; ld.global %r2, [%rd1] (ops as decode gives them);
+ * at index 1 `extra`: a store that reads no register (OP_st), a branch to `target` (OP_bra), or an instruction
+ * writing `extra_dst`. */
+typedef struct {
+    ptx_function fn;
+    ptx_instr in[4];
+    ws_shape_op ops[4];
+    ws_register_list kept;
+} kernel;
+
+static void kernel_init(kernel *k, int is_entry, ptx_opcode extra, int32_t extra_dst, int64_t target)
+{
+    memset(k, 0, sizeof *k);
+    k->fn.is_entry = (uint8_t)is_entry;
+    k->fn.value_reg_count = 3;
+    k->fn.instrs = k->in;
+    k->fn.instr_count = 4;
+    k->in[0] = instr(OP_ld, 0, -1, NULL);
+    k->in[0].operand[1] = (ptx_operand){.kind = PTX_OPD_ADDR, .reg = -1, .symbol = 0};
+    k->ops[0] = (ws_shape_op){.kind = WS_SHAPE_UNIFORM, .ndst = 1, .dst = {0}};
+    k->in[1] = instr(OP_st, -1, -1, NULL);
+    k->in[1].operand[0] = (ptx_operand){.kind = PTX_OPD_ADDR, .reg = -1, .symbol = 0};
+    k->in[1].operand[1] = (ptx_operand){.kind = PTX_OPD_IMM, .reg = -1, .symbol = -1};
+    if (extra == OP_bra) {
+        k->in[1].opcode = OP_bra;
+        k->in[1].operand_count = 1;
+        k->in[1].operand[0] = (ptx_operand){.kind = PTX_OPD_LABEL, .reg = 0, .symbol = -1, .imm = target};
+    } else if (extra != OP_st) {
+        k->in[1] = instr(extra, extra_dst, 2, NULL);
+        k->ops[1] = (ws_shape_op){.kind = WS_SHAPE_CLEAR, .ndst = 1, .dst = {extra_dst}};
+    }
+    k->in[2] = instr(OP_cvta, 1, 0, NULL);
+    k->ops[2] = (ws_shape_op){.kind = WS_SHAPE_MOV, .width = 64, .ndst = 1, .dst = {1}};
+    k->in[3] = instr(OP_ld, 2, -1, NULL);
+    k->in[3].operand[1] = (ptx_operand){.kind = PTX_OPD_ADDR, .reg = 1, .symbol = -1};
+    k->ops[3] = (ws_shape_op){.kind = WS_SHAPE_CLEAR, .ndst = 1, .dst = {2}};
+}
+
+START_TEST(moves_of_kernel_parameters_are_uniform)
+{
+    kernel k;
+    kernel_init(&k, 1, OP_st, -1, 0);   /* the straight start: the cvta is a uniform value, the load's unused */
+    ck_assert_int_eq(ws_shape_prune(&k.fn, k.ops, &k.kept), 0);
+    ck_assert_int_eq(k.ops[2].kind, WS_SHAPE_UNIFORM);
+    ck_assert_int_eq(k.ops[0].kind, WS_SHAPE_NONE);
+    ck_assert_int_eq(k.kept.count, 1);
+    ck_assert_int_eq(k.kept.regs[0], 1);
+    free(k.kept.regs);
+    kernel_init(&k, 1, OP_bra, -1, 3);   /* a branch between: the load ran before it, with every lane */
+    ck_assert_int_eq(ws_shape_prune(&k.fn, k.ops, &k.kept), 0);
+    ck_assert_int_eq(k.ops[2].kind, WS_SHAPE_UNIFORM);
+    free(k.kept.regs);
+}
+END_TEST
+
+START_TEST(other_moves_keep_their_sources)
+{
+    kernel k;
+    struct {
+        int is_entry;
+        ptx_opcode extra;
+        int32_t extra_dst;
+        int64_t target;
+        int guarded;
+    } cases[] = {
+        {0, OP_st, -1, 0, 0},   /* a .func: its parameters are each thread's */
+        {1, OP_bra, -1, 0, 0},   /* a branch back to the load: it may run again with fewer lanes */
+        {1, OP_add, 0, 0, 0},    /* another writer of the parameter's register */
+        {1, OP_st, -1, 0, 1},   /* the load guarded: some lanes may not have run it */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        kernel_init(&k, cases[c].is_entry, cases[c].extra, cases[c].extra_dst, cases[c].target);
+        if (cases[c].guarded)
+            k.in[0].guard = 0;
+        ck_assert_int_eq(ws_shape_prune(&k.fn, k.ops, &k.kept), 0);
+        ck_assert_msg(k.ops[2].kind == WS_SHAPE_MOV, "case %zu: the move's kind %d", c, k.ops[2].kind);
+        ck_assert_int_eq(k.kept.count, 2);   /* the parameter's register, whose shape the move reads */
+        free(k.kept.regs);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *suite = suite_create("shape");
@@ -212,6 +295,8 @@ int main(void)
     tcase_add_test(tc, adds_of_rows);
     tcase_add_test(tc, partial_warps_forget_without_looking);
     tcase_add_test(tc, full_warps_keep_moves_and_adds);
+    tcase_add_test(tc, moves_of_kernel_parameters_are_uniform);
+    tcase_add_test(tc, other_moves_keep_their_sources);
     suite_add_tcase(suite, tc);
     SRunner *runner = srunner_create(suite);
     srunner_run_all(runner, CK_NORMAL);
