@@ -125,7 +125,7 @@ void exec_bar_red(ws_exec *x, const ptx_instr *in, uint32_t mask)
     uint32_t p = ws_pred_src(x, &in->operand[in->operand_count - 1]) & mask;
     ws_block *b = x->block;
     barrier_open(b, id, count);
-    b->barrier[id].red_popc += (uint32_t)__builtin_popcount(p);
+    b->barrier[id].red_popc += ws_popcount(p);
     b->barrier[id].red_or |= p != 0;
     b->barrier[id].red_and &= p == mask;
     arrive(x, in, mask, id, 1);

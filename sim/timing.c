@@ -608,7 +608,7 @@ void ws_timing_atomic(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
     ws_launch *l = x->launch;
     const ws_arch *a = l->arch;
     ws_warp *w = x->warp;
-    unsigned lanes = (unsigned)__builtin_popcount(mask);
+    unsigned lanes = ws_popcount(mask);
     x->block->tm.waits[space == PTX_SPACE_SHARED ? ws_load_wait(w, 1)
                        : x->fn->instrs[x->pc].opcode == OP_red ? WS_WAIT_GLOBAL_REDUCTION : WS_WAIT_GLOBAL_ATOMIC]++;
     if (space == PTX_SPACE_SHARED) {
