@@ -219,8 +219,8 @@ void ws_its_store(ws_exec *x, int lane, uint64_t offset, const uint8_t *old, con
 }
 
 /* Warp `mine`'s record of a lane's store to word `off` (where: its where field), the word in word mode. */
-static inline uint32_t put_word(struct ws_its_record *rec, uint32_t count, uint32_t *word, uint32_t mine, uint32_t where,
-                                uint32_t off, const uint8_t *shared, const uint8_t *val)
+static inline uint32_t put_word(struct ws_its_record *rec, uint32_t count, uint32_t *word, uint32_t mine,
+                                uint32_t where, uint32_t off, const uint8_t *shared, const uint8_t *val)
 {
     uint32_t h = word[off >> 2];
     struct ws_its_record *r = &rec[count];
@@ -232,15 +232,25 @@ static inline uint32_t put_word(struct ws_its_record *rec, uint32_t count, uint3
     return count + 1;
 }
 
-/* The lanes' records when no word of the block is in byte mode: inline with a constant `size`. */
-static inline uint32_t put_lanes(struct ws_its_record *rec, uint32_t count, uint32_t *word, uint32_t mine, uint32_t mask,
-                                 const uint64_t *addr, unsigned at, const uint64_t *values, const uint8_t *shared,
-                                 unsigned size)
+/* Lane `lane`'s shared offset: addr[lane] + at, or, addr NULL, its run's a0 + lane * stride (ws_its_store_run's
+ * lanes: their addresses are not written out). */
+static inline uint32_t lane_offset(const uint64_t *addr, uint64_t a0, uint64_t stride, unsigned at, uint32_t lane)
+{
+    return (uint32_t)(addr ? addr[lane] : a0 + lane * stride) + at;
+}
+
+/* The lanes' records when no word of the block is in byte mode (their offsets lane_offset's): inline with a
+ * constant `size` and `addr` NULL or not. */
+static inline __attribute__((always_inline)) uint32_t put_lanes(struct ws_its_record *rec, uint32_t count,
+                                                                uint32_t *word, uint32_t mine, uint32_t mask,
+                                                                const uint64_t *addr, uint64_t a0, uint64_t stride,
+                                                                unsigned at, const uint64_t *values,
+                                                                const uint8_t *shared, unsigned size)
 {
     if (mask == WS_FULL_MASK) {   /* the common case: no lane to skip */
         uint32_t lane_bits = WHERE_WORD;   /* WHERE_WORD | lane << WHERE_LANE_SHIFT */
         for (uint32_t lane = 0; lane < WS_WARP_SIZE; lane++, lane_bits += UINT32_C(1) << WHERE_LANE_SHIFT) {
-            uint32_t off = (uint32_t)addr[lane] + at, where = lane_bits | off;
+            uint32_t off = lane_offset(addr, a0, stride, at, lane), where = lane_bits | off;
             const uint8_t *val = (const uint8_t *)&values[lane];
             count = put_word(rec, count, word, mine, where, off, shared, val);
             if (size == 8)
@@ -249,7 +259,7 @@ static inline uint32_t put_lanes(struct ws_its_record *rec, uint32_t count, uint
         return count;
     }
     for (uint32_t m = mask; m; m &= m - 1) {
-        uint32_t lane = (uint32_t)__builtin_ctz(m), off = (uint32_t)addr[lane] + at;
+        uint32_t lane = (uint32_t)__builtin_ctz(m), off = lane_offset(addr, a0, stride, at, lane);
         uint32_t where = WHERE_WORD | lane << WHERE_LANE_SHIFT | off;
         const uint8_t *val = (const uint8_t *)&values[lane];
         count = put_word(rec, count, word, mine, where, off, shared, val);
@@ -259,16 +269,18 @@ static inline uint32_t put_lanes(struct ws_its_record *rec, uint32_t count, uint
     return count;
 }
 
-/* The lanes' addresses are aligned to `size` (sim/exec_mem.c's region path). */
-void ws_its_store_lanes(ws_exec *x, uint32_t mask, const uint64_t *addr, unsigned at, const uint64_t *values,
-                        unsigned size)
+/* ws_its_store_lanes's work, the lanes' offsets lane_offset's (addr NULL: a run's): inline, so that each caller
+ * has its own form. */
+static inline __attribute__((always_inline)) void store_lanes(ws_exec *x, uint32_t mask, const uint64_t *addr,
+                                                              uint64_t a0, uint64_t stride, unsigned at,
+                                                              const uint64_t *values, unsigned size)
 {
     ws_warp *w = x->warp;
     const uint8_t *shared = x->block->shared;
     if ((size != 4 && size != 8) || w->its.bytes + WS_WARP_SIZE * size > MAX_BYTES ||
         !reserve(w, WS_WARP_SIZE * size / 4)) {   /* near the limit (or out of memory): lane by lane */
         WS_FOR_LANES(mask, lane) {
-            uint32_t off = (uint32_t)addr[lane] + at;
+            uint32_t off = lane_offset(addr, a0, stride, at, (uint32_t)lane);
             ws_its_store(x, lane, off, shared + off, (const uint8_t *)&values[lane], size);
         }
         return;
@@ -278,8 +290,8 @@ void ws_its_store_lanes(ws_exec *x, uint32_t mask, const uint64_t *addr, unsigne
     if (!x->block->its_byte_words) {   /* the common case: room reserved for every lane */
         struct ws_its_record *rec = w->its.rec;
         uint32_t start = count;
-        count = size == 4 ? put_lanes(rec, count, word, mine, mask, addr, at, values, shared, 4)
-                          : put_lanes(rec, count, word, mine, mask, addr, at, values, shared, 8);
+        count = size == 4 ? put_lanes(rec, count, word, mine, mask, addr, a0, stride, at, values, shared, 4)
+                          : put_lanes(rec, count, word, mine, mask, addr, a0, stride, at, values, shared, 8);
         w->its.bytes += 4 * (count - start);
         w->its.count = count;
         return;
@@ -287,7 +299,7 @@ void ws_its_store_lanes(ws_exec *x, uint32_t mask, const uint64_t *addr, unsigne
     /* some words in byte mode: a lane storing to one goes through ws_its_store (records per byte) */
     w->its.count = count;
     for (uint32_t m = mask; m; m &= m - 1) {
-        uint32_t lane = (uint32_t)__builtin_ctz(m), off = (uint32_t)addr[lane] + at;
+        uint32_t lane = (uint32_t)__builtin_ctz(m), off = lane_offset(addr, a0, stride, at, lane);
         const uint8_t *val = (const uint8_t *)&values[lane];
         if (word[off >> 2] == BYTES || (size == 8 && word[(off >> 2) + 1] == BYTES) || !reserve(w, 2)) {
             ws_its_store(x, (int)lane, off, shared + off, val, size);
@@ -299,6 +311,13 @@ void ws_its_store_lanes(ws_exec *x, uint32_t mask, const uint64_t *addr, unsigne
             w->its.count = put_word(w->its.rec, w->its.count, word, mine, where + 4, off + 4, shared, val + 4);
         w->its.bytes += size;
     }
+}
+
+/* The lanes' addresses are aligned to `size` (sim/exec_mem.c's region path). */
+void ws_its_store_lanes(ws_exec *x, uint32_t mask, const uint64_t *addr, unsigned at, const uint64_t *values,
+                        unsigned size)
+{
+    store_lanes(x, mask, addr, 0, 0, at, values, size);
 }
 
 typedef uint32_t word_oct __attribute__((vector_size(32)));   /* eight 32-bit lanes (GNU C vector extension) */
@@ -350,49 +369,13 @@ static inline __attribute__((always_inline)) void write_records(struct ws_its_re
     }
 }
 
-/* ws_its_store_run's lanes one after another, their addresses from the run: ws_its_store_lanes's records, in its
- * order (a partial warp, a stride of 0, 8 bytes), without writing the addresses out where it would take its
- * common case. */
-static void store_run_lanes(ws_exec *x, uint32_t mask, uint64_t a0, uint64_t stride, const uint64_t *values,
-                            unsigned size)
-{
-    ws_warp *w = x->warp;
-    if ((size == 4 || size == 8) && !x->block->its_byte_words && w->its.bytes + WS_WARP_SIZE * size <= MAX_BYTES &&
-        reserve(w, WS_WARP_SIZE * size / 4)) {   /* ws_its_store_lanes's tests, in its order */
-        const uint8_t *shared = x->block->shared;
-        struct ws_its_record *rec = w->its.rec;
-        uint32_t *word = x->block->its_word, mine = (uint32_t)(w->index + 1) << HEAD_SHIFT;
-        uint32_t count = w->its.count, start = count, first = (uint32_t)a0, step = (uint32_t)stride;
-        if (size == 4) {
-            WS_FOR_SET_LANES(mask, lane) {
-                uint32_t off = first + lane * step;
-                count = put_word(rec, count, word, mine, WHERE_WORD | lane << WHERE_LANE_SHIFT | off, off, shared,
-                                 (const uint8_t *)&values[lane]);
-            }
-        } else {
-            WS_FOR_SET_LANES(mask, lane) {
-                uint32_t off = first + lane * step, where = WHERE_WORD | lane << WHERE_LANE_SHIFT | off;
-                const uint8_t *val = (const uint8_t *)&values[lane];
-                count = put_word(rec, count, word, mine, where, off, shared, val);
-                count = put_word(rec, count, word, mine, where + 4, off + 4, shared, val + 4);
-            }
-        }
-        w->its.bytes += 4 * (count - start);
-        w->its.count = count;
-        return;
-    }
-    uint64_t addr[WS_WARP_SIZE];
-    WS_FOR_SET_LANES(mask, lane) addr[lane] = a0 + lane * stride;
-    ws_its_store_lanes(x, mask, addr, 0, values, size);
-}
-
 WS_LANE_LOOPS void ws_its_store_run(ws_exec *x, uint32_t mask, uint64_t a0, uint64_t stride, const uint64_t *values,
                                    unsigned size)
 {
     ws_warp *w = x->warp;
     if (mask != WS_FULL_MASK || size != 4 || stride == 0 || (stride & 3) || x->block->its_byte_words ||
         w->its.bytes + WS_WARP_SIZE * 4 > MAX_BYTES || !reserve(w, WS_WARP_SIZE)) {
-        store_run_lanes(x, mask, a0, stride, values, size);
+        store_lanes(x, mask, NULL, a0, stride, 0, values, size);   /* one lane after another */
         return;
     }
     /* Every lane stores its own word (stride 4 or more): no lane's record links to another's, so the
