@@ -1387,12 +1387,9 @@ void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_
         return;
     }
     b->row = NULL;
-    /* a partial warp's (the tid < s of a reduction) straight to its one pass, else the general path */
-    if (mask != WS_FULL_MASK && in->space == PTX_SPACE_SHARED && load_shared_masked(x, in, mask))
-        return;
     if (mask == WS_FULL_MASK)
         load(x, in, mask);
-    else
+    else if (!load_shared_masked(x, in, mask))   /* load()'s partial warp (the tid < s of a reduction), directly */
         load_lanes(x, in, mask);
 }
 

@@ -154,20 +154,11 @@ static int written_registers(const ptx_instr *in, int32_t out[PTX_MAX_VEC])
     return n;
 }
 
-/* The operands an instruction writes: its destination, and q of d|q (the timing model's reading, sim/timing.c). */
-static int destination_operands(const ptx_instr *in)
-{
-    if (!ws_instr_has_destination(in))
-        return 0;
-    return in->operand_count > 1 && in->operand[1].kind == PTX_OPD_PRED &&
-           strncmp(ptx_opcodes[in->opcode].shape, "d|", 2) == 0 ? 2 : 1;
-}
-
 /* The predicates instruction `in` writes: those of its destination operands. Returns how many. */
 static int written_predicates(const ptx_instr *in, int32_t out[2])
 {
-    int n = 0;
-    for (int k = 0; k < destination_operands(in) && k < in->operand_count; k++)
+    int n = 0, written = ws_instr_destination_operands(in);
+    for (int k = 0; k < written && k < in->operand_count; k++)
         if (in->operand[k].kind == PTX_OPD_PRED)
             out[n++] = in->operand[k].reg;
     return n;
@@ -180,7 +171,7 @@ static int has_bit(const uint64_t *bits, int32_t i) { return (int)(bits[i / 64] 
  * and the guard). Returns how many. */
 static int read_registers(const ptx_instr *in, int preds, int32_t out[PTX_MAX_OPERANDS * PTX_MAX_VEC + 1])
 {
-    int n = 0, first_source = preds ? destination_operands(in) : ws_instr_has_destination(in) ? 1 : 0;
+    int n = 0, first_source = preds ? ws_instr_destination_operands(in) : ws_instr_has_destination(in) ? 1 : 0;
     if (preds && in->guard >= 0)
         out[n++] = in->guard;
     for (int k = 0; k < in->operand_count; k++) {

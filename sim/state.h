@@ -435,6 +435,15 @@ static inline int ws_instr_has_destination(const ptx_instr *in)
     const char *shape = ptx_opcodes[in->opcode].shape;
     return shape[0] == 'd' || shape[0] == 'D' || (shape[0] == '{' && shape[1] == 'd');
 }
+/* How many of its first operands the instruction writes: its destination, and q of d|q where q is given; the
+ * others are sources (an address operand among them is read too). */
+static inline int ws_instr_destination_operands(const ptx_instr *in)
+{
+    const char *shape = ptx_opcodes[in->opcode].shape;
+    if (!ws_instr_has_destination(in))
+        return 0;
+    return in->operand_count > 1 && in->operand[1].kind == PTX_OPD_PRED && shape[0] == 'd' && shape[1] == '|' ? 2 : 1;
+}
 /* This instruction's counters. */
 static inline uint64_t *ws_icounters(ws_exec *x)
 {

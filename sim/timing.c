@@ -121,10 +121,7 @@ void ws_timing_decode(const ws_arch *a, const ptx_function *fn, const ptx_instr 
              : pipe == WS_PIPE_SFU || pipe == WS_PIPE_MIO || pipe == WS_PIPE_SHARED || pipe == WS_PIPE_CVT ? WS_WAIT_SHORT
              : WS_WAIT_FIXED;
     /* Registers: the destination operands first (d, and q of d|q when written), the rest are sources. */
-    int first_source = ws_instr_has_destination(in) ? 1 : 0;
-    if (first_source && in->operand_count > 1 && in->operand[1].kind == PTX_OPD_PRED &&
-        strncmp(ptx_opcodes[in->opcode].shape, "d|", 2) == 0)
-        first_source = 2;
+    int first_source = ws_instr_destination_operands(in);
     for (int k = 0; k < in->operand_count; k++) {
         const ptx_operand *o = &in->operand[k];
         if (k < first_source && o->kind != PTX_OPD_ADDR)
