@@ -97,7 +97,7 @@ static void group_shapes(const ws_group_member *m, int n, const ws_shape_op *op,
             if (ka->width == WS_SHAPE_LANES && kb->width == WS_SHAPE_LANES)
                 x->shape[dst] = (ws_shape){ka->base + kb->base, ka->stride + kb->stride, 0, 1, WS_SHAPE_LANES, 0};
             else if (!ws_shape_add_rows(ka, kb, &x->shape[dst]))
-                ws_shape_compute(x, op, in, WS_FULL_MASK);
+                ws_shape_compute(x, op, in);
             continue;
         }
         const ws_shape *sa = ws_shape_source(x, ra, dst), *sb;
@@ -108,7 +108,7 @@ static void group_shapes(const ws_group_member *m, int n, const ws_shape_op *op,
             *d = *sa;
             d->base += (uint64_t)b->imm;
         } else if (!((sb = ws_shape_source(x, rb, dst))->known && ws_shape_add_rows(sa, sb, d))) {
-            ws_shape_compute(x, op, in, WS_FULL_MASK);
+            ws_shape_compute(x, op, in);
         }
     }
 }

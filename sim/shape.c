@@ -317,14 +317,14 @@ static int same_rows(ws_shape *a, ws_shape *b)
     return 1;
 }
 
-void ws_shape_compute(ws_exec *x, const ws_shape_op *op, const ptx_instr *in, uint32_t mask)
+void ws_shape_compute(ws_exec *x, const ws_shape_op *op, const ptx_instr *in)
 {
     ws_shape *d = &x->shape[op->dst[0]];
     const uint64_t *row = ws_row(x, op->dst[0]);
     ws_shape a, b;
     switch (op->kind) {
     case WS_SHAPE_UNIFORM:
-        *d = (ws_shape){row[0], 0, 0, mask == WS_FULL_MASK, WS_WARP_SIZE, 0};
+        *d = (ws_shape){row[0], 0, 0, 1, WS_WARP_SIZE, 0};
         return;
     case WS_SHAPE_TID_X:
     case WS_SHAPE_TID_Y:
@@ -332,17 +332,17 @@ void ws_shape_compute(ws_exec *x, const ws_shape_op *op, const ptx_instr *in, ui
         /* the move copies the thread indices (under 2^16: no width cuts them) */
         const ws_shape *t = &x->warp->tid_shape[op->kind - WS_SHAPE_TID_X];
         *d = *t;
-        d->known = mask == WS_FULL_MASK && t->known && row[0] == t->base;
+        d->known = t->known && row[0] == t->base;
         return;
     }
     case WS_SHAPE_MOV:   /* 64 bits: the value itself */
-        if (mask != WS_FULL_MASK || !operand(x, &in->operand[1], op->dst[0], &a))
+        if (!operand(x, &in->operand[1], op->dst[0], &a))
             break;
         *d = a;
         return;
     case WS_SHAPE_ADD:   /* 64 bits, mod 2^64 as the lanes add: the shapes add, once in the same rows */
-        if (mask != WS_FULL_MASK || !operand(x, &in->operand[1], op->dst[0], &a) ||
-            !operand(x, &in->operand[2], op->dst[0], &b) || !same_rows(&a, &b))
+        if (!operand(x, &in->operand[1], op->dst[0], &a) || !operand(x, &in->operand[2], op->dst[0], &b) ||
+            !same_rows(&a, &b))
             break;
         *d = (ws_shape){a.base + b.base, a.stride + b.stride, a.row_step + b.row_step, 1, a.width, 0};
         canonical(d);

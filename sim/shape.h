@@ -107,10 +107,11 @@ static inline int ws_shape_add_rows(const ws_shape *sa, const ws_shape *sb, ws_s
     return 1;
 }
 
-/* After the handler ran for the lanes of mask (not 0): the destination shapes. Out of line but for
- * the commonest cases: an instruction that only forgets, a partial warp, a uniform value, a 64-bit move
- * and a 64-bit add of an immediate or of the same rows. */
-void ws_shape_compute(ws_exec *x, const ws_shape_op *op, const ptx_instr *in, uint32_t mask);
+/* After the handler ran for the lanes of mask (not 0): the destination shapes. Out of line
+ * (ws_shape_compute, for a full warp: ws_shape_after forgets a partial warp's) but for the commonest cases:
+ * an instruction that only forgets, a partial warp, a uniform value, a 64-bit move and a 64-bit add of an
+ * immediate or of the same rows. */
+void ws_shape_compute(ws_exec *x, const ws_shape_op *op, const ptx_instr *in);
 static inline __attribute__((always_inline)) void ws_shape_after(ws_exec *x, const ws_shape_op *op,
                                                                   const ptx_instr *in, uint32_t mask)
 {
@@ -155,7 +156,7 @@ static inline __attribute__((always_inline)) void ws_shape_after(ws_exec *x, con
                 return;
         }
     }
-    ws_shape_compute(x, op, in, mask);
+    ws_shape_compute(x, op, in);
 }
 
 #endif
