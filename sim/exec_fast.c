@@ -357,7 +357,6 @@ SETP(s32)
 SETP(u32)
 SETP(s64)
 SETP(u64)
-#undef SETP
 
 /* ---- f32 add sub mul fma, round to nearest, no .ftz/.sat ------------------ */
 
@@ -562,36 +561,23 @@ __attribute__((target("avx2"))) static uint32_t compare_32_hw(unsigned cmp, cons
     default: return 0;   /* float-only comparisons: never true on integers */
     }
 }
-/* fast_setp_NAME_hw and wide_setp_NAME_hw: SETP's, over compare_32_hw. */
-#define SETP_HW(name, is_signed) \
-__attribute__((target("avx2"))) static void fast_setp_##name##_hw(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+/* compare_NAME_hw and compare_imm_NAME_hw, compare_32_hw's forms for SETP's fast_setp_NAME_hw and wide_setp_NAME_hw */
+#define COMPARE_HW(name, is_signed) \
+static inline uint32_t compare_##name##_hw(unsigned cmp, const uint64_t *a, const uint64_t *b) \
 { \
-    const ptx_operand *q = &in->operand[1], *b = setp_b(in); \
-    uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE]; \
-    const uint64_t *a = ws_src(x, b - 1, ta); \
-    uint32_t t = b->kind == PTX_OPD_IMM ? compare_32_hw(in->cmp, is_signed, a, NULL, (uint64_t)b->imm) \
-                                        : compare_32_hw(in->cmp, is_signed, a, ws_src(x, b, tb), 0); \
-    ws_pred_set(x, &in->operand[0], mask, t); \
-    if (b == &in->operand[3]) \
-        ws_pred_set(x, q, mask, ~t); \
+    return compare_32_hw(cmp, is_signed, a, b, 0); \
 } \
-__attribute__((target("avx2"))) static void wide_setp_##name##_hw(ws_exec *x, const ptx_instr *in, int n) \
+static inline uint32_t compare_imm_##name##_hw(unsigned cmp, const uint64_t *a, uint64_t b) \
 { \
-    const ptx_operand *q = &in->operand[1], *b = setp_b(in); \
-    const uint64_t *a = ws_row(x, b[-1].reg), *rb = b->kind == PTX_OPD_REG ? ws_row(x, b->reg) : NULL; \
-    for (int w = 0; w < n; w++) { \
-        ws_exec *xw = &x->warp[w].exec; \
-        uint32_t t = compare_32_hw(in->cmp, is_signed, a + w * WS_WARP_SIZE, rb ? rb + w * WS_WARP_SIZE : NULL, \
-                                   (uint64_t)b->imm); \
-        ws_pred_set(xw, &in->operand[0], WS_FULL_MASK, t); \
-        if (b == &in->operand[3]) \
-            ws_pred_set(xw, q, WS_FULL_MASK, ~t); \
-    } \
+    return compare_32_hw(cmp, is_signed, a, NULL, b); \
 }
-SETP_HW(s32, 1)
-SETP_HW(u32, 0)
-#undef SETP_HW
+COMPARE_HW(s32, 1)
+COMPARE_HW(u32, 0)
+#undef COMPARE_HW
+SETP(s32_hw)
+SETP(u32_hw)
 #endif
+#undef SETP
 
 /* ---- Choosing ---------------------------------------------------------------- */
 
