@@ -96,6 +96,11 @@ record() {
             --buf A=f32:4096:random=1 --buf B=f32:4096:random=2 --buf C=f32:4096 --arg A --arg B --arg C \
             --arg s32:64 --max-steps $steps
     done
+    local dc=tests/nvcc/003_device_functions.ptx   # a .func call: a warp's call frame set up at its first call
+    run_case "$warpsim" "$dir" device_calls $dc --kernel device_calls --grid 5 --block 96 \
+        --buf in=u32:480:random=1 --buf out=u32:480 --arg in --arg out --arg s32:450
+    run_case "$warpsim" "$dir" device_calls_jobs $dc --kernel device_calls --grid 9 --block 64 --jobs 2 \
+        --buf in=u32:576:random=2 --buf out=u32:576 --arg in --arg out --arg s32:560
     run_case "$warpsim" "$dir" reduction_racecheck $rd --kernel reduce_sequential --grid 4 --block 256 --shared 1024 \
         --buf in=f32:1024:random=1 --buf out=f32:4 --arg in --arg out --arg s32:1024 --check racecheck
     run_case "$warpsim" "$dir" reduction_interleaved_strided $rd --kernel reduce_interleaved_strided --grid 16 \
