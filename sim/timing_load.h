@@ -232,11 +232,39 @@ static inline uint32_t ws_load_new_line(ws_load_batch *lb, uint8_t *held, uint64
     lb->l2_hits += hits;
     lb->dram += 4 - hits;
     *held = 0xf;
+    if (read == 0 || read == UINT32_C(0x01010101)) {   /* the commonest: all four from DRAM (a stream), or the L2 */
+        uint32_t level = read ? lb->l2 : lb->global;
+        for (int k = 0; k < 4; k++)
+            filled_line[k] = issued + level;
+        return level > latency ? level : latency;
+    }
     for (int k = 0; k < 4; k++) {
         uint32_t level = (read >> (8 * k)) & 1 ? lb->l2 : lb->global;
         filled_line[k] = issued + level;
         latency = level > latency ? level : latency;
     }
+    return latency;
+}
+
+/* Sectors from..to of one line of a load (its line's held sectors and fills found by ws_l1_line), the first at
+ * line_sector; map: the L2 map of the load's first sector, `first` (NULL: none kept). Returns the load's latency
+ * so far. */
+static inline __attribute__((always_inline)) uint32_t ws_load_line(ws_load_batch *lb, uint8_t *held,
+                                                                   uint64_t *filled_line, uint8_t *map,
+                                                                   uint64_t first, uint64_t line_sector,
+                                                                   uint64_t from, uint64_t to, uint64_t issued,
+                                                                   uint32_t latency)
+{
+    uint8_t wanted = (uint8_t)((0xfu << (from & 3)) & (0xfu >> (3 - (to & 3))));
+    if ((*held & wanted) == wanted) {
+        /* every sector held (the commonest): ws_load_sector's hits without its tests of each */
+        lb->l1_hits += (uint32_t)(to - from + 1);
+        return ws_load_held_latency(lb, filled_line, from, to, issued, latency);
+    }
+    if (wanted == 0xf && !*held && map && !lb->atomics)
+        return ws_load_new_line(lb, held, filled_line, &map[line_sector - first], issued, latency);
+    for (uint64_t sector = from; sector <= to; sector++)
+        ws_load_sector(lb, held, filled_line, sector, map ? &map[sector - first] : NULL, issued, &latency);
     return latency;
 }
 
@@ -252,36 +280,27 @@ static inline __attribute__((always_inline)) void ws_load_run(ws_load_batch *lb,
     uint64_t first = lo >> 5, last = end >> 5, issued = w->tm.issue;
     uint32_t latency = 0;
     uint8_t *map = al->l2 ? al->l2 + (first - (al->base >> 5)) : NULL;   /* the L2 map of sector `first` on */
-    *one_line = NULL;
-    if (first == last) {   /* one sector (one address for the warp): the loop below for it alone */
-        uint8_t *held;
-        uint64_t *filled_line;
+    uint8_t *held;
+    uint64_t *filled_line;
+    if (first == last) {   /* one sector (one address for the warp): ws_load_line's work for it alone */
         ws_l1_line(bt, first, &held, &filled_line, &w->tm.l1_slot);
         ws_load_sector(lb, held, filled_line, first, map, issued, &latency);
         ws_load_end(lb, w, latency, 1, 1);
         *one_line = filled_line;
         return;
     }
+    if ((first >> 2) == (last >> 2)) {   /* one line (a coalesced warp's): no loop */
+        ws_l1_line(bt, first, &held, &filled_line, NULL);
+        latency = ws_load_line(lb, held, filled_line, map, first, first & ~UINT64_C(3), first, last, issued, 0);
+        ws_load_end(lb, w, latency, (unsigned)(last - first + 1), 1);
+        *one_line = filled_line;
+        return;
+    }
+    *one_line = NULL;
     for (uint64_t line_sector = first & ~UINT64_C(3); line_sector <= last; line_sector += 4) {
-        uint8_t *held;
-        uint64_t *filled_line;
         ws_l1_line(bt, line_sector, &held, &filled_line, NULL);   /* once for the line's sectors */
         uint64_t from = line_sector > first ? line_sector : first, to = line_sector + 3 < last ? line_sector + 3 : last;
-        uint8_t wanted = (uint8_t)((0xfu << (from & 3)) & (0xfu >> (3 - (to & 3))));
-        if ((first >> 2) == (last >> 2))
-            *one_line = filled_line;
-        if ((*held & wanted) == wanted) {
-            /* every sector held (the commonest): ws_load_sector's hits without its tests of each */
-            latency = ws_load_held_latency(lb, filled_line, from, to, issued, latency);
-            lb->l1_hits += (uint32_t)(to - from + 1);
-            continue;
-        }
-        if (wanted == 0xf && !*held && map && !lb->atomics) {
-            latency = ws_load_new_line(lb, held, filled_line, &map[line_sector - first], issued, latency);
-            continue;
-        }
-        for (uint64_t sector = from; sector <= to; sector++)
-            ws_load_sector(lb, held, filled_line, sector, map ? &map[sector - first] : NULL, issued, &latency);
+        latency = ws_load_line(lb, held, filled_line, map, first, line_sector, from, to, issued, latency);
     }
     ws_load_end(lb, w, latency, (unsigned)(last - first + 1), (unsigned)((last >> 2) - (first >> 2) + 1));
 }
