@@ -476,6 +476,42 @@ __attribute__((target("avx2,fma"))) static void wide_fma_f32_hw(ws_exec *x, cons
         fma_f32_lanes_hw(a, b, c, d);
 }
 
+/* add, sub and mul.f32 eight lanes at a time, as fma_f32_lanes_hw (the C forms above leave the compiler a lane
+ * at a time: some 90 host instructions a warp for a vector add's add.f32). Its target is fma's too, where no
+ * product is fused: low_halves and zero_extend_lanes inline only into functions of their target. */
+#define F32_BINARY_HW(name, intrinsic) \
+__attribute__((target("avx2,fma"))) static inline void name##_f32_lanes_hw(const uint64_t *a, const uint64_t *b, \
+                                                                          uint64_t r[WS_WARP_SIZE]) \
+{ \
+    const __m256 nan = _mm256_castsi256_ps(_mm256_set1_epi32((int)ALU_F32_QNAN)); \
+    for (int l = 0; l < WS_WARP_SIZE; l += 8) { \
+        __m256 v = intrinsic(low_halves(a + l), low_halves(b + l)); \
+        zero_extend_lanes(r + l, _mm256_blendv_ps(v, nan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q))); \
+    } \
+} \
+__attribute__((target("avx2,fma"))) static void fast_##name##_f32_hw(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+{ \
+    uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE], r[WS_WARP_SIZE]; \
+    uint64_t *d = ws_row(x, in->operand[0].reg); \
+    name##_f32_lanes_hw(ws_src(x, &in->operand[1], ta), ws_src(x, &in->operand[2], tb), \
+                        mask == WS_FULL_MASK ? d : r); \
+    if (mask != WS_FULL_MASK) \
+        put_lanes(d, r, mask); \
+} \
+__attribute__((target("avx2,fma"))) static void wide_##name##_f32_hw(ws_exec *x, const ptx_instr *in, int n) \
+{ \
+    uint64_t ta[WS_WARP_SIZE], tb[WS_WARP_SIZE]; \
+    size_t sa, sb; \
+    const uint64_t *a = wide_src(x, &in->operand[1], ta, &sa), *b = wide_src(x, &in->operand[2], tb, &sb); \
+    uint64_t *d = ws_row(x, in->operand[0].reg); \
+    for (int k = 0; k < n; k++, a += sa, b += sb, d += WS_WARP_SIZE) \
+        name##_f32_lanes_hw(a, b, d); \
+}
+F32_BINARY_HW(add, _mm256_add_ps)
+F32_BINARY_HW(sub, _mm256_sub_ps)
+F32_BINARY_HW(mul, _mm256_mul_ps)
+#undef F32_BINARY_HW
+
 /* 32 by 32-bit products four lanes a step, AVX2's vpmuludq or (`is_signed`) vpmuldq on each 64-bit lane's low
  * half: from the C forms above the compiler emulates a full 64-bit product for mad.lo.32 (three multiplies)
  * and multiplies lane by lane for mul.wide.s32. b NULL: the immediate ib; c NULL: nothing added; `low32`: the
@@ -606,6 +642,11 @@ typedef struct {
 #define INT3(name) WITH_WIDE(name, R, I, R)
 #define F32_2(name) WITH_WIDE(name, I, I, 0)
 #define F32_3(name) WITH_WIDE(name, I, I, I)
+#ifdef HAVE_FMA_VARIANT
+#define F32_BY_CPU(name) (avx2_fma ? F32_2(name##_f32_hw) : F32_2(name##_f32))   /* add, sub, mul.f32 */
+#else
+#define F32_BY_CPU(name) F32_2(name##_f32)
+#endif
 #define BY_WIDTH(name, FORM) (width == 32 ? FORM(name##_32) : width == 64 ? FORM(name##_64) : NULL)
 
 /* The handler, and in *shape the register-shape operation it computes (sim/shape.h: adds and moves). */
@@ -642,19 +683,20 @@ static ws_exec_fn choose(const ptx_function *fn, const ptx_instr *in, ws_handler
     int lo = in->mode == PTX_MUL_DEFAULT || in->mode == PTX_MUL_LO;
 #ifdef HAVE_FMA_VARIANT
     const int avx2 = __builtin_cpu_supports("avx2");   /* the integer products' AVX2 forms (PRODUCT_HW) */
+    const int avx2_fma = avx2 && __builtin_cpu_supports("fma");   /* the f32 forms' (F32_BY_CPU, fma) */
 #endif
     switch (in->opcode) {
     case OP_add:
         if (plain_float)
-            return F32_2(add_f32);
+            return F32_BY_CPU(add);
         return no_cc_sat ? SHAPED(WS_SHAPE_ADD, width, BY_WIDTH(add, INT2)) : NULL;
     case OP_sub:
         if (plain_float)
-            return F32_2(sub_f32);
+            return F32_BY_CPU(sub);
         return no_cc_sat ? BY_WIDTH(sub, INT2) : NULL;
     case OP_mul:
         if (plain_float)
-            return F32_2(mul_f32);
+            return F32_BY_CPU(mul);
         if (!no_cc_sat)
             return NULL;
 #ifdef HAVE_FMA_VARIANT
@@ -672,7 +714,7 @@ static ws_exec_fn choose(const ptx_function *fn, const ptx_instr *in, ws_handler
     case OP_fma:
         if (plain_float) {
 #ifdef HAVE_FMA_VARIANT
-            if (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"))
+            if (avx2_fma)
                 return F32_3(fma_f32_hw);
 #endif
             return fast_fma_f32;
