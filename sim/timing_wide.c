@@ -91,10 +91,15 @@ AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, in
                 w[j].tm.loads_unused &= (uint8_t)~(v_kinds[j] & 3);
         }
     }
-    uint64_t v_slots[4];
-    _mm256_storeu_si256((__m256i *)v_slots, slot_sum);
-    for (int j = 0; j < 4; j++)   /* lane j's warps are all on one sub-partition: their count divides 4 */
-        bt->issued[(first_index + (uint32_t)j) & (subpartitions - 1)] += v_slots[j];
+    if (subpartitions == 4 && first_index % 4 == 0) {   /* lane j's warps on sub-partition j (the commonest) */
+        __m256i *issued = (__m256i *)bt->issued;
+        _mm256_storeu_si256(issued, _mm256_add_epi64(_mm256_loadu_si256(issued), slot_sum));
+    } else {
+        uint64_t v_slots[4];
+        _mm256_storeu_si256((__m256i *)v_slots, slot_sum);
+        for (int j = 0; j < 4; j++)   /* lane j's warps are all on one sub-partition: their count divides 4 */
+            bt->issued[(first_index + (uint32_t)j) & (subpartitions - 1)] += v_slots[j];
+    }
     uint64_t stalls = lanes_sum(stall_sum), stalls_short = lanes_sum(stall_short), stalls_long = lanes_sum(stall_long);
     s->slots += lanes_sum(slot_sum);
     s->stalls[WS_WAIT_FIXED] += stalls - stalls_short - stalls_long;
