@@ -73,6 +73,10 @@ record() {
         run_case "$warpsim" "$dir" "line_reuse_$at" tests/ptx/line_reuse.ptx --kernel line_reuse --grid 6 --block 32 \
             --buf out=f32:256:random=1 --arg out --arg u32:$at
     done
+    for at in 96 128 160; do   # a column stored (a line a lane from 128 bytes on), loaded back and stored again
+        run_case "$warpsim" "$dir" "column_reuse_$at" tests/ptx/line_reuse.ptx --kernel column_reuse --grid 3 \
+            --block 32 --buf out=u32:2048 --arg out --arg u32:$at
+    done
     local ms args name   # partial warps' shared accesses (tests/ptx/masked_shared.ptx): s32, s64, active, bits, options
     for ms in 4,8,16,0 4,8,32,1 128,128,12,0 0,0,5,0 12,24,32,2 4,8,1,0 "4,8,16,0 --sched lockstep" \
               "128,128,12,0 --sched lockstep" "4,8,16,0 --check racecheck" "12,24,32,2 --no-timing"; do
