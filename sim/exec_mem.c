@@ -682,6 +682,24 @@ static inline int shared_run_at(ws_exec *x, const ptx_operand *op, unsigned size
     return 1;
 }
 
+/* shared_run_at's answer for a register whose shape is known and one address (a row of a tile read along k, a
+ * word at a time: the tiled matmul's As[ty][k]), without address_shape's copy and narrowing of the shape (a
+ * 32-bit register's one address is its low 32 bits) nor the run's tests. 0: shared_run_at decides. */
+static inline int uniform_shared_at(ws_exec *x, const ptx_operand *op, unsigned size, ws_lane_span *span,
+                                    ws_shared_cost *cost)
+{
+    if (op->symbol >= 0 || op->reg < 0 || x->launch->check_shapes)
+        return 0;
+    const ws_shape *s = &x->shape[op->reg];
+    if (!s->known || s->width != WS_WARP_SIZE || s->stride != 0)
+        return 0;
+    uint64_t a0 = s->base + (uint64_t)op->imm, limit = x->launch->shared_size;
+    a0 = op->reg_is_64 ? a0 : (uint32_t)a0;
+    *span = (ws_lane_span){.lo = a0, .hi = a0, .any_bits = a0, .stride = 0, .segment_lanes = WS_WARP_SIZE};
+    return !(a0 & (size - 1)) && limit >= size && a0 <= limit - size &&
+           ws_shared_run_cost(x->launch->arch, size, span, cost);
+}
+
 /* shared_run_at's, for one element of 4 or 8 bytes, when the launch lets shared accesses take one pass. */
 static inline int shared_run(ws_exec *x, const ptx_instr *in, const ptx_operand *op, unsigned size,
                              ws_lane_span *span, ws_shared_cost *cost)
@@ -1359,7 +1377,7 @@ void ws_ld_shared_known(ws_exec *x, const ptx_instr *in, ws_ld_shared_batch *b)
     const ptx_operand *op = &in->operand[1];
     ws_lane_span span;
     ws_shared_cost cost;
-    if (shared_run_at(x, op, size, &span, &cost)) {   /* exec_ld_shared_run's */
+    if (uniform_shared_at(x, op, size, &span, &cost) || shared_run_at(x, op, size, &span, &cost)) {
         load_shared_access(x, in, &span, &cost, size);
         /* field by field (remember_load's reason: a compound literal is built on the stack, then copied) */
         b->row = x->launch->check_shapes ? NULL : ws_row(x, in->operand[0].reg);
