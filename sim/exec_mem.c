@@ -1302,6 +1302,12 @@ void ws_ld_global_known(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b)
             b->last.row = NULL;
             if (load_rows(x, in, b))
                 return;
+        } else if (s->stride == 0) {   /* one address (a matmul's row of A, a word at a time): run_allocation's tests */
+            a0 = s->base + (uint64_t)op->imm;
+            if (!(a0 & (size - 1)) && a0 + (size - 1) >= a0 && (al = allocation_of(x->launch, a0, a0, size))) {
+                load_run(x, in, al, a0, 0, size, b);
+                return;
+            }
         } else if ((al = run_allocation(x, op, size, 0, &a0, &stride))) {
             load_run(x, in, al, a0, stride, size, b);
             return;
