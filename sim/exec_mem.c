@@ -607,7 +607,13 @@ static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx
      * that are one (a row step of 0: the lanes of a column read alike) meet only the first row's */
     uint64_t span = (width - 1) * stride;
     int apart = s->row_step >= span + 32 && s->row_step <= hi - lo, same = s->row_step == 0;   /* no wrap */
-    if (apart || same) {
+    if (apart && span == 0) {   /* one element a row (a 2D block's rows of a matmul's A): a sector each */
+        for (unsigned j = 0; j < rows; j++) {
+            sector[j] = start[j] >> 5;
+            lines += j == 0 || sector[j] >> 2 != sector[j - 1] >> 2;
+        }
+        n = rows;
+    } else if (apart || same) {
         for (unsigned j = 0; j < (same ? 1 : rows); j++)
             for (uint64_t sc = start[j] >> 5, last = (start[j] + span) >> 5; sc <= last; sc++) {
                 sector[n++] = sc;
