@@ -77,6 +77,10 @@ record() {
         run_case "$warpsim" "$dir" "column_reuse_$at" tests/ptx/line_reuse.ptx --kernel column_reuse --grid 3 \
             --block 32 --buf out=u32:2048 --arg out --arg u32:$at
     done
+    for at in 4 128; do   # the same, with an L2 that keeps 8 written sectors: its DRAM writes show
+        run_case "$warpsim" "$dir" "column_reuse_tiny_l2_$at" tests/ptx/line_reuse.ptx --kernel column_reuse --grid 3 \
+            --block 32 --buf out=u32:2048 --arg out --arg u32:$at --arch-file "$root/tests/ptx/tiny_l2.arch"
+    done
     local ms args name   # partial warps' shared accesses (tests/ptx/masked_shared.ptx): s32, s64, active, bits, options
     for ms in 4,8,16,0 4,8,32,1 128,128,12,0 0,0,5,0 12,24,32,2 4,8,1,0 "4,8,16,0 --sched lockstep" \
               "128,128,12,0 --sched lockstep" "4,8,16,0 --check racecheck" "12,24,32,2 --no-timing"; do

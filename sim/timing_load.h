@@ -28,6 +28,18 @@ static inline uint8_t ws_l2_mark(uint8_t *st, uint8_t want, int atomics)
     return before;
 }
 
+/* ws_l2_mark(st + k, set, 0) for the four sectors k of a line, their entries read and marked at once (byte by
+ * byte, which the compiler makes one load and one store). Returns how many had bit `bit` (1 or 2) clear before. */
+static inline unsigned ws_l2_mark_line(uint8_t *st, uint8_t set, uint8_t bit)
+{
+    uint32_t marks = (uint32_t)st[0] | (uint32_t)st[1] << 8 | (uint32_t)st[2] << 16 | (uint32_t)st[3] << 24;
+    uint32_t had = (marks >> (bit >> 1)) & UINT32_C(0x01010101);   /* each sector's bit, at its byte's bit 0 */
+    marks |= UINT32_C(0x01010101) * set;
+    for (int k = 0; k < 4; k++)
+        st[k] = (uint8_t)(marks >> (8 * k));
+    return 4 - ((had * UINT32_C(0x01010101)) >> 24);   /* the four bits summed in the top byte: no call */
+}
+
 /* The L1 set of a line (its number + 1, as the tags keep it): a hash of it, modulo the sets. */
 static inline uint64_t ws_l1_set(const ws_block_timing *bt, uint64_t line)
 {
