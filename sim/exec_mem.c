@@ -494,15 +494,16 @@ static inline const ws_allocation *global_run(ws_exec *x, const ptx_instr *in, c
     return run_allocation(x, op, size, is_store, first, step);
 }
 
-/* count_access's counters of `runs` global accesses of `sectors` sectors in all, as ws_global_access_cost_span
- * finds them for a full warp's run (one request, a 32-byte transaction a sector). */
-static void count_global(uint64_t *ic, uint64_t runs, uint64_t sectors, int is_store)
+/* count_access's counters of a global access of `sectors` sectors, as ws_global_access_cost_span finds
+ * them for a full warp's run (one request, a 32-byte transaction a sector). */
+static void count_global(ws_exec *x, uint64_t sectors, int is_store)
 {
-    ic[is_store ? WS_CTR_global_st_inst : WS_CTR_global_ld_inst] += runs;
-    ic[is_store ? WS_CTR_global_st_requests : WS_CTR_global_ld_requests] += runs;
+    uint64_t *ic = ws_icounters(x);
+    ic[is_store ? WS_CTR_global_st_inst : WS_CTR_global_ld_inst]++;
+    ic[is_store ? WS_CTR_global_st_requests : WS_CTR_global_ld_requests]++;
     ic[is_store ? WS_CTR_global_st_sectors : WS_CTR_global_ld_sectors] += sectors;
     ic[WS_CTR_transactions_32b] += sectors;
-    ic[WS_CTR_extra_transaction_cycles] += sectors - runs;
+    ic[WS_CTR_extra_transaction_cycles] += sectors - 1;
 }
 
 /* The sectors of a run: from the first lane's to the last's when the lanes are a sector apart at most,
@@ -1036,53 +1037,32 @@ WS_LANE_LOOPS static void write_run(uint8_t *first, const uint64_t v[restrict WS
     }
 }
 
-/* store_global_run's access, once it is known to be one (global_run): everything the general path does, in
- * its order (the counters of count_access, the timing model, the data), its counters and timing sums into b. */
-static inline __attribute__((always_inline)) void store_run(ws_exec *x, const ptx_instr *in,
-                                                            const ws_allocation *al, uint64_t a0, uint64_t stride,
-                                                            unsigned size, ws_st_global_batch *b)
+/* The commonest store in one pass, as load_global_run: a full warp's st.global of one 4- or
+ * 8-byte element, its address register's shape stepping forward by a sector at most. */
+static int store_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
     ws_launch *l = x->launch;
-    const ptx_operand *op = &in->operand[0];
-    uint64_t addr[WS_WARP_SIZE], tmp[WS_WARP_SIZE];
-    if (l->check_shapes) {
-        shape_lanes(addr, a0, stride, 0, WS_WARP_SIZE);
-        check_shaped_addresses(x, in, op, addr);
-    }
-    const uint64_t *values = ws_src(x, &in->operand[1], tmp);
-    b->runs++;   /* count_global's counters, added by ws_st_global_batch_end */
-    b->sectors += run_sectors(a0, stride, size);
-    if (l->timing && !ws_timing_store_sum(x, al, a0, stride, size, &b->timing)) {
-        ws_lane_span span = {.lo = a0, .hi = a0 + 31 * stride, .any_bits = a0 | stride, .stride = stride,
-                             .segment_lanes = WS_WARP_SIZE};
-        shape_lanes(addr, a0, stride, 0, WS_WARP_SIZE);
-        ws_timing_memory(x, PTX_SPACE_GLOBAL, addr, WS_FULL_MASK, size, 1, 0, &span);
-    }
-    write_run(al->bytes + (a0 - al->base), values, size, stride);
-}
-
-/* The commonest store in one pass, as load_global_run: a full warp's st.global of one 4- or
- * 8-byte element, its address register's shape a run forward, inside one writable allocation. */
-static int store_global_run(ws_exec *x, const ptx_instr *in, ws_st_global_batch *b)
-{
     const ptx_operand *op = &in->operand[0], *v = &in->operand[1];
     unsigned size = ptx_types[in->type].size;
     uint64_t a0, stride;
     const ws_allocation *al;
     if ((v->kind != PTX_OPD_REG && v->kind != PTX_OPD_IMM) || !(al = global_run(x, in, op, size, 1, &a0, &stride)))
         return 0;
-    store_run(x, in, al, a0, stride, size, b);
+    uint64_t a31 = a0 + 31 * stride, addr[WS_WARP_SIZE], tmp[WS_WARP_SIZE];
+    if (l->check_shapes) {
+        shape_lanes(addr, a0, stride, 0, WS_WARP_SIZE);
+        check_shaped_addresses(x, in, op, addr);
+    }
+    const uint64_t *values = ws_src(x, v, tmp);
+    count_global(x, run_sectors(a0, stride, size), 1);
+    if (l->timing && !ws_timing_store_run(x, al, a0, stride, size)) {
+        ws_lane_span span = {.lo = a0, .hi = a31, .any_bits = a0 | stride, .stride = stride,
+                             .segment_lanes = WS_WARP_SIZE};
+        shape_lanes(addr, a0, stride, 0, WS_WARP_SIZE);
+        ws_timing_memory(x, PTX_SPACE_GLOBAL, addr, mask, size, 1, 0, &span);
+    }
+    write_run(al->bytes + (a0 - al->base), values, size, stride);
     return 1;
-}
-
-/* store_global_run for one warp alone (exec_st): a batch of one. */
-static int store_global_alone(ws_exec *x, const ptx_instr *in)
-{
-    ws_st_global_batch b;
-    ws_st_global_batch_start(&b);
-    int done = store_global_run(x, in, &b);
-    ws_st_global_batch_end(&b, ws_icounters(x), x->block, x->launch->arch);
-    return done;
 }
 
 /* A full warp's st.shared of a shaped address in one pass, as store_global_run. */
@@ -1132,9 +1112,15 @@ static int store_shared_masked(ws_exec *x, const ptx_instr *in, uint32_t mask)
     return 1;
 }
 
-/* exec_st's general path: every lane's address resolved and checked, then its bytes written. */
-static void store_lanes(ws_exec *x, const ptx_instr *in, uint32_t mask)
+void exec_st(ws_exec *x, const ptx_instr *in, uint32_t mask)
 {
+    int32_t base = in->operand[0].reg;   /* as in load() */
+    if (mask == WS_FULL_MASK && base >= 0 && ws_shape_is_run(ws_shape_get(x, base)) &&
+        (in->space == PTX_SPACE_GLOBAL ? store_global_run(x, in, mask)
+                                       : in->space == PTX_SPACE_SHARED && store_shared_run(x, in)))
+        return;
+    if (mask != WS_FULL_MASK && in->space == PTX_SPACE_SHARED && store_shared_masked(x, in, mask))
+        return;
     unsigned size = ptx_types[in->type].size, n = in->vec ? in->vec : 1;
     access_target t;
     /* Read the values first: a store's source may be written by nothing else, but keep the order of the hardware. */
@@ -1171,18 +1157,6 @@ static void store_lanes(ws_exec *x, const ptx_instr *in, uint32_t mask)
             WS_FOR_LANES(mask, lane) memcpy(lane_host(&t, lane) + e * size, &values[e][lane], size);
         }
     }
-}
-
-void exec_st(ws_exec *x, const ptx_instr *in, uint32_t mask)
-{
-    int32_t base = in->operand[0].reg;   /* as in load() */
-    if (mask == WS_FULL_MASK && base >= 0 && ws_shape_is_run(ws_shape_get(x, base)) &&
-        (in->space == PTX_SPACE_GLOBAL ? store_global_alone(x, in)
-                                       : in->space == PTX_SPACE_SHARED && store_shared_run(x, in)))
-        return;
-    if (mask != WS_FULL_MASK && in->space == PTX_SPACE_SHARED && store_shared_masked(x, in, mask))
-        return;
-    store_lanes(x, in, mask);
 }
 
 /* ---- Atomics ---------------------------------------------------------------- */
@@ -1449,49 +1423,9 @@ void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_
         load_lanes(x, in, mask);
 }
 
-void ws_st_global_batch_start(ws_st_global_batch *b)
-{
-    *b = (ws_st_global_batch){0};
-}
-
-void ws_st_global_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_st_global_batch *b)
-{
-    const ptx_operand *op = &in->operand[0];
-    unsigned size = ptx_types[in->type].size;
-    uint64_t a0, stride;
-    const ws_allocation *al;
-    /* decode checked what global_run checks of the instruction */
-    if (mask == WS_FULL_MASK && x->launch->one_pass_global && ws_shape_is_run(ws_shape_get(x, op->reg)) &&
-        (al = run_allocation(x, op, size, 1, &a0, &stride))) {
-        store_run(x, in, al, a0, stride, size, b);
-        return;
-    }
-    store_lanes(x, in, mask);   /* exec_st's other fast paths are shared memory's */
-}
-
-void ws_st_global_batch_end(const ws_st_global_batch *b, uint64_t *counters, ws_block *block, const ws_arch *a)
-{
-    if (!b->runs)
-        return;
-    count_global(counters, b->runs, b->sectors, 1);
-    if (b->timing.stores)
-        ws_timing_store_flush(&block->tm, a, &b->timing);
-}
-
-/* An st.global that decode found store_global_run may take (ws_memory_handler), as exec_ld_global_run: a group
- * of warps at it takes ws_st_global_batched (sim/lockstep.c). */
-static void exec_st_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask)
-{
-    ws_st_global_batch b;
-    ws_st_global_batch_start(&b);
-    ws_st_global_batched(x, in, mask, &b);
-    ws_st_global_batch_end(&b, ws_icounters(x), x->block, x->launch->arch);
-}
-
 int ws_load_batch_kind(ws_exec_fn run)
 {
-    return run == exec_ld_global_run ? WS_BATCH_GLOBAL : run == exec_ld_shared_run ? WS_BATCH_SHARED
-         : run == exec_st_global_run ? WS_BATCH_STORE : 0;
+    return run == exec_ld_global_run ? WS_BATCH_GLOBAL : run == exec_ld_shared_run ? WS_BATCH_SHARED : 0;
 }
 
 /* An ld.param that decode found reads a kernel parameter (the parameter's offset known): load_kernel_param,
@@ -1535,10 +1469,6 @@ ws_exec_fn ws_memory_handler(const ptx_module *m, const ptx_function *fn, const 
 {
     const ptx_operand *d = &in->operand[0], *op = &in->operand[1];
     unsigned size = ptx_types[in->type].size;
-    if (in->opcode == OP_st)   /* global_run's tests of the instruction, the value a register or an immediate */
-        return in->space == PTX_SPACE_GLOBAL && in->vec <= 1 && (size == 4 || size == 8) && d->symbol < 0 &&
-               d->reg >= 0 && d->reg_is_64 && (op->kind == PTX_OPD_REG || op->kind == PTX_OPD_IMM)
-               ? exec_st_global_run : NULL;
     if (in->opcode != OP_ld || in->vec > 1 || d->kind != PTX_OPD_REG)
         return NULL;
     if (in->space == PTX_SPACE_PARAM)

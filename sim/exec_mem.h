@@ -42,22 +42,11 @@ typedef struct {
     uint64_t runs, sectors;
     ws_ld_global_last last;
 } ws_ld_global_batch;
-/* Which batch form decode's handler has: ws_ld_global_batched's, ws_ld_shared_batched's, ws_st_global_batched's,
- * or none (0). */
-enum { WS_BATCH_GLOBAL = 1, WS_BATCH_SHARED = 2, WS_BATCH_STORE = 3 };
+/* Which batch form decode's handler has: ws_ld_global_batched's, ws_ld_shared_batched's, or none (0). */
+enum { WS_BATCH_GLOBAL = 1, WS_BATCH_SHARED = 2 };
 int ws_load_batch_kind(ws_exec_fn run);
 void ws_ld_global_batch_start(ws_ld_global_batch *b, const ws_launch *l, ws_block *block);
 void ws_ld_global_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_global_batch *b);
-/* The commonest st.global (decode gives it exec_st_global_run) for a group of warps, as ws_ld_global_batched: each
- * warp's one-pass run, its counters and the timing model's block sums (ws_store_sums) summed, added once by
- * ws_st_global_batch_end; anything else takes exec_st's general path. */
-typedef struct {
-    uint64_t runs, sectors;
-    ws_store_sums timing;
-} ws_st_global_batch;
-void ws_st_global_batch_start(ws_st_global_batch *b);
-void ws_st_global_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_st_global_batch *b);
-void ws_st_global_batch_end(const ws_st_global_batch *b, uint64_t *counters, ws_block *block, const ws_arch *a);
 /* A register row copied from another: 32 lanes (out of line, its AVX2 clone the fastest copy). */
 void ws_copy_row(uint64_t *restrict d, const uint64_t *restrict s);
 

@@ -124,10 +124,10 @@ static void group_shapes(const ws_group_member *m, int n, const ws_shape_op *op,
  * each. `scheduled`: the timing model's real-build issue step (not --build O0, not --no-timing), its sums
  * added once for the group; `pure` (ws_decoded.pure: registers alone, no fault, no memory): the steps
  * counted once (for the whole group where its lanes are all active and the instruction has no guard), no
- * fault looked for, no context but the registers; `batched`: the commonest global or shared load's or global
- * store's batch form (WS_BATCH_GLOBAL, WS_BATCH_SHARED, WS_BATCH_STORE: sim/exec_mem.h), 0 none; `nsrc`: the
- * instruction's operand count for the issue step, where the variant knows it (-1: read from it), and `ndst` its
- * destinations' for the retire step;
+ * fault looked for, no context but the registers; `batched`: the commonest global or shared load's batch
+ * form (WS_BATCH_GLOBAL, WS_BATCH_SHARED: sim/exec_mem.h), 0 none; `nsrc`: the instruction's operand count
+ * for the issue step, where the variant knows it (-1: read from it), and `ndst` its destinations' for the
+ * retire step;
  * `wide`: a pure instruction's wide form runs the group's lanes and shapes first, all at once (full and
  * together, as gather says, and no guard), then each warp's own work follows (wide_timed does that with
  * the real build's issue step). Returns 0 when each warp ran it and still waits at the next one, with the
@@ -150,7 +150,7 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     const uint32_t negated = in->guard_negated ? ~0u : 0;
     const uint32_t latency_branch = l->arch->latency_branch;
     /* every warp's steps alike: counted once, for those that ran, where the instruction does not read them
-     * (a pure one, a batched load or store; %clock does) */
+     * (a pure one, a batched load; %clock does) */
     const int counted = full && guard < 0 && (pure || batched);
     int ran = 0;
     ws_block_timing *bt = &b->tm;
@@ -160,13 +160,10 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     const ws_group_member *m = b->group, *end = m + n;
     ws_ld_global_batch batch;
     ws_ld_shared_batch shared_batch = {NULL, 0, 0, {0}, {0}};
-    ws_st_global_batch store_batch;
     const int kind = batched == WS_BATCH_GLOBAL ? WS_ISSUE_LOAD_GLOBAL   /* what the issue step may take as known */
                    : batched == WS_BATCH_SHARED ? WS_ISSUE_LOAD_SHARED : pure ? WS_ISSUE_ARITHMETIC : WS_ISSUE_ANY;
     if (batched == WS_BATCH_GLOBAL)
         ws_ld_global_batch_start(&batch, l, b);
-    else if (batched == WS_BATCH_STORE)
-        ws_st_global_batch_start(&store_batch);
     if (wide) {   /* the warps' timing does not read the values, nor does the form read the warps' clocks */
         d->wide(&m->w->exec, in, n);
         if (shape.kind != WS_SHAPE_NONE)
@@ -194,8 +191,6 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
                 ws_ld_global_next(x, in, mask, &batch);
             else if (batched == WS_BATCH_SHARED)
                 ws_ld_shared_next(x, in, mask, &shared_batch);
-            else if (batched == WS_BATCH_STORE)
-                ws_st_global_batched(x, in, mask, &store_batch);
             else if (!wide)
                 run(x, in, mask);
             if (!wide)
@@ -217,8 +212,6 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     }
     if (batched == WS_BATCH_GLOBAL)
         ws_ld_global_batch_end(&batch, ic);
-    else if (batched == WS_BATCH_STORE)
-        ws_st_global_batch_end(&store_batch, ic, b, l->arch);
     if (counted)
         steps = (ws_step_sums){(uint64_t)ran, (uint64_t)ran * WS_WARP_SIZE, (uint64_t)ran * WS_WARP_SIZE};
     if (pure || counted)
@@ -298,18 +291,8 @@ static int scheduled_wide_group(const group *g, int n)
     default: return wide_timed(g, n, g->d->timing.nsrc, 0);
     }
 }
-/* A batched store's group, a call of its own: within scheduled_load_group it costs the loads' code 0.4% (the
- * naive matmul's, the compiler's choice). */
-static __attribute__((noinline)) int scheduled_store_group(const group *g, int n, int full)
-{
-    return g->d->timing.nsrc == 2 && g->d->timing.ndst == 0   /* an address and a value: the commonest */
-           ? plain_group(g, n, full, 1, 0, WS_BATCH_STORE, 0, 2, 0, 0)
-           : plain_group(g, n, full, 1, 0, WS_BATCH_STORE, 0, -1, -1, 0);
-}
 static int scheduled_load_group(const group *g, int n, int full)
 {
-    if (g->d->batched_load == WS_BATCH_STORE)
-        return scheduled_store_group(g, n, full);
     int one = g->d->timing.nsrc == 1 && g->d->timing.ndst == 1;   /* an address register, a destination */
     if (g->d->batched_load == WS_BATCH_SHARED)
         return one ? plain_group(g, n, full, 1, 0, WS_BATCH_SHARED, 0, 1, 1, 0)
@@ -327,8 +310,6 @@ static int untimed_load_group(const group *g, int n, int full)
 {
     if (g->d->batched_load == WS_BATCH_SHARED)
         return plain_group(g, n, full, 0, 0, WS_BATCH_SHARED, 0, -1, -1, 0);
-    if (g->d->batched_load == WS_BATCH_STORE)
-        return plain_group(g, n, full, 0, 0, WS_BATCH_STORE, 0, -1, -1, 0);
     return plain_group(g, n, full, 0, 0, WS_BATCH_GLOBAL, 0, -1, -1, 0);
 }
 static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 0, 1, -1, -1, 0); }

@@ -541,12 +541,14 @@ void ws_timing_load_run_general(ws_exec *x, uint64_t lo, uint64_t end)
     ws_timing_memory(x, PTX_SPACE_GLOBAL, NULL, WS_FULL_MASK, 1, 0, 0, &span);
 }
 
-WS_LANE_LOOPS int ws_timing_store_sum(ws_exec *x, const ws_allocation *al, uint64_t a0, uint64_t stride,
-                                      unsigned size, ws_store_sums *s)
+WS_LANE_LOOPS int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint64_t a0, uint64_t stride, unsigned size)
 {
     if (!ws_sectors_own(al))
         return 0;   /* store_sectors would not take them: the general path */
     ws_launch *l = x->launch;
+    const ws_arch *a = l->arch;
+    ws_block_timing *bt = &x->block->tm;
+    ws_warp *w = x->warp;
     int far = stride > 32;   /* a sector a lane, in lane order (ws_timing_memory's "by more") */
     /* lanes whole lines apart, by whole sectors (a transpose's column): lane i's sector first + i * column, a line
      * each, no list */
@@ -555,10 +557,10 @@ WS_LANE_LOOPS int ws_timing_store_sum(ws_exec *x, const ws_allocation *al, uint6
     unsigned n = far ? WS_WARP_SIZE : (unsigned)(last - first + 1);
     unsigned lines = column ? WS_WARP_SIZE
                    : far ? ws_timing_far_sectors(a0, stride, sector) : (unsigned)((last >> 2) - (first >> 2) + 1);
-    s->stores++;
+    bt->waits[WS_WAIT_GLOBAL_STORE]++;
+    uint32_t slots = 0, dram_writes = 0;
     if (al->l2) {   /* store_sectors' loop, the sectors' order and atomics' tests made once */
         uint8_t *map = al->l2 - (al->base >> 5);
-        uint64_t dram_writes = 0;
         if (l->global_atomics)
             for (unsigned i = 0; i < n; i++)
                 dram_writes += !(ws_l2_mark(&map[far ? sector[i] : first + i], 3, 1) & 2);
@@ -576,35 +578,17 @@ WS_LANE_LOOPS int ws_timing_store_sum(ws_exec *x, const ws_allocation *al, uint6
         /* the sectors given fewer than 32 bytes: none by one address (32 lanes' bytes), every one with
          * gaps between the lanes' elements, the ends of consecutive elements where they are not aligned */
         unsigned ends = (unsigned)((a0 & 31) != 0) + (unsigned)(((a0 + 32 * stride) & 31) != 0);
-        s->partial += stride == 0 ? 0 : stride > size ? n : ends;
-        s->slots += n;
-        s->dram_writes += dram_writes;
+        unsigned partial = stride == 0 ? 0 : stride > size ? n : ends;
+        bt->l1_partial_cycles += (uint64_t)partial * a->partial_write_cycles;
+        slots = n;
     }
-    s->lines += lines;
-    s->sectors += n;
-    ws_warp *w = x->warp;
-    w->tm.latency = l->arch->latency_l2 + n / 4;
+    bt->l1_wavefronts += lines;
+    w->tm.latency = a->latency_l2 + n / 4;
     w->tm.wait = WS_WAIT_LONG;
-    return 1;
-}
-
-void ws_timing_store_flush(ws_block_timing *bt, const ws_arch *a, const ws_store_sums *s)
-{
-    bt->waits[WS_WAIT_GLOBAL_STORE] += s->stores;
-    bt->l1_partial_cycles += s->partial * a->partial_write_cycles;
-    bt->l1_wavefronts += s->lines;
     ws_traffic *tr = &bt->traffic;
-    tr->l2_write_sectors += s->sectors;
-    tr->l2_write_slots += s->slots;
-    tr->dram_write_sectors += s->dram_writes;
-}
-
-int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint64_t a0, uint64_t stride, unsigned size)
-{
-    ws_store_sums s = {0};
-    if (!ws_timing_store_sum(x, al, a0, stride, size, &s))
-        return 0;
-    ws_timing_store_flush(&x->block->tm, x->launch->arch, &s);
+    tr->l2_write_sectors += n;
+    tr->l2_write_slots += slots;
+    tr->dram_write_sectors += dram_writes;
     return 1;
 }
 

@@ -132,15 +132,6 @@ void ws_timing_load_run_general(ws_exec *x, uint64_t lo, uint64_t end);
  * multiple of size, or 0), aligned, without wrapping, inside allocation al. 0, having done nothing, when
  * the allocation takes ws_timing_memory's general path (mapped host memory, a base off a sector). */
 int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint64_t a0, uint64_t stride, unsigned size);
-/* ws_timing_store_run's block sums for a group's warps (sim/lockstep.c), added once by ws_timing_store_flush:
- * nothing reads them before the block ends (sim/timing_load.h). */
-typedef struct {
-    uint64_t stores, partial, lines, sectors, slots, dram_writes;
-} ws_store_sums;
-/* ws_timing_store_run's work, its block sums into *s (the warp's latency set at once). */
-int ws_timing_store_sum(ws_exec *x, const ws_allocation *al, uint64_t a0, uint64_t stride, unsigned size,
-                        ws_store_sums *s);
-void ws_timing_store_flush(ws_block_timing *bt, const ws_arch *a, const ws_store_sums *s);
 /* The sectors of a full warp's run whose lanes are more than a sector apart: one a lane, in lane order.
  * Returns the lines they make, as ws_timing_memory counts them (a new one where a lane's line is not the
  * last lane's). */
