@@ -550,13 +550,9 @@ WS_LANE_LOOPS int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint6
     ws_block_timing *bt = &x->block->tm;
     ws_warp *w = x->warp;
     int far = stride > 32;   /* a sector a lane, in lane order (ws_timing_memory's "by more") */
-    /* lanes whole lines apart, by whole sectors (a transpose's column): lane i's sector first + i * column, a line
-     * each, no list */
-    uint64_t column = far && stride >= 128 && stride % 32 == 0 && !l->global_atomics ? stride >> 5 : 0;
     uint64_t first = a0 >> 5, last = (a0 + 31 * stride) >> 5, sector[WS_WARP_SIZE];
     unsigned n = far ? WS_WARP_SIZE : (unsigned)(last - first + 1);
-    unsigned lines = column ? WS_WARP_SIZE
-                   : far ? ws_timing_far_sectors(a0, stride, sector) : (unsigned)((last >> 2) - (first >> 2) + 1);
+    unsigned lines = far ? ws_timing_far_sectors(a0, stride, sector) : (unsigned)((last >> 2) - (first >> 2) + 1);
     bt->waits[WS_WAIT_GLOBAL_STORE]++;
     uint32_t slots = 0, dram_writes = 0;
     if (al->l2) {   /* store_sectors' loop, the sectors' order and atomics' tests made once */
@@ -564,9 +560,6 @@ WS_LANE_LOOPS int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint6
         if (l->global_atomics)
             for (unsigned i = 0; i < n; i++)
                 dram_writes += !(ws_l2_mark(&map[far ? sector[i] : first + i], 3, 1) & 2);
-        else if (column)
-            for (unsigned i = 0; i < WS_WARP_SIZE; i++)
-                dram_writes += !(ws_l2_mark(&map[first + i * column], 3, 0) & 2);
         else if (far)
             for (unsigned i = 0; i < n; i++)
                 dram_writes += !(ws_l2_mark(&map[sector[i]], 3, 0) & 2);
