@@ -564,7 +564,7 @@ WS_LANE_LOOPS int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint6
             for (unsigned i = 0; i < n; i++)
                 dram_writes += !(ws_l2_mark(&map[sector[i]], 3, 0) & 2);
         else if (n == 4 && first % 4 == 0)   /* one whole line (a coalesced warp's): its four entries at once */
-            dram_writes = ws_l2_mark_line(&map[first], 3, 2);
+            dram_writes = 4 - ws_four_bits((ws_l2_mark_four(&map[first], 3) >> 1) & UINT32_C(0x01010101));   /* bit 2 */
         else
             for (unsigned i = 0; i < n; i++)
                 dram_writes += !(ws_l2_mark(&map[first + i], 3, 0) & 2);

@@ -28,16 +28,22 @@ static inline uint8_t ws_l2_mark(uint8_t *st, uint8_t want, int atomics)
     return before;
 }
 
-/* ws_l2_mark(st + k, set, 0) for the four sectors k of a line, their entries read and marked at once (byte by
- * byte, which the compiler makes one load and one store). Returns how many had bit `bit` (1 or 2) clear before. */
-static inline unsigned ws_l2_mark_line(uint8_t *st, uint8_t set, uint8_t bit)
+/* ws_l2_mark(st + k, set, 0) for the four sectors k of a line at once (no --jobs atomics): their entries before,
+ * sector k's in byte k (read and written back byte by byte, which the compiler makes one load and one store). */
+static inline uint32_t ws_l2_mark_four(uint8_t *st, uint8_t set)
 {
     uint32_t marks = (uint32_t)st[0] | (uint32_t)st[1] << 8 | (uint32_t)st[2] << 16 | (uint32_t)st[3] << 24;
-    uint32_t had = (marks >> (bit >> 1)) & UINT32_C(0x01010101);   /* each sector's bit, at its byte's bit 0 */
-    marks |= UINT32_C(0x01010101) * set;
+    uint32_t after = marks | UINT32_C(0x01010101) * set;
     for (int k = 0; k < 4; k++)
-        st[k] = (uint8_t)(marks >> (8 * k));
-    return 4 - ((had * UINT32_C(0x01010101)) >> 24);   /* the four bits summed in the top byte: no call */
+        st[k] = (uint8_t)(after >> (8 * k));
+    return marks;
+}
+
+/* How many of four bytes' bit 0 are set (ws_l2_mark_four's entries, shifted and masked): summed in the top byte by
+ * a multiply, no call. */
+static inline unsigned ws_four_bits(uint32_t bits)
+{
+    return (bits * UINT32_C(0x01010101)) >> 24;
 }
 
 /* The L1 set of a line (its number + 1, as the tags keep it): a hash of it, modulo the sets. */
@@ -234,13 +240,8 @@ static inline uint32_t ws_load_held_latency(const ws_load_batch *lb, const uint6
 static inline uint32_t ws_load_new_line(ws_load_batch *lb, uint8_t *held, uint64_t *filled_line, uint8_t *st,
                                         uint64_t issued, uint32_t latency)
 {
-    /* sector k's entry in byte k (byte by byte, which the compiler makes one load and one store) */
-    uint32_t marks = (uint32_t)st[0] | (uint32_t)st[1] << 8 | (uint32_t)st[2] << 16 | (uint32_t)st[3] << 24;
-    uint32_t read = marks & UINT32_C(0x01010101);   /* each sector's "read" bit: an L2 hit */
-    marks |= UINT32_C(0x01010101);
-    for (int k = 0; k < 4; k++)
-        st[k] = (uint8_t)(marks >> (8 * k));
-    unsigned hits = (read * UINT32_C(0x01010101)) >> 24;   /* the four bits summed in the top byte: no call */
+    uint32_t read = ws_l2_mark_four(st, 1) & UINT32_C(0x01010101);   /* each sector's "read" bit: an L2 hit */
+    unsigned hits = ws_four_bits(read);
     lb->l2_hits += hits;
     lb->dram += 4 - hits;
     *held = 0xf;
