@@ -83,10 +83,8 @@ static void group_shapes(const ws_group_member *m, int n, const ws_shape_op *op,
     const ptx_operand *a = &in->operand[1], *b = &in->operand[2];
     int32_t dst = op->dst[0], ra = a->reg, rb = b->reg;
     if (op->kind == WS_SHAPE_UNIFORM) {   /* ws_shape_after's, its tests made once (a kernel parameter's load) */
-        for (int k = 0; k < n; k++) {
-            ws_exec *x = &m[k].w->exec;
-            x->shape[dst] = (ws_shape){ws_row(x, dst)[0], 0, 0, 1, WS_SHAPE_LANES, 0};
-        }
+        for (int k = 0; k < n; k++)
+            ws_shape_set_uniform(&m[k].w->exec, dst);
         return;
     }
     if (op->kind != WS_SHAPE_ADD || op->width != 64 || a->kind != PTX_OPD_REG ||

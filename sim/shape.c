@@ -324,7 +324,7 @@ void ws_shape_compute(ws_exec *x, const ws_shape_op *op, const ptx_instr *in)
     ws_shape a, b;
     switch (op->kind) {
     case WS_SHAPE_UNIFORM:
-        *d = (ws_shape){row[0], 0, 0, 1, WS_WARP_SIZE, 0};
+        ws_shape_set_uniform(x, op->dst[0]);
         return;
     case WS_SHAPE_TID_X:
     case WS_SHAPE_TID_Y:

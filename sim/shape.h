@@ -107,6 +107,12 @@ static inline int ws_shape_add_rows(const ws_shape *sa, const ws_shape *sb, ws_s
     return 1;
 }
 
+/* Register reg was written with one value for every lane (WS_SHAPE_UNIFORM): its shape is lane 0's value. */
+static inline void ws_shape_set_uniform(ws_exec *x, int32_t reg)
+{
+    x->shape[reg] = (ws_shape){ws_row(x, reg)[0], 0, 0, 1, WS_SHAPE_LANES, 0};
+}
+
 /* After the handler ran for the lanes of mask (not 0): the destination shapes. Out of line
  * (ws_shape_compute, for a full warp: ws_shape_after forgets a partial warp's) but for the commonest cases:
  * an instruction that only forgets, a partial warp, a uniform value, a 64-bit move and a 64-bit add of an
@@ -129,7 +135,7 @@ static inline __attribute__((always_inline)) void ws_shape_after(ws_exec *x, con
         return;
     }
     if (op->kind == WS_SHAPE_UNIFORM) {   /* a kernel parameter's load, a symbol's address, a uniform %sreg */
-        *d = (ws_shape){ws_row(x, op->dst[0])[0], 0, 0, 1, WS_SHAPE_LANES, 0};
+        ws_shape_set_uniform(x, op->dst[0]);
         return;
     }
     const ptx_operand *a = &in->operand[1], *b = &in->operand[2];
