@@ -121,6 +121,15 @@ record() {
         --buf in=f32:1024:random=1 --buf out=f32:4 --arg in --arg out --arg s32:1024 --max-steps 777
     run_case "$warpsim" "$dir" reduction_64k_no_timing $rd --kernel reduce_sequential --grid 64 --block 256 \
         --shared 1024 --buf in=f32:16384:random=1 --buf out=f32:64 --arg in --arg out --arg s32:16384 --no-timing
+    local lg   # two halves of a block an instruction apart (tests/ptx/lagged.ptx): lead, stride, options
+    for lg in 128,1 128,64 32,1 32,64 100,1 256,1 "128,1 --no-timing" "128,64 --build O0" "32,1 --sched lockstep" \
+              "128,1 --check racecheck" "128,1 --max-steps 600" "128,1 --max-steps 650" "128,1 --max-steps 700"; do
+        read -r -a args <<<"$lg"
+        name=lagged_${args[0]/,/_}
+        [ ${#args[@]} -eq 1 ] || name+=_${args[1]#--}${args[2]:+_${args[2]}}
+        run_case "$warpsim" "$dir" "$name" tests/ptx/lagged.ptx --kernel lagged --grid 3 --block 256 \
+            --buf out=u32:4096 --arg out --arg u32:${args[0]%,*} --arg u32:${args[0]#*,} "${args[@]:1}"
+    done
     run_case "$warpsim" "$dir" matmul_tiled_o0 $mm --kernel matmul_optimized --grid 2,2 --block 32,32 \
         --buf A=f32:4096:random=1 --buf B=f32:4096:random=2 --buf C=f32:4096 --arg A --arg B --arg C --arg s32:64 \
         --build O0

@@ -26,6 +26,7 @@ typedef struct {
     const ws_decoded *d;
     ws_instr_counters *counters;
     uint64_t room;   /* steps left in the budget: the round stops at the warp that spends the last */
+    const ws_group_member *m;   /* the members, in the order they run (b->group, or lagged_rounds' orders) */
 } group;
 
 /* The round's next warp from *k on, if it waits at the group's instruction (in the same function): those
@@ -155,7 +156,7 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     ws_step_sums steps = {0};
     ws_issue_sums sums = {0};
     int moved = 0;
-    const ws_group_member *m = b->group, *end = m + n;
+    const ws_group_member *m = g->m, *end = m + n;
     ws_ld_global_batch batch;
     ws_ld_shared_batch shared_batch = {NULL, 0, 0, {0}, {0}};
     const int kind = batched == WS_BATCH_GLOBAL ? WS_ISSUE_LOAD_GLOBAL   /* what the issue step may take as known */
@@ -245,7 +246,7 @@ static inline __attribute__((always_inline)) int wide_timed(const group *g, int 
     const int32_t pc = g->pc;
     uint64_t *const ic = g->counters[pc];
     ws_block_timing *bt = &b->tm;
-    const ws_group_member *m = b->group;
+    const ws_group_member *m = g->m;
     const uint32_t latency_branch = l->arch->latency_branch;
     ws_issue_sums sums = {0};
     int moved = 0;
@@ -318,30 +319,54 @@ static int plain_at(const ptx_function *fn, const ws_decoded *decoded, int32_t p
     return (uint32_t)pc < (uint32_t)fn->instr_count && !decoded[pc].sass_branches && !decoded[pc].moves_stack;
 }
 
+/* Which variant runs the launch's groups: 1, the real build's issue step; 0, no timing; -1, the general group. */
+static int variant_of(const ws_launch *l)
+{
+    return l->check_shapes ? -1 : !l->timing ? 0 : !l->timing->in_order ? 1 : -1;
+}
+
+/* g's instruction (one that leaves the stack alone) for its n members; `wide`: its wide form may run them
+ * (wide_at). Returns plain_group's. */
+static inline __attribute__((always_inline)) int plain_variant(const group *g, int n, int full, int wide, int kind)
+{
+    const ws_decoded *d = g->d;
+    return kind < 0 ? general_group(g, n, full)
+         : kind > 0 ? (wide ? scheduled_wide_group(g, n)
+                       : d->pure ? scheduled_pure_group(g, n, full)
+                       : d->batched_load ? scheduled_load_group(g, n, full) : scheduled_group(g, n, full))
+         : wide ? untimed_wide_group(g, n)
+         : d->pure ? untimed_pure_group(g, n, full)
+         : d->batched_load ? untimed_load_group(g, n, full) : general_group(g, n, full);
+}
+
+/* Whether a wide form runs g's instruction for members whose rows lie side by side, all full
+ * (`rows_at_once`): a kernel parameter's load (not pure) only where accesses take one pass. */
+static inline int wide_at(const group *g, int rows_at_once)
+{
+    return rows_at_once && g->d->wide && g->in->guard < 0 && (g->d->pure || g->l->one_pass);
+}
+
+static int lagged_rounds(group *g, int wi, int lead, int kind);
+
 /* Instructions that leave the stack alone, from g's on: the round's group, then, while it was the whole
- * round (`whole_round`), the next rounds' as long as each is the same warps at the next such instruction. */
+ * round (`whole_round`), the next rounds' as long as each is the same warps at the next such instruction;
+ * where the round's other warps wait at the next instruction, lagged_rounds. */
 static int plain_rounds(group *g, int wi, int whole_round)
 {
     ws_launch *l = g->l;
     const ptx_function *fn = g->b->warps[wi].exec.fn;
     const ws_decoded *decoded = g->d - g->pc;
-    /* 1: the real build's issue step; 0: no timing; -1: the general group */
-    int kind = l->check_shapes ? -1 : !l->timing ? 0 : !l->timing->in_order ? 1 : -1;
+    const int kind = variant_of(l);
     int last, whole, full, together;
     int n = gather(g, wi, &last, &whole, &full, &together);
+    /* the round's first group, another after it: perhaps the warps a barrier's release ran on */
+    const int lead = whole_round && !whole && (uint64_t)n < g->room;
     whole_round = whole_round && whole;
     const int rows_at_once = full && together;   /* a wide form may run the group's lanes */
     for (;;) {
-        const ws_decoded *d = g->d;
-        /* a wide form; a kernel parameter's load (not pure) only where accesses take one pass */
-        int wide = rows_at_once && d->wide && g->in->guard < 0 && (d->pure || l->one_pass);
-        int moved = kind < 0 ? general_group(g, n, full)
-                  : kind > 0 ? (wide ? scheduled_wide_group(g, n)
-                                : d->pure ? scheduled_pure_group(g, n, full)
-                                : d->batched_load ? scheduled_load_group(g, n, full) : scheduled_group(g, n, full))
-                  : wide ? untimed_wide_group(g, n)
-                  : d->pure ? untimed_pure_group(g, n, full)
-                  : d->batched_load ? untimed_load_group(g, n, full) : general_group(g, n, full);
+        int moved = plain_variant(g, n, full, wide_at(g, rows_at_once), kind);
+        if (lead && !moved && l->steps < l->max_steps)
+            return lagged_rounds(g, wi, last + 1, kind);
         if (moved || !whole_round || l->steps >= l->max_steps || !plain_at(fn, decoded, g->pc + 1))
             return last;
         /* the next round: the same warps, each at the next instruction, nothing between */
@@ -360,7 +385,8 @@ static int plain_rounds(group *g, int wi, int whole_round)
  * which the warps whose lanes all go one way take here, moving their path's pc as exec_bra and
  * ws_simt_branch would (a uniform branch pushes nothing), and a warp whose lanes split takes ws_step.
  * Otherwise any other (a barrier, a return, an exit, a call): its handler runs. */
-static inline __attribute__((always_inline)) int moving_group(const group *g, int wi, const int branch)
+static inline __attribute__((always_inline)) int moving_group(const group *g, int wi, const int branch,
+                                                              const int listed, int count)
 {
     ws_launch *l = g->l;
     ws_block *b = g->b;
@@ -376,7 +402,9 @@ static inline __attribute__((always_inline)) int moving_group(const group *g, in
     ws_simt_entry *top;
     ws_frame *frame;
     ws_warp *w;
-    for (int k = wi; used < g->room && (w = next_member(g, &k, &last, &top, &frame)); k++) {
+    for (int k = wi; listed ? k < count : used < g->room && (w = next_member(g, &k, &last, &top, &frame)); k++) {
+        if (listed)
+            w = g->m[k].w, top = g->m[k].top, frame = g->m[k].frame;
         used++;
         uint32_t active = top->mask, mask = ws_step_mask(in, frame, active);
         if (branch && mask != 0 && mask != active) {   /* divergent */
@@ -420,11 +448,96 @@ static inline __attribute__((always_inline)) int moving_group(const group *g, in
  * wide groups made this file's code larger). */
 static inline __attribute__((always_inline)) int branch_group(const group *g, int wi)
 {
-    return moving_group(g, wi, 1);
+    return moving_group(g, wi, 1, 0, 0);
 }
 static inline __attribute__((always_inline)) int stack_group(const group *g, int wi)
 {
-    return moving_group(g, wi, 0);
+    return moving_group(g, wi, 0, 0, 0);
+}
+
+/* ---- Two halves an instruction apart ------------------------------------------------------------ */
+
+/* A barrier released in the middle of a round: the warps after the one that released it run their next
+ * instruction in that round, and from then on each round runs its first warps (A) at an instruction and
+ * the others (B) at the next. Warp by warp that is A:k, B:k+1, A:k+1, B:k+2, A:k+2, ...: after A's k,
+ * each instruction for B then A, one after the other, a group of both in that order (B's warps first).
+ * Pure instructions and wide forms, which nothing of another warp sees, run them in index order (the wide
+ * forms need it). */
+
+/* The warps of [from, to) that the round steps (ready), into m, when each waits at pc in g's function
+ * (all: their active lanes and'ed); how many, -1 where one waits elsewhere. */
+static int members_at(const group *g, int32_t pc, int from, int to, ws_group_member *m, uint32_t *all)
+{
+    int n = 0;
+    for (int k = from; k < to; k++) {
+        ws_warp *w = &g->b->warps[k];
+        if (w->state != WS_WARP_READY)
+            continue;
+        ws_simt_entry *top = &w->simt[w->simt_depth - 1];
+        ws_frame *frame = &w->frames[w->frame_depth - 1];
+        if (top->pc != pc || frame->counters != g->counters)
+            return -1;
+        m[n++] = (ws_group_member){w, top, frame};
+        *all &= top->mask;
+    }
+    return n;
+}
+
+/* A's group (the ready warps of [wi, lead)) ran g's instruction, and now waits at the next; the round's
+ * warps from `lead` on (B), if all wait there, ran it in this round already. Runs B then A at that
+ * instruction and the next ones, as long as they leave the stack alone or are a branch and the warps
+ * still wait at one instruction together. Returns lead - 1, where the round goes on: B's next
+ * instruction comes next. `kind`: variant_of's. */
+static int lagged_rounds(group *g, int wi, int lead, int kind)
+{
+    ws_launch *l = g->l;
+    ws_block *b = g->b;
+    const ptx_function *fn = b->warps[wi].exec.fn;
+    const ws_decoded *decoded = g->d - g->pc;
+    ws_group_member *index_order = b->group, *run_order = b->group + b->warp_count;
+    int32_t pc = g->pc + 1;
+    int n = 0, full = 0, rows_at_once = 0, gathered = 0;
+    while ((uint32_t)pc < (uint32_t)fn->instr_count && !decoded[pc].sass_branches) {
+        const ws_decoded *d = &decoded[pc];
+        const int branch = fn->instrs[pc].opcode == OP_bra;
+        if (d->moves_stack && !branch)
+            break;
+        if (!gathered) {   /* at the start and after a branch: B's warps, then A's, all at pc */
+            uint32_t all = WS_FULL_MASK;
+            int nb = members_at(g, pc, lead, b->warp_count, run_order, &all), na;
+            if (nb <= 0 || (na = members_at(g, pc, wi, lead, run_order + nb, &all)) <= 0)
+                break;
+            n = na + nb;
+            memcpy(index_order, run_order + nb, (size_t)na * sizeof *index_order);
+            memcpy(index_order + na, run_order, (size_t)nb * sizeof *index_order);
+            full = all == WS_FULL_MASK;
+            rows_at_once = full;
+            for (int i = 0; i < n && rows_at_once; i++)
+                rows_at_once = index_order[i].w == index_order->w + i && index_order[i].frame == index_order[i].w->frames;
+            gathered = 1;
+        }
+        if ((uint64_t)n > l->max_steps - l->steps)
+            break;   /* the budget runs out inside the group: the rounds find where */
+        g->pc = pc, g->in = &fn->instrs[pc], g->d = d, g->room = l->max_steps - l->steps;
+        if (branch) {
+            g->m = run_order;
+            moving_group(g, 0, 1, 1, n);
+            if (l->failed)
+                break;
+            pc = run_order->w->simt[run_order->w->simt_depth - 1].pc;   /* where B's first warp went */
+            gathered = 0;
+        } else {
+            const int wide = wide_at(g, rows_at_once);
+            g->m = kind >= 0 && (wide || d->pure) ? index_order : run_order;
+            if (plain_variant(g, n, full, wide, kind))
+                break;
+            pc++;
+        }
+        if (l->steps >= l->max_steps)
+            break;
+    }
+    g->m = b->group;
+    return lead - 1;
 }
 
 int ws_step_group(ws_launch *l, ws_block *b, int wi, int first_of_round)
@@ -438,7 +551,7 @@ int ws_step_group(ws_launch *l, ws_block *b, int wi, int first_of_round)
         return wi;
     }
     const ws_decoded *d = &first->decoded[pc];
-    group g = {l, b, pc, &fn->instrs[pc], d, first->counters, l->max_steps - l->steps};
+    group g = {l, b, pc, &fn->instrs[pc], d, first->counters, l->max_steps - l->steps, b->group};
     if (d->moves_stack)
         return g.in->opcode == OP_bra ? branch_group(&g, wi) : stack_group(&g, wi);
     return plain_rounds(&g, wi, first_of_round);

@@ -293,7 +293,7 @@ struct ws_block {
     int32_t warp_count;
     uint64_t *kernel_regs;       /* the kernel frame's value registers of every warp, by register: register r
                                     of warp k is the row at (r * warp_count + k) * 32 (sim/exec.h: ws_row) */
-    struct ws_group_member *group;   /* sim/lockstep.c's warps of a group, warp_count of them */
+    struct ws_group_member *group;   /* sim/lockstep.c's warps of a group, 2 * warp_count of them */
     uint32_t thread_count;       /* threads not exited */
     uint8_t *shared;             /* static + dynamic shared memory */
     uint8_t *shared_init;        /* --check initcheck: a bit per shared byte written in this block */

@@ -252,7 +252,7 @@ int ws_block_alloc(ws_launch *l, ws_block *b)
     b->warps = malloc((size_t)b->warp_count * sizeof(ws_warp));
     for (int wi = 0; b->warps && wi < b->warp_count; wi++)   /* before anything can fail: ws_block_free reads them */
         warp_clear(&b->warps[wi]);
-    b->group = calloc((size_t)b->warp_count, sizeof *b->group);
+    b->group = calloc(2 * (size_t)b->warp_count, sizeof *b->group);   /* two orders: sim/lockstep.c */
     b->kernel_regs = calloc((size_t)l->kernel->value_reg_count * (size_t)b->warp_count + 1,
                             WS_WARP_SIZE * sizeof *b->kernel_regs);
     b->shared = calloc(1, l->shared_size ? l->shared_size : 1);
