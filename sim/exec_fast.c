@@ -327,7 +327,7 @@ static inline const ptx_operand *setp_b(const ptx_instr *in)
 }
 
 /* setp writes p = t and, when a second destination is written, q = !t. */
-#define SETP(name) \
+#define SETP_FAST(name) \
 static void fast_setp_##name(ws_exec *x, const ptx_instr *in, uint32_t mask) \
 { \
     const ptx_operand *q = &in->operand[1], *b = setp_b(in); \
@@ -338,7 +338,9 @@ static void fast_setp_##name(ws_exec *x, const ptx_instr *in, uint32_t mask) \
     ws_pred_set(x, &in->operand[0], mask, t); \
     if (b == &in->operand[3]) \
         ws_pred_set(x, q, mask, ~t); \
-} \
+}
+#define SETP(name) \
+SETP_FAST(name) \
 /* the wide form (a a register, b a register or an immediate): each warp's predicates are its kernel frame's */ \
 static void wide_setp_##name(ws_exec *x, const ptx_instr *in, int n) \
 { \
@@ -610,9 +612,59 @@ static inline uint32_t compare_imm_##name##_hw(unsigned cmp, const uint64_t *a, 
 COMPARE_HW(s32, 1)
 COMPARE_HW(u32, 0)
 #undef COMPARE_HW
-SETP(s32_hw)
-SETP(u32_hw)
+SETP_FAST(s32_hw)
+SETP_FAST(u32_hw)
+
+/* wide_setp_NAME_hw's loop over the group's warps for one comparison (compare_32_hw's case, `negate` its ~),
+ * b a register (`reg_b`) or an immediate. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
+wide_compare_hw(ws_exec *x, const ptx_instr *in, int n, __m256i bias, const int reg_b, const int swap, const int gt,
+                const int negate)
+{
+    const ptx_operand *p = &in->operand[0], *q = &in->operand[1], *b = setp_b(in);
+    const uint64_t *a = ws_row(x, b[-1].reg), *rb = reg_b ? ws_row(x, b->reg) : NULL;
+    const __m256i imm = _mm256_set1_epi32((int)(uint32_t)b->imm);
+    const int set_p = p->kind == PTX_OPD_PRED, set_q = b == &in->operand[3] && q->kind == PTX_OPD_PRED;
+    for (int w = 0; w < n; w++) {
+        uint32_t t = compare_words_hw(a + w * WS_WARP_SIZE, reg_b ? rb + w * WS_WARP_SIZE : NULL, imm, bias, swap, gt);
+        t = negate ? ~t : t;
+        uint32_t *pred = x->warp[w].exec.pred;   /* every lane active: ws_pred_set's with the full mask */
+        if (set_p)
+            pred[p->reg] = t;
+        if (set_q)
+            pred[q->reg] = ~t;
+    }
+}
+/* The wide form of setp.s32 and setp.u32 (ws_wide_fn): compare_32_hw's case chosen once for the group. */
+__attribute__((target("avx2"))) static void wide_setp_32_hw(ws_exec *x, const ptx_instr *in, int n, const int is_signed)
+{
+    const unsigned cmp = in->cmp;
+    const __m256i bias = is_signed && cmp <= PTX_CMP_GE ? _mm256_setzero_si256() : _mm256_set1_epi32(INT32_MIN);
+    const int reg_b = setp_b(in)->kind == PTX_OPD_REG;
+#define WIDE_COMPARE(swap, gt, negate) \
+    (reg_b ? wide_compare_hw(x, in, n, bias, 1, swap, gt, negate) : wide_compare_hw(x, in, n, bias, 0, swap, gt, negate))
+    switch (cmp) {
+    case PTX_CMP_EQ: WIDE_COMPARE(0, 0, 0); break;
+    case PTX_CMP_NE: WIDE_COMPARE(0, 0, 1); break;
+    case PTX_CMP_LT: case PTX_CMP_LO: WIDE_COMPARE(1, 1, 0); break;
+    case PTX_CMP_LE: case PTX_CMP_LS: WIDE_COMPARE(0, 1, 1); break;
+    case PTX_CMP_GT: case PTX_CMP_HI: WIDE_COMPARE(0, 1, 0); break;
+    case PTX_CMP_GE: case PTX_CMP_HS: WIDE_COMPARE(1, 1, 1); break;
+    default: {   /* float-only comparisons: never true on integers (compare_32_hw's 0) */
+        const ptx_operand *p = &in->operand[0], *q = &in->operand[1], *b = setp_b(in);
+        for (int w = 0; w < n; w++) {
+            ws_pred_set(&x->warp[w].exec, p, WS_FULL_MASK, 0);
+            if (b == &in->operand[3])
+                ws_pred_set(&x->warp[w].exec, q, WS_FULL_MASK, ~0u);
+        }
+    }
+    }
+#undef WIDE_COMPARE
+}
+static void wide_setp_s32_hw(ws_exec *x, const ptx_instr *in, int n) { wide_setp_32_hw(x, in, n, 1); }
+static void wide_setp_u32_hw(ws_exec *x, const ptx_instr *in, int n) { wide_setp_32_hw(x, in, n, 0); }
 #endif
+#undef SETP_FAST
 #undef SETP
 
 /* ---- Choosing ---------------------------------------------------------------- */
