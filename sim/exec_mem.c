@@ -551,7 +551,15 @@ static inline __attribute__((always_inline)) void load_run(ws_exec *x, const ptx
         }
     }
     uint64_t *row = ws_row(x, in->operand[0].reg);
-    read_run(row, al->bytes + (a0 - al->base), size, stride);
+    if (stride == 0 && size == 4) {   /* one word for every lane (a matmul's row of A): read_run's, without its call */
+        uint32_t word;
+        memcpy(&word, al->bytes + (a0 - al->base), 4);
+        lane_quad q = {word, word, word, word};
+        for (int lane = 0; lane < WS_WARP_SIZE; lane += 4)
+            memcpy(row + lane, &q, sizeof q);
+    } else {
+        read_run(row, al->bytes + (a0 - al->base), size, stride);
+    }
     int again = (one_line || !l->timing) && !l->check_shapes;   /* the next warp may take it from here */
     remember_load(&b->last, again ? row : NULL, &x->shape[in->operand[1].reg], sectors, one_line, a0 >> 5, end >> 5);
 }
