@@ -585,13 +585,14 @@ static int load_global_run(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld
 
 /* load_global_rows's access once the instruction and the launch are known to let it (decode and the
  * handler checked them): the address alone, its register's shape rows, is looked at. */
-static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b)
+static inline __attribute__((always_inline)) int load_rows_of(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b,
+                                                              const unsigned width)
 {
     ws_launch *l = x->launch;
     const ptx_operand *op = &in->operand[1], *d = &in->operand[0];
     unsigned size = ptx_types[in->type].size;
     const ws_shape *s = &x->shape[op->reg];
-    unsigned width = s->width, rows = WS_WARP_SIZE / width;
+    const unsigned rows = WS_WARP_SIZE / width;
     uint64_t base = s->base + (uint64_t)op->imm, stride = s->stride, start[WS_WARP_SIZE / 4], lo = UINT64_MAX, hi = 0;
     if (stride > 32 || ((base | stride | s->row_step) & (size - 1)))
         return 0;
@@ -656,6 +657,17 @@ static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx
         again = sector[i] == sector[0] + i;
     remember_load(&b->last, again ? r : NULL, s, n, one_line, sector[0], sector[n - 1]);
     return 1;
+}
+/* load_rows_of with the rows' width known (16, 8 or 4 lanes, ws_shape's), so that its loops over the rows
+ * unroll: a 16x16 block's loads took 491 host instructions a warp with it read from the shape. */
+static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b)
+{
+    switch (x->shape[in->operand[1].reg].width) {
+    case 16: return load_rows_of(x, in, b, 16);
+    case 8: return load_rows_of(x, in, b, 8);
+    case 4: return load_rows_of(x, in, b, 4);
+    default: return 0;   /* none other (ws_shape_of_row's): the general path */
+    }
 }
 
 /* A full warp's ld.global of one 4- or 8-byte element whose address register's shape is rows (a warp
