@@ -4,7 +4,8 @@
  * Three paths: instructions that leave the SIMT stack alone (ws_step's work
  * for each warp, the timing model's issue sums and the instruction counters
  * added once for the group), the uniform branch, and the other instructions
- * that move the stack (barriers, returns: ws_step's work warp by warp).
+ * that move the stack (barriers, returns: ws_step's work warp by warp). A
+ * round's two halves an instruction apart run as one group (lagged_rounds).
  */
 #include "sim/lockstep.h"
 

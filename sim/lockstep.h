@@ -15,8 +15,10 @@
  * ws_step would one after another, stopping after a fault (l->failed) or where the step budget runs out
  * (l->steps reaches l->max_steps). `first_of_round`: no warp before wi ran this round. When the group
  * is then the whole round, the next rounds, as long as the same warps wait at one instruction that
- * leaves the stack alone, are run too: nothing else runs between them. Returns the index of the last
- * warp it reached: the round goes on after it. */
+ * leaves the stack alone, are run too: nothing else runs between them. When the round's other warps wait one
+ * instruction ahead (after a barrier released them mid-round), the next instructions run for both halves,
+ * in the order warp by warp would (sim/lockstep.c: lagged_rounds). Returns the index of the last warp it
+ * reached: the round goes on after it. */
 int ws_step_group(ws_launch *l, ws_block *b, int wi, int first_of_round);
 
 #endif
