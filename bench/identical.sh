@@ -130,6 +130,10 @@ record() {
         run_case "$warpsim" "$dir" "$name" tests/ptx/lagged.ptx --kernel lagged --grid 3 --block 256 \
             --buf out=u32:4096 --arg out --arg u32:${args[0]%,*} --arg u32:${args[0]#*,} "${args[@]:1}"
     done
+    for lg in 200,128 96,32 72,64; do   # block, lead: a partial warp among the leading ones; three warps; two and a part
+        run_case "$warpsim" "$dir" "lagged_block_${lg/,/_}" tests/ptx/lagged.ptx --kernel lagged --grid 2 \
+            --block ${lg%,*} --buf out=u32:4096 --arg out --arg u32:${lg#*,} --arg u32:1
+    done
     run_case "$warpsim" "$dir" matmul_tiled_o0 $mm --kernel matmul_optimized --grid 2,2 --block 32,32 \
         --buf A=f32:4096:random=1 --buf B=f32:4096:random=2 --buf C=f32:4096 --arg A --arg B --arg C --arg s32:64 \
         --build O0

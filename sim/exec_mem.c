@@ -391,6 +391,16 @@ static inline __attribute__((always_inline)) void read_run_lanes(uint64_t *restr
     }
 }
 
+/* read_run's one 4-byte element for every lane, inline: its call cost a warp as much as its stores. */
+static inline void broadcast_word(uint64_t r[restrict WS_WARP_SIZE], const uint8_t *p)
+{
+    uint32_t word;
+    memcpy(&word, p, 4);
+    lane_quad q = {word, word, word, word};
+    for (int lane = 0; lane < WS_WARP_SIZE; lane += 4)
+        memcpy(r + lane, &q, sizeof q);
+}
+
 /* Lane l's element of a run: size bytes at first + l * stride (stride 0: one element for all). The commonest
  * cases repeat read_run_lanes's with the count known, which this AVX2 clone widens best: calling it for them
  * instead costs 1-1.5% host instructions on the matmuls (measured 2026-11-25). */
@@ -552,11 +562,7 @@ static inline __attribute__((always_inline)) void load_run(ws_exec *x, const ptx
     }
     uint64_t *row = ws_row(x, in->operand[0].reg);
     if (stride == 0 && size == 4) {   /* one word for every lane (a matmul's row of A): read_run's, without its call */
-        uint32_t word;
-        memcpy(&word, al->bytes + (a0 - al->base), 4);
-        lane_quad q = {word, word, word, word};
-        for (int lane = 0; lane < WS_WARP_SIZE; lane += 4)
-            memcpy(row + lane, &q, sizeof q);
+        broadcast_word(row, al->bytes + (a0 - al->base));
     } else {
         read_run(row, al->bytes + (a0 - al->base), size, stride);
     }
@@ -751,12 +757,8 @@ static inline int uniform_shared_word(ws_exec *x, const ptx_instr *in, ws_ld_sha
     ic[WS_CTR_shared_wavefronts]++;
     if (l->timing)
         ws_timing_shared(x, a0, 1, 4, 0, 1);
-    uint32_t word;
-    memcpy(&word, x->block->shared + a0, 4);
     uint64_t *row = ws_row(x, in->operand[0].reg);
-    lane_quad q = {word, word, word, word};
-    for (int lane = 0; lane < WS_WARP_SIZE; lane += 4)
-        memcpy(row + lane, &q, sizeof q);
+    broadcast_word(row, x->block->shared + a0);
     b->row = row;
     b->a0 = a0;
     b->stride = 0;
