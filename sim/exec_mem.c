@@ -714,43 +714,47 @@ static inline int shared_run_at(ws_exec *x, const ptx_operand *op, unsigned size
     return 1;
 }
 
-/* shared_run_at's answer for a register whose shape is known and one address (a row of a tile read along k, a
- * word at a time: the tiled matmul's As[ty][k]), without address_shape's copy and narrowing of the shape (a
- * 32-bit register's one address is its low 32 bits) nor the run's tests. 0: shared_run_at decides. */
-static inline int uniform_shared_at(ws_exec *x, const ptx_operand *op, unsigned size, ws_lane_span *span,
-                                    ws_shared_cost *cost)
+/* The one address of every lane (*a0) of an address register whose shape is known and of stride 0, when it
+ * lies in the block's shared memory aligned to `size` (a 32-bit register's address is its low 32 bits). */
+static inline int uniform_shared_address(ws_exec *x, const ptx_operand *op, unsigned size, uint64_t *a0)
 {
     if (op->symbol >= 0 || op->reg < 0 || x->launch->check_shapes)
         return 0;
     const ws_shape *s = &x->shape[op->reg];
     if (!s->known || s->width != WS_WARP_SIZE || s->stride != 0)
         return 0;
-    uint64_t a0 = s->base + (uint64_t)op->imm, limit = x->launch->shared_size;
-    a0 = op->reg_is_64 ? a0 : (uint32_t)a0;
+    uint64_t a = s->base + (uint64_t)op->imm, limit = x->launch->shared_size;
+    *a0 = a = op->reg_is_64 ? a : (uint32_t)a;
+    return !(a & (size - 1)) && limit >= size && a <= limit - size;
+}
+
+/* shared_run_at's answer for a register whose shape is known and one address (a row of a tile read along k, a
+ * word at a time: the tiled matmul's As[ty][k]), without address_shape's copy and narrowing of the shape (a
+ * 32-bit register's one address is its low 32 bits) nor the run's tests. 0: shared_run_at decides. */
+static inline int uniform_shared_at(ws_exec *x, const ptx_operand *op, unsigned size, ws_lane_span *span,
+                                    ws_shared_cost *cost)
+{
+    uint64_t a0;
+    if (!uniform_shared_address(x, op, size, &a0))
+        return 0;
     *span = (ws_lane_span){.lo = a0, .hi = a0, .any_bits = a0, .stride = 0, .segment_lanes = WS_WARP_SIZE};
-    return !(a0 & (size - 1)) && limit >= size && a0 <= limit - size &&
-           ws_shared_run_cost(x->launch->arch, size, span, cost);
+    return ws_shared_run_cost(x->launch->arch, size, span, cost);
 }
 
 /* ws_ld_shared_known's commonest case on sm_50+'s 32 banks, without the span: one 4-byte word for every lane
- * (the tiled matmul's As[ty][k]), one wavefront, no conflict. uniform_shared_at, ws_shared_run_cost and
- * load_shared_access find the same (their counters, timing and elements, in that order); this took 186 host
+ * (the tiled matmul's As[ty][k]), one wavefront, no conflict. uniform_shared_at (its address from
+ * uniform_shared_address), ws_shared_run_cost and load_shared_access find the same (their counters, timing and elements, in that order); this took 186 host
  * instructions a warp through them. Returns 0, having done nothing, when the access is not such. */
 static inline int uniform_shared_word(ws_exec *x, const ptx_instr *in, ws_ld_shared_batch *b)
 {
     const ws_launch *l = x->launch;
     const ptx_operand *op = &in->operand[1];
-    if (op->symbol >= 0 || op->reg < 0 || ptx_types[in->type].size != 4 || l->check_shapes ||
-        l->arch->shared_model != SHARED_MODEL_MODERN || l->arch->shared_banks != 32)
-        return 0;
-    const ws_shape *s = &x->shape[op->reg];
-    if (!s->known || s->stride != 0 || s->width != WS_WARP_SIZE)
-        return 0;
-    uint64_t a0 = s->base + (uint64_t)op->imm, limit = l->shared_size;
-    a0 = op->reg_is_64 ? a0 : (uint32_t)a0;
-    if ((a0 & 3) || limit < 4 || a0 > limit - 4)
+    uint64_t a0;
+    if (ptx_types[in->type].size != 4 || l->arch->shared_model != SHARED_MODEL_MODERN || l->arch->shared_banks != 32 ||
+        !uniform_shared_address(x, op, 4, &a0))
         return 0;
     const ws_shared_cost cost = {1, 1};
+    b->reg = x->shape[op->reg];   /* before the row's stores, which the compiler must take as aliasing it */
     uint64_t *ic = ws_icounters(x);   /* ws_count_shared's, no conflict */
     ic[WS_CTR_shared_ld_inst]++;
     ic[WS_CTR_shared_ld_wavefronts]++;
@@ -763,7 +767,6 @@ static inline int uniform_shared_word(ws_exec *x, const ptx_instr *in, ws_ld_sha
     b->a0 = a0;
     b->stride = 0;
     b->cost = cost;
-    b->reg = *s;
     return 1;
 }
 

@@ -30,6 +30,25 @@ typedef struct {
     const ws_group_member *m;   /* the members, in the order they run (b->group, or lagged_rounds' orders) */
 } group;
 
+/* Whether warp w waits at pc in g's function (a function's counters are its own): *top and *frame, its path's
+ * top entry and its top frame, either way. */
+static inline int waits_at(const group *g, ws_warp *w, int32_t pc, ws_simt_entry **top, ws_frame **frame)
+{
+    *top = &w->simt[w->simt_depth - 1];
+    *frame = &w->frames[w->frame_depth - 1];
+    return (*top)->pc == pc && (*frame)->counters == g->counters;
+}
+
+/* Whether the n members' rows lie side by side (sim/exec.h), so that a wide form (ws_decoded.wide) may run
+ * them at once: consecutive warps, each in its kernel frame. */
+static inline int rows_side_by_side(const ws_group_member *m, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (m[i].w != m->w + i || m[i].frame != m[i].w->frames)
+            return 0;
+    return 1;
+}
+
 /* The round's next warp from *k on, if it waits at the group's instruction (in the same function): those
  * the round passes by (done, or at a barrier) are passed by. *last: the last warp reached. NULL past the
  * block's warps, or at the first warp that waits elsewhere. */
@@ -41,9 +60,7 @@ static inline ws_warp *next_member(const group *g, int *k, int *last, ws_simt_en
             *last = *k;
             continue;
         }
-        *top = &w->simt[w->simt_depth - 1];
-        *frame = &w->frames[w->frame_depth - 1];
-        if ((*top)->pc != g->pc || (*frame)->counters != g->counters)   /* a function's counters are its own */
+        if (!waits_at(g, w, g->pc, top, frame))
             return NULL;
         *last = *k;
         return w;
@@ -72,9 +89,7 @@ static int gather(const group *g, int wi, int *last, int *whole, int *full, int 
     }
     *whole = k == g->b->warp_count;
     *full = all == WS_FULL_MASK;
-    *together = *full;   /* looked at only then: a wide form runs full warps alone */
-    for (int i = 0; i < n && *together; i++)
-        *together = m[i].w == m->w + i && m[i].frame == m[i].w->frames;
+    *together = *full && rows_side_by_side(m, n);   /* looked at only when full: a wide form runs full warps alone */
     return n;
 }
 
@@ -472,11 +487,11 @@ static int members_at(const group *g, int32_t pc, int from, int to, ws_group_mem
     int n = 0;
     for (int k = from; k < to; k++) {
         ws_warp *w = &g->b->warps[k];
+        ws_simt_entry *top;
+        ws_frame *frame;
         if (w->state != WS_WARP_READY)
             continue;
-        ws_simt_entry *top = &w->simt[w->simt_depth - 1];
-        ws_frame *frame = &w->frames[w->frame_depth - 1];
-        if (top->pc != pc || frame->counters != g->counters)
+        if (!waits_at(g, w, pc, &top, &frame))
             return -1;
         m[n++] = (ws_group_member){w, top, frame};
         *all &= top->mask;
@@ -512,9 +527,7 @@ static int lagged_rounds(group *g, int wi, int lead, int kind)
             memcpy(index_order, run_order + nb, (size_t)na * sizeof *index_order);
             memcpy(index_order + na, run_order, (size_t)nb * sizeof *index_order);
             full = all == WS_FULL_MASK;
-            rows_at_once = full;
-            for (int i = 0; i < n && rows_at_once; i++)
-                rows_at_once = index_order[i].w == index_order->w + i && index_order[i].frame == index_order[i].w->frames;
+            rows_at_once = full && rows_side_by_side(index_order, n);
             gathered = 1;
         }
         if ((uint64_t)n > l->max_steps - l->steps)
