@@ -54,6 +54,8 @@ record() {
     done
     run_case "$warpsim" "$dir" matmul_tiled_128 $mm --kernel matmul_optimized --grid 4,4 --block 32,32 \
         --buf A=f32:16384:random=1 --buf B=f32:16384:random=2 --buf C=f32:16384 --arg A --arg B --arg C --arg s32:128
+    run_case "$warpsim" "$dir" matmul_tiled_64_16x16 $mm --kernel matmul_optimized --grid 4,4 --block 16,16 \
+        --buf A=f32:4096:random=1 --buf B=f32:4096:random=2 --buf C=f32:4096 --arg A --arg B --arg C --arg s32:64
     run_case "$warpsim" "$dir" vector_add_64k $va --kernel vector_add_naive --grid 256 --block 256 \
         --buf A=f32:65536:random=1 --buf B=f32:65536:random=2 --buf C=f32:65536 --arg A --arg B --arg C --arg s32:65536
     run_case "$warpsim" "$dir" vector_add_1000 $va --kernel vector_add_naive --grid 4 --block 256 \
@@ -134,6 +136,18 @@ record() {
         run_case "$warpsim" "$dir" "lagged_block_${lg/,/_}" tests/ptx/lagged.ptx --kernel lagged --grid 2 \
             --block ${lg%,*} --buf out=u32:4096 --arg out --arg u32:${lg#*,} --arg u32:1
     done
+    local us   # one shared word for every lane (tests/ptx/uniform_shared.ptx): at, step, writer, off, options
+    for us in 0,4,32,0 0,4,5,8 8160,4,32,4 2,4,32,0 4096,0,32,4 0,8,32,2 4000,16,32,4096 4,8,32,4188 \
+              "0,4,5,0 --sched lockstep" "0,4,32,8 --no-timing" "0,4,32,0 --arch g80" "0,4,32,0 --arch kepler"; do
+        read -r -a args <<<"$us"
+        name=uniform_shared_${args[0]//,/_}
+        [ ${#args[@]} -eq 1 ] || name+=_${args[1]#--}${args[2]:+_${args[2]}}
+        run_case "$warpsim" "$dir" "$name" tests/ptx/uniform_shared.ptx --kernel uniform_shared --grid 2 --block 256 \
+            --buf out=u32:4096 --arg out $(printf -- '--arg u32:%s ' $(echo ${args[0]} | cut -d, -f1-3 | tr , ' ')) \
+            --arg u64:${args[0]##*,} "${args[@]:1}"
+    done
+    run_case "$warpsim" "$dir" no_shared tests/ptx/uniform_shared.ptx --kernel no_shared --grid 1 --block 64 \
+        --buf out=u32:64 --arg out --arg u32:0
     run_case "$warpsim" "$dir" matmul_tiled_o0 $mm --kernel matmul_optimized --grid 2,2 --block 32,32 \
         --buf A=f32:4096:random=1 --buf B=f32:4096:random=2 --buf C=f32:4096 --arg A --arg B --arg C --arg s32:64 \
         --build O0

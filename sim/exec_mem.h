@@ -133,4 +133,47 @@ static inline void ws_ld_shared_next(ws_exec *x, const ptx_instr *in, uint32_t m
         ws_ld_shared_known(x, in, b);
 }
 
+/* Whether a group's ld.shared may take ws_ld_shared_word_next (the timing model on, every warp full): a
+ * 4-byte element from a register's address, sm_50+'s banks (one word is one wavefront, whatever their count),
+ * one-pass accesses. Tested once a group. */
+static inline int ws_ld_shared_words_of(const ws_launch *l, const ptx_instr *in)
+{
+    return ptx_types[in->type].size == 4 && in->operand[1].reg >= 0 && l->one_pass && !l->check_shapes &&
+           l->timing && l->arch->shared_model == SHARED_MODEL_MODERN;
+}
+
+/* ws_ld_shared_next for a full warp of a group that ws_ld_shared_words_of allows: one aligned word for every
+ * lane (the tiled matmul's As[ty][k]) is read here, as uniform_shared_word (sim/exec_mem.c) would, without
+ * its call and the tests the group made once; *words counts them (ws_ld_shared_words_end adds their
+ * counters). The batch keeps its last load: a later warp of that shape takes the same elements from it. */
+static inline void ws_ld_shared_word_next(ws_exec *x, const ptx_instr *in, ws_ld_shared_batch *b, uint64_t *words)
+{
+    const ptx_operand *op = &in->operand[1];
+    const ws_shape *s = &x->shape[op->reg];
+    if (s->known && s->stride == 0 && s->width == WS_WARP_SIZE && !x->warp->its.count) {
+        /* a 32-bit register's address past 2^32 (its low 32 bits the address) is past the limit: the general
+         * path takes it */
+        uint64_t a = s->base + (uint64_t)op->imm, limit = x->launch->shared_size;
+        if (!(a & 3) && limit >= 4 && a <= limit - 4) {
+            ws_timing_shared(x, a, 1, 4, 0, 1);
+            uint32_t word;
+            memcpy(&word, x->block->shared + a, 4);
+            uint64_t *row = ws_row(x, in->operand[0].reg);
+            for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+                row[lane] = word;
+            (*words)++;
+            return;
+        }
+    }
+    ws_ld_shared_next(x, in, WS_FULL_MASK, b);
+}
+
+/* The counters of ws_ld_shared_word_next's `words` loads (ws_count_shared's: one wavefront each, no conflict). */
+static inline void ws_ld_shared_words_end(uint64_t *ic, uint64_t words)
+{
+    ic[WS_CTR_shared_ld_inst] += words;
+    ic[WS_CTR_shared_ld_wavefronts] += words;
+    ic[WS_CTR_shared_wavefronts] += words;
+}
+
 #endif

@@ -179,6 +179,9 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
                    : batched == WS_BATCH_SHARED ? WS_ISSUE_LOAD_SHARED : pure ? WS_ISSUE_ARITHMETIC : WS_ISSUE_ANY;
     if (batched == WS_BATCH_GLOBAL)
         ws_ld_global_batch_start(&batch, l, b);
+    /* every warp full, no guard: one word for every lane takes ws_ld_shared_word_next */
+    const int words = batched == WS_BATCH_SHARED && scheduled && counted && ws_ld_shared_words_of(l, in);
+    uint64_t word_loads = 0;
     if (wide) {   /* the warps' timing does not read the values, nor does the form read the warps' clocks */
         d->wide(&m->w->exec, in, n);
         if (shape.kind != WS_SHAPE_NONE)
@@ -204,6 +207,8 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
         if (mask) {
             if (batched == WS_BATCH_GLOBAL)
                 ws_ld_global_next(x, in, mask, &batch);
+            else if (batched == WS_BATCH_SHARED && words)
+                ws_ld_shared_word_next(x, in, &shared_batch, &word_loads);
             else if (batched == WS_BATCH_SHARED)
                 ws_ld_shared_next(x, in, mask, &shared_batch);
             else if (!wide)
@@ -227,6 +232,8 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     }
     if (batched == WS_BATCH_GLOBAL)
         ws_ld_global_batch_end(&batch, ic);
+    if (batched == WS_BATCH_SHARED)
+        ws_ld_shared_words_end(ic, word_loads);
     if (counted)
         steps = (ws_step_sums){(uint64_t)ran, (uint64_t)ran * WS_WARP_SIZE, (uint64_t)ran * WS_WARP_SIZE};
     if (pure || counted)
