@@ -143,8 +143,17 @@ record() {
         name=uniform_shared_${args[0]//,/_}
         [ ${#args[@]} -eq 1 ] || name+=_${args[1]#--}${args[2]:+_${args[2]}}
         run_case "$warpsim" "$dir" "$name" tests/ptx/uniform_shared.ptx --kernel uniform_shared --grid 2 --block 256 \
-            --buf out=u32:4096 --arg out $(printf -- '--arg u32:%s ' $(echo ${args[0]} | cut -d, -f1-3 | tr , ' ')) \
+            --buf out=u32:8192 --arg out $(printf -- '--arg u32:%s ' $(echo ${args[0]} | cut -d, -f1-3 | tr , ' ')) \
             --arg u64:${args[0]##*,} "${args[@]:1}"
+    done
+    local ug   # one global word for every lane (tests/ptx/uniform_global.ptx): at, step, off, options
+    for ug in 0,4,8 0,4,2 4000,8,40 4092,0,0 0,128,4 "0,4,8 --arch maxwell" "0,4,8 --no-timing"; do
+        read -r -a args <<<"$ug"
+        name=uniform_global_${args[0]//,/_}
+        [ ${#args[@]} -eq 1 ] || name+=_${args[1]#--}${args[2]:+_${args[2]}}
+        run_case "$warpsim" "$dir" "$name" tests/ptx/uniform_global.ptx --kernel uniform_global --grid 2 --block 256 \
+            --buf in=u32:1024:iota --buf out=u32:8192 --arg in --arg out \
+            $(printf -- '--arg u32:%s ' $(echo ${args[0]} | cut -d, -f1-2 | tr , ' ')) --arg u64:${args[0]##*,} "${args[@]:1}"
     done
     run_case "$warpsim" "$dir" no_shared tests/ptx/uniform_shared.ptx --kernel no_shared --grid 1 --block 64 \
         --buf out=u32:64 --arg out --arg u32:0

@@ -178,21 +178,6 @@ void ws_count_global_load(ws_exec *x, const uint64_t addr[WS_WARP_SIZE], uint32_
     count_access(x, PTX_SPACE_GLOBAL, addr, mask, bytes, 0, NULL);
 }
 
-/* The global allocation holding [lo, hi + bytes), or NULL. Most accesses hit
- * the allocation the previous one did: that is tried before the search. */
-static inline const ws_allocation *allocation_of(ws_launch *l, uint64_t lo, uint64_t hi, unsigned bytes)
-{
-    const ws_allocation *a = l->last_allocation;
-    if (!a || lo < a->base || lo - a->base >= a->size) {
-        a = ws_global_find(l->global, lo, bytes);
-        if (!a)
-            return NULL;
-        l->last_allocation = a;
-    }
-    /* another GPU's memory without peer access: the checked path says so */
-    return a->size >= bytes && hi - a->base <= a->size - bytes && ws_allocation_reachable(l->device_mask, a) ? a : NULL;
-}
-
 /* Where a warp access lands. The fast path: every active lane inside one
  * region (a global allocation, the block's shared memory, the kernel's
  * parameters), lane l at region + (addr[l] - origin). Otherwise (local
@@ -249,7 +234,7 @@ static int access_lanes_fast(ws_exec *x, ptx_space space, access_target *t, uint
         space = PTX_SPACE_GLOBAL;
         /* fall through */
     case PTX_SPACE_GLOBAL: {
-        const ws_allocation *a = allocation_of(l, lo, hi, bytes);
+        const ws_allocation *a = ws_allocation_of(l, lo, hi, bytes);
         if (!a || (is_store && a->read_only))
             return 0;
         base = a->bytes, origin = a->base, limit = a->size;
@@ -484,7 +469,7 @@ static inline const ws_allocation *run_allocation(ws_exec *x, const ptx_operand 
     uint64_t a0 = s->base + (uint64_t)op->imm, stride = s->stride, a31 = a0 + 31 * stride;
     if (!ws_shape_is_run(s) || ((a0 | stride) & (size - 1)) || a31 < a0 || a31 + (size - 1) < a31)
         return NULL;
-    const ws_allocation *al = allocation_of(x->launch, a0, a31, size);
+    const ws_allocation *al = ws_allocation_of(x->launch, a0, a31, size);
     if (!al || (is_store && al->read_only) ||
         (!is_store && stride > 32 && x->launch->timing && !ws_timing_load_sectors_apply(x, al)))
         return NULL;
@@ -610,7 +595,7 @@ static inline __attribute__((always_inline)) int load_rows_of(ws_exec *x, const 
         lo = first < lo ? first : lo;
         hi = last > hi ? last : hi;
     }
-    const ws_allocation *al = allocation_of(l, lo, hi, size);
+    const ws_allocation *al = ws_allocation_of(l, lo, hi, size);
     if (!al || (l->timing && !ws_load_batch_applies(&b->timing, al)))
         return 0;
     if (l->check_shapes)
@@ -1374,7 +1359,7 @@ void ws_ld_global_known(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b)
                 return;
         } else if (s->stride == 0) {   /* one address (a matmul's row of A, a word at a time): run_allocation's tests */
             a0 = s->base + (uint64_t)op->imm;
-            if (!(a0 & (size - 1)) && a0 + (size - 1) >= a0 && (al = allocation_of(x->launch, a0, a0, size))) {
+            if (!(a0 & (size - 1)) && a0 + (size - 1) >= a0 && (al = ws_allocation_of(x->launch, a0, a0, size))) {
                 load_run(x, in, al, a0, 0, size, b);
                 return;
             }

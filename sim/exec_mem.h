@@ -8,7 +8,23 @@
 
 #include "sim/exec.h"
 #include "sim/memmodel.h"
+#include "sim/memory.h"
 #include "sim/timing_load.h"
+
+/* The global allocation holding [lo, hi + bytes), or NULL. Most accesses hit
+ * the allocation the previous one did: that is tried before the search. */
+static inline const ws_allocation *ws_allocation_of(ws_launch *l, uint64_t lo, uint64_t hi, unsigned bytes)
+{
+    const ws_allocation *a = l->last_allocation;
+    if (!a || lo < a->base || lo - a->base >= a->size) {
+        a = ws_global_find(l->global, lo, bytes);
+        if (!a)
+            return NULL;
+        l->last_allocation = a;
+    }
+    /* another GPU's memory without peer access: the checked path says so */
+    return a->size >= bytes && hi - a->base <= a->size - bytes && ws_allocation_reachable(l->device_mask, a) ? a : NULL;
+}
 
 /* Count one warp-level global load of `bytes` per lane of `mask` at addr[lane]
  * (requests, sectors, the --html capture and the timing model), as ld.global. */
@@ -133,13 +149,54 @@ static inline void ws_ld_shared_next(ws_exec *x, const ptx_instr *in, uint32_t m
         ws_ld_shared_known(x, in, b);
 }
 
+/* Whether a group's ld.global may take ws_ld_global_word_next (the timing model on, every warp full): a 4-byte
+ * element, one-pass accesses, and the group's first warp x's address one word (where it is not, the others'
+ * are seldom, and their tests would cost the other loads more than the path saves). Tested once a group. */
+static inline int ws_ld_global_words_of(const ws_launch *l, const ptx_instr *in, const ws_exec *x)
+{
+    const ws_shape *s = &x->shape[in->operand[1].reg];
+    return ptx_types[in->type].size == 4 && l->one_pass_global && !l->check_shapes && l->timing && s->known &&
+           s->stride == 0 && s->width == WS_WARP_SIZE;
+}
+
+/* ws_ld_global_next for a full warp of a group that ws_ld_global_words_of allows: one aligned word for every
+ * lane (the naive matmul's A[row * n + k]), in an allocation whose sectors the L1 model's batch takes, is
+ * read here as ws_ld_global_known would, without its call and the tests the group made once. The batch
+ * forgets its last load (the next warp of that shape takes the same elements and hits from its own). */
+static inline __attribute__((always_inline)) void ws_ld_global_word_next(ws_exec *x, const ptx_instr *in,
+                                                                         ws_ld_global_batch *b)
+{
+    const ptx_operand *op = &in->operand[1];
+    const ws_shape *s = &x->shape[op->reg];
+    const ws_allocation *al;
+    uint64_t a = s->base + (uint64_t)op->imm;
+    if (s->known && s->stride == 0 && s->width == WS_WARP_SIZE && !(a & 3) &&   /* aligned: a + 3 cannot wrap */
+        (al = ws_allocation_of(x->launch, a, a, 4)) && ws_load_batch_applies(&b->timing, al)) {
+        const uint64_t *line;
+        b->runs++;   /* one request, one sector */
+        b->sectors++;
+        ws_load_run(&b->timing, x->warp, al, a, a + 3, &line);
+        uint32_t word;
+        memcpy(&word, al->bytes + (a - al->base), 4);
+        uint64_t *row = ws_row(x, in->operand[0].reg);
+        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+            row[lane] = word;
+        b->last.row = NULL;
+        return;
+    }
+    ws_ld_global_next(x, in, WS_FULL_MASK, b);
+}
+
 /* Whether a group's ld.shared may take ws_ld_shared_word_next (the timing model on, every warp full): a
  * 4-byte element from a register's address, sm_50+'s banks (one word is one wavefront, whatever their count),
- * one-pass accesses. Tested once a group. */
-static inline int ws_ld_shared_words_of(const ws_launch *l, const ptx_instr *in)
+ * one-pass accesses, and the group's first warp x's address one word (as ws_ld_global_words_of). Tested once
+ * a group. */
+static inline int ws_ld_shared_words_of(const ws_launch *l, const ptx_instr *in, const ws_exec *x)
 {
-    return ptx_types[in->type].size == 4 && in->operand[1].reg >= 0 && l->one_pass && !l->check_shapes &&
-           l->timing && l->arch->shared_model == SHARED_MODEL_MODERN;
+    int32_t reg = in->operand[1].reg;
+    return ptx_types[in->type].size == 4 && reg >= 0 && l->one_pass && !l->check_shapes && l->timing &&
+           l->arch->shared_model == SHARED_MODEL_MODERN && x->shape[reg].known && x->shape[reg].stride == 0 &&
+           x->shape[reg].width == WS_WARP_SIZE;
 }
 
 /* ws_ld_shared_next for a full warp of a group that ws_ld_shared_words_of allows: one aligned word for every

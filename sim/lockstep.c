@@ -145,11 +145,14 @@ static void group_shapes(const ws_group_member *m, int n, const ws_shape_op *op,
  * retire step;
  * `wide`: a pure instruction's wide form runs the group's lanes and shapes first, all at once (full and
  * together, as gather says, and no guard), then each warp's own work follows (wide_timed does that with
- * the real build's issue step). Returns 0 when each warp ran it and still waits at the next one, with the
+ * the real build's issue step); `words`: the batched load's warps whose address is one word for every lane
+ * take ws_ld_*_word_next (every warp full, no guard, the real build's issue step). Returns 0 when each warp
+ * ran it and still waits at the next one, with the
  * same stack; 1 when one reached its path's merge point (its stack settled) or a fault stopped the group. */
 static inline __attribute__((always_inline)) int plain_group(const group *g, int n, int full, const int scheduled,
                                                              const int pure, const int batched, const int checkable,
-                                                             const int nsrc, const int ndst, const int wide)
+                                                             const int nsrc, const int ndst, const int wide,
+                                                             const int words)
 {
     ws_launch *l = g->l;
     ws_block *b = g->b;
@@ -179,8 +182,6 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
                    : batched == WS_BATCH_SHARED ? WS_ISSUE_LOAD_SHARED : pure ? WS_ISSUE_ARITHMETIC : WS_ISSUE_ANY;
     if (batched == WS_BATCH_GLOBAL)
         ws_ld_global_batch_start(&batch, l, b);
-    /* every warp full, no guard: one word for every lane takes ws_ld_shared_word_next */
-    const int words = batched == WS_BATCH_SHARED && scheduled && counted && ws_ld_shared_words_of(l, in);
     uint64_t word_loads = 0;
     if (wide) {   /* the warps' timing does not read the values, nor does the form read the warps' clocks */
         d->wide(&m->w->exec, in, n);
@@ -205,7 +206,9 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
         else if (timing)
             ws_timing_issue(x, d, frame, mask);
         if (mask) {
-            if (batched == WS_BATCH_GLOBAL)
+            if (batched == WS_BATCH_GLOBAL && words)
+                ws_ld_global_word_next(x, in, &batch);
+            else if (batched == WS_BATCH_GLOBAL)
                 ws_ld_global_next(x, in, mask, &batch);
             else if (batched == WS_BATCH_SHARED && words)
                 ws_ld_shared_word_next(x, in, &shared_batch, &word_loads);
@@ -249,10 +252,10 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
 static int scheduled_pure_group(const group *g, int n, int full)
 {
     switch (g->d->timing.nsrc) {   /* the operands' count known: the issue step's loop over them unrolls */
-    case 1: return plain_group(g, n, full, 1, 1, 0, 0, 1, -1, 0);
-    case 2: return plain_group(g, n, full, 1, 1, 0, 0, 2, -1, 0);
-    case 3: return plain_group(g, n, full, 1, 1, 0, 0, 3, -1, 0);
-    default: return plain_group(g, n, full, 1, 1, 0, 0, -1, -1, 0);
+    case 1: return plain_group(g, n, full, 1, 1, 0, 0, 1, -1, 0, 0);
+    case 2: return plain_group(g, n, full, 1, 1, 0, 0, 2, -1, 0, 0);
+    case 3: return plain_group(g, n, full, 1, 1, 0, 0, 3, -1, 0, 0);
+    default: return plain_group(g, n, full, 1, 1, 0, 0, -1, -1, 0, 0);
     }
 }
 /* A wide group (plain_group's `wide`) with the real build's issue step: the lanes and shapes at once, then
@@ -316,25 +319,35 @@ static int scheduled_wide_group(const group *g, int n)
 static int scheduled_load_group(const group *g, int n, int full)
 {
     int one = g->d->timing.nsrc == 1 && g->d->timing.ndst == 1;   /* an address register, a destination */
+    /* every warp full, no guard, the first warp's address one word for every lane: ws_ld_*_word_next */
+    const ws_exec *first = &g->m->w->exec;
+    int words = one && full && g->in->guard < 0;
+    if (g->d->batched_load == WS_BATCH_SHARED && words && ws_ld_shared_words_of(g->l, g->in, first))
+        return plain_group(g, n, full, 1, 0, WS_BATCH_SHARED, 0, 1, 1, 0, 1);
+    if (g->d->batched_load == WS_BATCH_GLOBAL && words && ws_ld_global_words_of(g->l, g->in, first))
+        return plain_group(g, n, full, 1, 0, WS_BATCH_GLOBAL, 0, 1, 1, 0, 1);
     if (g->d->batched_load == WS_BATCH_SHARED)
-        return one ? plain_group(g, n, full, 1, 0, WS_BATCH_SHARED, 0, 1, 1, 0)
-                   : plain_group(g, n, full, 1, 0, WS_BATCH_SHARED, 0, -1, -1, 0);
-    return one ? plain_group(g, n, full, 1, 0, WS_BATCH_GLOBAL, 0, 1, 1, 0)
-               : plain_group(g, n, full, 1, 0, WS_BATCH_GLOBAL, 0, -1, -1, 0);
+        return one ? plain_group(g, n, full, 1, 0, WS_BATCH_SHARED, 0, 1, 1, 0, 0)
+                   : plain_group(g, n, full, 1, 0, WS_BATCH_SHARED, 0, -1, -1, 0, 0);
+    return one ? plain_group(g, n, full, 1, 0, WS_BATCH_GLOBAL, 0, 1, 1, 0, 0)
+               : plain_group(g, n, full, 1, 0, WS_BATCH_GLOBAL, 0, -1, -1, 0, 0);
 }
-static int scheduled_group(const group *g, int n, int full) { return plain_group(g, n, full, 1, 0, 0, 0, -1, -1, 0); }
+static int scheduled_group(const group *g, int n, int full)
+{
+    return plain_group(g, n, full, 1, 0, 0, 0, -1, -1, 0, 0);
+}
 static int untimed_pure_group(const group *g, int n, int full)
 {
-    return plain_group(g, n, full, 0, 1, 0, 0, -1, -1, 0);
+    return plain_group(g, n, full, 0, 1, 0, 0, -1, -1, 0, 0);
 }
-static int untimed_wide_group(const group *g, int n) { return plain_group(g, n, 1, 0, 1, 0, 0, -1, 1, 1); }
+static int untimed_wide_group(const group *g, int n) { return plain_group(g, n, 1, 0, 1, 0, 0, -1, 1, 1, 0); }
 static int untimed_load_group(const group *g, int n, int full)
 {
     if (g->d->batched_load == WS_BATCH_SHARED)
-        return plain_group(g, n, full, 0, 0, WS_BATCH_SHARED, 0, -1, -1, 0);
-    return plain_group(g, n, full, 0, 0, WS_BATCH_GLOBAL, 0, -1, -1, 0);
+        return plain_group(g, n, full, 0, 0, WS_BATCH_SHARED, 0, -1, -1, 0, 0);
+    return plain_group(g, n, full, 0, 0, WS_BATCH_GLOBAL, 0, -1, -1, 0, 0);
 }
-static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 0, 1, -1, -1, 0); }
+static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 0, 1, -1, -1, 0, 0); }
 
 /* Whether instruction pc of the group's function leaves the SIMT stack alone (and SASS adds no branches). */
 static int plain_at(const ptx_function *fn, const ws_decoded *decoded, int32_t pc)

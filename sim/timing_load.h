@@ -361,10 +361,12 @@ static inline int ws_merges_into_vector(ws_warp *w, uint64_t a)
     return merged;
 }
 
-/* ws_timing_memory's shared-memory part: `first` the first active lane's address, one_address whether
+/* ws_timing_memory's shared-memory part (always inline: the group paths that take it cost 2-3% more where
+ * the compiler made it a call): `first` the first active lane's address, one_address whether
  * every lane's is that one, `wavefronts` the access's. */
-static inline void ws_timing_shared(ws_exec *x, uint64_t first, int one_address, unsigned bytes_per_lane,
-                                    int is_store, uint32_t wavefronts)
+static inline __attribute__((always_inline)) void ws_timing_shared(ws_exec *x, uint64_t first, int one_address,
+                                                                   unsigned bytes_per_lane, int is_store,
+                                                                   uint32_t wavefronts)
 {
     const ws_arch *a = x->launch->arch;
     ws_warp *w = x->warp;
