@@ -376,16 +376,6 @@ static inline __attribute__((always_inline)) void read_run_lanes(uint64_t *restr
     }
 }
 
-/* read_run's one 4-byte element for every lane, inline: its call cost a warp as much as its stores. */
-static inline void broadcast_word(uint64_t r[restrict WS_WARP_SIZE], const uint8_t *p)
-{
-    uint32_t word;
-    memcpy(&word, p, 4);
-    lane_quad q = {word, word, word, word};
-    for (int lane = 0; lane < WS_WARP_SIZE; lane += 4)
-        memcpy(r + lane, &q, sizeof q);
-}
-
 /* Lane l's element of a run: size bytes at first + l * stride (stride 0: one element for all). The commonest
  * cases repeat read_run_lanes's with the count known, which this AVX2 clone widens best: calling it for them
  * instead costs 1-1.5% host instructions on the matmuls (measured 2026-11-25). */
@@ -547,7 +537,7 @@ static inline __attribute__((always_inline)) void load_run(ws_exec *x, const ptx
     }
     uint64_t *row = ws_row(x, in->operand[0].reg);
     if (stride == 0 && size == 4) {   /* one word for every lane (a matmul's row of A): read_run's, without its call */
-        broadcast_word(row, al->bytes + (a0 - al->base));
+        ws_broadcast_word(row, al->bytes + (a0 - al->base));
     } else {
         read_run(row, al->bytes + (a0 - al->base), size, stride);
     }
@@ -706,7 +696,7 @@ static inline int uniform_shared_address(ws_exec *x, const ptx_operand *op, unsi
     if (op->symbol >= 0 || op->reg < 0 || x->launch->check_shapes)
         return 0;
     const ws_shape *s = &x->shape[op->reg];
-    if (!s->known || s->width != WS_WARP_SIZE || s->stride != 0)
+    if (!ws_shape_is_one(s))
         return 0;
     uint64_t a = s->base + (uint64_t)op->imm, limit = x->launch->shared_size;
     *a0 = a = op->reg_is_64 ? a : (uint32_t)a;
@@ -747,7 +737,7 @@ static inline int uniform_shared_word(ws_exec *x, const ptx_instr *in, ws_ld_sha
     if (l->timing)
         ws_timing_shared(x, a0, 1, 4, 0, 1);
     uint64_t *row = ws_row(x, in->operand[0].reg);
-    broadcast_word(row, x->block->shared + a0);
+    ws_broadcast_word(row, x->block->shared + a0);
     b->row = row;
     b->a0 = a0;
     b->stride = 0;

@@ -26,6 +26,15 @@ static inline const ws_allocation *ws_allocation_of(ws_launch *l, uint64_t lo, u
     return a->size >= bytes && hi - a->base <= a->size - bytes && ws_allocation_reachable(l->device_mask, a) ? a : NULL;
 }
 
+/* One 4-byte element at p for every lane of row r, inline (read_run's call cost a warp as much as its stores). */
+static inline void ws_broadcast_word(uint64_t r[restrict WS_WARP_SIZE], const uint8_t *p)
+{
+    uint32_t word;
+    memcpy(&word, p, 4);
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+        r[lane] = word;
+}
+
 /* Count one warp-level global load of `bytes` per lane of `mask` at addr[lane]
  * (requests, sectors, the --html capture and the timing model), as ld.global. */
 void ws_count_global_load(ws_exec *x, const uint64_t addr[WS_WARP_SIZE], uint32_t mask, unsigned bytes);
@@ -154,9 +163,8 @@ static inline void ws_ld_shared_next(ws_exec *x, const ptx_instr *in, uint32_t m
  * are seldom, and their tests would cost the other loads more than the path saves). Tested once a group. */
 static inline int ws_ld_global_words_of(const ws_launch *l, const ptx_instr *in, const ws_exec *x)
 {
-    const ws_shape *s = &x->shape[in->operand[1].reg];
-    return ptx_types[in->type].size == 4 && l->one_pass_global && !l->check_shapes && l->timing && s->known &&
-           s->stride == 0 && s->width == WS_WARP_SIZE;
+    return ptx_types[in->type].size == 4 && l->one_pass_global && !l->check_shapes && l->timing &&
+           ws_shape_is_one(&x->shape[in->operand[1].reg]);
 }
 
 /* ws_ld_global_next for a full warp of a group that ws_ld_global_words_of allows: one aligned word for every
@@ -170,17 +178,13 @@ static inline __attribute__((always_inline)) void ws_ld_global_word_next(ws_exec
     const ws_shape *s = &x->shape[op->reg];
     const ws_allocation *al;
     uint64_t a = s->base + (uint64_t)op->imm;
-    if (s->known && s->stride == 0 && s->width == WS_WARP_SIZE && !(a & 3) &&   /* aligned: a + 3 cannot wrap */
+    if (ws_shape_is_one(s) && !(a & 3) &&   /* aligned: a + 3 cannot wrap */
         (al = ws_allocation_of(x->launch, a, a, 4)) && ws_load_batch_applies(&b->timing, al)) {
         const uint64_t *line;
         b->runs++;   /* one request, one sector */
         b->sectors++;
         ws_load_run(&b->timing, x->warp, al, a, a + 3, &line);
-        uint32_t word;
-        memcpy(&word, al->bytes + (a - al->base), 4);
-        uint64_t *row = ws_row(x, in->operand[0].reg);
-        for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-            row[lane] = word;
+        ws_broadcast_word(ws_row(x, in->operand[0].reg), al->bytes + (a - al->base));
         b->last.row = NULL;
         return;
     }
@@ -195,8 +199,7 @@ static inline int ws_ld_shared_words_of(const ws_launch *l, const ptx_instr *in,
 {
     int32_t reg = in->operand[1].reg;
     return ptx_types[in->type].size == 4 && reg >= 0 && l->one_pass && !l->check_shapes && l->timing &&
-           l->arch->shared_model == SHARED_MODEL_MODERN && x->shape[reg].known && x->shape[reg].stride == 0 &&
-           x->shape[reg].width == WS_WARP_SIZE;
+           l->arch->shared_model == SHARED_MODEL_MODERN && ws_shape_is_one(&x->shape[reg]);
 }
 
 /* ws_ld_shared_next for a full warp of a group that ws_ld_shared_words_of allows: one aligned word for every
@@ -207,17 +210,13 @@ static inline void ws_ld_shared_word_next(ws_exec *x, const ptx_instr *in, ws_ld
 {
     const ptx_operand *op = &in->operand[1];
     const ws_shape *s = &x->shape[op->reg];
-    if (s->known && s->stride == 0 && s->width == WS_WARP_SIZE && !x->warp->its.count) {
+    if (ws_shape_is_one(s) && !x->warp->its.count) {
         /* a 32-bit register's address past 2^32 (its low 32 bits the address) is past the limit: the general
          * path takes it */
         uint64_t a = s->base + (uint64_t)op->imm, limit = x->launch->shared_size;
         if (!(a & 3) && limit >= 4 && a <= limit - 4) {
             ws_timing_shared(x, a, 1, 4, 0, 1);
-            uint32_t word;
-            memcpy(&word, x->block->shared + a, 4);
-            uint64_t *row = ws_row(x, in->operand[0].reg);
-            for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-                row[lane] = word;
+            ws_broadcast_word(ws_row(x, in->operand[0].reg), x->block->shared + a);
             (*words)++;
             return;
         }

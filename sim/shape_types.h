@@ -47,6 +47,12 @@ static inline int ws_shape_is_run(const ws_shape *s)
     return s->known && s->width == WS_SHAPE_LANES;
 }
 
+/* One run of stride 0: every lane holds base (one address for the warp). */
+static inline int ws_shape_is_one(const ws_shape *s)
+{
+    return ws_shape_is_run(s) && s->stride == 0;
+}
+
 /* What an instruction does to the shapes of the registers it writes. */
 enum {
     WS_SHAPE_NONE,     /* writes no value register */
