@@ -155,6 +155,18 @@ record() {
             --buf in=u32:1024:iota --buf out=u32:8192 --arg in --arg out \
             $(printf -- '--arg u32:%s ' $(echo ${args[0]} | cut -d, -f1-2 | tr , ' ')) --arg u64:${args[0]##*,} "${args[@]:1}"
     done
+    local rw v   # rows of one global word (tests/ptx/row_words.ptx): block, at, step, off, options
+    for rw in 16,16,0,512,8 16,16,0,32,8 16,16,112,32,8 16,16,4,36,8 16,16,0,64,8 16,16,0,4,8 16,16,0,0,8 \
+        16,16,8000,-512,8 16,16,2,512,8 16,16,0,512,2 16,16,0,1024,1024 8,8,0,32,8 8,8,0,512,8 4,8,4,36,8 \
+        4,8,0,512,8 "16,16,0,512,8 --arch maxwell" "16,16,0,32,8 --no-timing"; do
+        read -r -a args <<<"$rw"
+        IFS=, read -r -a v <<<"${args[0]}"
+        name=row_words_${args[0]//,/_}
+        [ ${#args[@]} -eq 1 ] || name+=_${args[1]#--}${args[2]:+_${args[2]}}
+        run_case "$warpsim" "$dir" "$name" tests/ptx/row_words.ptx --kernel row_words --grid 2 --block "${v[0]},${v[1]}" \
+            --buf in=u32:4096:iota --buf out=u32:4096 --arg in --arg out --arg "u32:${v[2]}" --arg "s32:${v[3]}" \
+            --arg "u64:${v[4]}" "${args[@]:1}"
+    done
     run_case "$warpsim" "$dir" no_shared tests/ptx/uniform_shared.ptx --kernel no_shared --grid 1 --block 64 \
         --buf out=u32:64 --arg out --arg u32:0
     run_case "$warpsim" "$dir" matmul_tiled_o0 $mm --kernel matmul_optimized --grid 2,2 --block 32,32 \

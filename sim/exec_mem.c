@@ -639,11 +639,66 @@ static inline __attribute__((always_inline)) int load_rows_of(ws_exec *x, const 
     remember_load(&b->last, again ? r : NULL, s, n, one_line, sector[0], sector[n - 1]);
     return 1;
 }
+/* load_rows_of for rows of one 4-byte element each (a stride of 0: a 16x16 block's two rows of a matmul's A),
+ * forward a sector or more apart without wrapping (its `apart` with a span of 0), no check: a sector a row, in
+ * order, and each row's word broadcast inline. The same work in the same order as load_rows_of's (it took
+ * some 480 host instructions a warp for two rows). Returns 0, having done nothing, for any other rows. */
+static inline __attribute__((always_inline)) int load_row_words_of(ws_exec *x, const ptx_instr *in,
+                                                                   ws_ld_global_batch *b, const unsigned width)
+{
+    ws_launch *l = x->launch;
+    const ptx_operand *op = &in->operand[1];
+    const ws_shape *s = &x->shape[op->reg];
+    const unsigned rows = WS_WARP_SIZE / width;
+    uint64_t base = s->base + (uint64_t)op->imm, step = s->row_step;
+    if (((base | step) & 3) || step < 32 || step > (UINT64_MAX - 3 - base) / (rows - 1) || l->check_shapes)
+        return 0;
+    uint64_t last = base + (rows - 1) * step;
+    const ws_allocation *al = ws_allocation_of(l, base, last, 4);
+    if (!al || (l->timing && !ws_load_batch_applies(&b->timing, al)))
+        return 0;
+    uint64_t sector[WS_WARP_SIZE / 4];
+    unsigned lines = 1;
+    for (unsigned j = 0; j < rows; j++) {
+        sector[j] = (base + j * step) >> 5;
+        lines += j > 0 && sector[j] >> 2 != sector[j - 1] >> 2;
+    }
+    b->runs++;
+    b->sectors += rows;
+    const uint64_t *one_line = NULL;
+    if (l->timing)
+        ws_load_sectors_of(&b->timing, x->warp, al, sector, rows, lines, &one_line, 2);
+    uint64_t *r = ws_row(x, in->operand[0].reg);
+    const uint8_t *p = al->bytes + (base - al->base);
+    for (unsigned j = 0; j < rows; j++, p += step) {
+        uint32_t word;
+        memcpy(&word, p, 4);
+        lane_quad q = {word, word, word, word};
+        for (unsigned lane = 0; lane < width; lane += 4)
+            memcpy(r + j * width + lane, &q, sizeof q);
+    }
+    /* the next warp may take it from here when its sectors lie on one line, one after another */
+    int again = one_line || !l->timing;
+    for (unsigned j = 1; again && j < rows; j++)
+        again = sector[j] == sector[0] + j;
+    remember_load(&b->last, again ? r : NULL, s, rows, one_line, sector[0], sector[rows - 1]);
+    return 1;
+}
+
 /* load_rows_of with the rows' width known (16, 8 or 4 lanes, ws_shape's), so that its loops over the rows
  * unroll: a 16x16 block's loads took 491 host instructions a warp with it read from the shape. */
 static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b)
 {
-    switch (x->shape[in->operand[1].reg].width) {
+    const ws_shape *s = &x->shape[in->operand[1].reg];
+    if (s->stride == 0 && ptx_types[in->type].size == 4) {
+        switch (s->width) {
+        case 16: return load_row_words_of(x, in, b, 16) || load_rows_of(x, in, b, 16);
+        case 8: return load_row_words_of(x, in, b, 8) || load_rows_of(x, in, b, 8);
+        case 4: return load_row_words_of(x, in, b, 4) || load_rows_of(x, in, b, 4);
+        default: return 0;
+        }
+    }
+    switch (s->width) {
     case 16: return load_rows_of(x, in, b, 16);
     case 8: return load_rows_of(x, in, b, 8);
     case 4: return load_rows_of(x, in, b, 4);

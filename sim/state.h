@@ -144,7 +144,7 @@ typedef struct {
     uint8_t loads_unused;      /* a shared (1) or global (2) load whose result no instruction has used yet */
     uint8_t subpartition;      /* the scheduler that issues it: its index modulo their number (set per block) */
     uint64_t last_broadcast;   /* the shared address of its last 4-byte broadcast load, + 1 (0: none) */
-    uint32_t l1_slot;          /* the L1 way of its last one-sector global load's line (ws_l1_line) */
+    uint32_t l1_slot[2];       /* the L1 ways of its last one-sector global load's line, or of its last rows' first two (ws_l1_line) */
 } ws_warp_timing;
 
 /* The sectors the timing model's caches see (sim/timing.c). Each block counts its own,

@@ -62,7 +62,7 @@ static inline uint32_t ws_l1_victim(ws_block_timing *bt)
 
 /* A new line's tag in way `slot` (set * ways + way) of the block's L1: a way empty until now is listed, so
  * that the block's reset (ws_timing_block_reset) empties only the ways the block used. */
-static inline void ws_l1_take(ws_block_timing *bt, uint64_t slot, uint64_t line)
+static inline __attribute__((always_inline)) void ws_l1_take(ws_block_timing *bt, uint64_t slot, uint64_t line)
 {
     if (!bt->l1_line[slot])
         bt->l1_taken[bt->l1_taken_count++] = (uint32_t)slot;
@@ -296,7 +296,7 @@ static inline __attribute__((always_inline)) void ws_load_run(ws_load_batch *lb,
     uint8_t *held;
     uint64_t *filled_line;
     if (first == last) {   /* one sector (one address for the warp): ws_load_line's work for it alone */
-        ws_l1_line(bt, first, &held, &filled_line, &w->tm.l1_slot);
+        ws_l1_line(bt, first, &held, &filled_line, &w->tm.l1_slot[0]);
         ws_load_sector(lb, held, filled_line, first, map, issued, &latency);
         ws_load_end(lb, w, latency, 1, 1);
         *one_line = filled_line;
@@ -331,8 +331,10 @@ static inline void ws_load_repeat(ws_load_batch *lb, ws_warp *w, uint64_t latest
 /* A load's sectors in any order (distinct, as the lanes meet them; on `lines` lines), when
  * ws_load_batch_applies takes the allocation (ws_timing_load_sectors). *one_line (when not NULL): the fill
  * cycles of its line when it has one (ws_load_repeat), else NULL. */
-static inline void ws_load_sectors(ws_load_batch *lb, ws_warp *w, const ws_allocation *al, const uint64_t *sector,
-                                   unsigned n, unsigned lines, const uint64_t **one_line)
+static inline __attribute__((always_inline)) void ws_load_sectors_of(ws_load_batch *lb, ws_warp *w,
+                                                                     const ws_allocation *al, const uint64_t *sector,
+                                                                     unsigned n, unsigned lines,
+                                                                     const uint64_t **one_line, const unsigned memos)
 {
     ws_load_begin(lb, w);
     uint8_t *held = NULL;
@@ -340,13 +342,18 @@ static inline void ws_load_sectors(ws_load_batch *lb, ws_warp *w, const ws_alloc
     uint32_t latency = 0;
     for (unsigned i = 0; i < n; i++) {
         if (i == 0 || sector[i] >> 2 != sector[i - 1] >> 2)   /* a new line: looked up (the L1 holds the last one) */
-            ws_l1_line(lb->bt, sector[i], &held, &filled_line, NULL);
+            ws_l1_line(lb->bt, sector[i], &held, &filled_line, i < memos ? &w->tm.l1_slot[i] : NULL);
         ws_load_sector(lb, held, filled_line, sector[i], al->l2 ? &al->l2[sector[i] - (al->base >> 5)] : NULL,
                        w->tm.issue, &latency);
     }
     ws_load_end(lb, w, latency, n, lines);
     if (one_line)
         *one_line = lines == 1 ? filled_line : NULL;
+}
+static inline void ws_load_sectors(ws_load_batch *lb, ws_warp *w, const ws_allocation *al, const uint64_t *sector,
+                                   unsigned n, unsigned lines, const uint64_t **one_line)
+{
+    ws_load_sectors_of(lb, w, al, sector, n, lines, one_line, 0);
 }
 
 /* ptxas merges broadcast loads of consecutive words (a row of a tile read along k, as
