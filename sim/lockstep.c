@@ -152,7 +152,7 @@ static void group_shapes(const ws_group_member *m, int n, const ws_shape_op *op,
 static inline __attribute__((always_inline)) int plain_group(const group *g, int n, int full, const int scheduled,
                                                              const int pure, const int batched, const int checkable,
                                                              const int nsrc, const int ndst, const int wide,
-                                                             const int words)
+                                                             const int words, const int issued)
 {
     ws_launch *l = g->l;
     ws_block *b = g->b;
@@ -183,6 +183,12 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
     if (batched == WS_BATCH_GLOBAL)
         ws_ld_global_batch_start(&batch, l, b);
     uint64_t word_loads = 0;
+    if (issued) {   /* every warp's issue step first: nothing in another warp's access reads them */
+        const int n4 = n & ~3;
+        ws_timing_wide_issue_load(m->w, n4, bt, op, l->timing->subpartitions, &sums, batched == WS_BATCH_SHARED);
+        for (const ws_group_member *r = m + n4; r < end; r++)
+            ws_timing_issue_scheduled(r->w, bt, op, r->frame, WS_FULL_MASK, latency_branch, &sums, kind, nsrc);
+    }
     if (wide) {   /* the warps' timing does not read the values, nor does the form read the warps' clocks */
         d->wide(&m->w->exec, in, n);
         if (shape.kind != WS_SHAPE_NONE)
@@ -201,9 +207,9 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
                 l->steps++, b->steps++;
         }
         ws_exec *x = pure ? &w->exec : ws_step_context(w, pc, ic, active);
-        if (scheduled)
+        if (scheduled && !issued)
             ws_timing_issue_scheduled(w, bt, op, frame, mask, latency_branch, &sums, kind, nsrc);
-        else if (timing)
+        else if (timing && !issued)
             ws_timing_issue(x, d, frame, mask);
         if (mask) {
             if (batched == WS_BATCH_GLOBAL && words)
@@ -252,10 +258,10 @@ static inline __attribute__((always_inline)) int plain_group(const group *g, int
 static int scheduled_pure_group(const group *g, int n, int full)
 {
     switch (g->d->timing.nsrc) {   /* the operands' count known: the issue step's loop over them unrolls */
-    case 1: return plain_group(g, n, full, 1, 1, 0, 0, 1, -1, 0, 0);
-    case 2: return plain_group(g, n, full, 1, 1, 0, 0, 2, -1, 0, 0);
-    case 3: return plain_group(g, n, full, 1, 1, 0, 0, 3, -1, 0, 0);
-    default: return plain_group(g, n, full, 1, 1, 0, 0, -1, -1, 0, 0);
+    case 1: return plain_group(g, n, full, 1, 1, 0, 0, 1, -1, 0, 0, 0);
+    case 2: return plain_group(g, n, full, 1, 1, 0, 0, 2, -1, 0, 0, 0);
+    case 3: return plain_group(g, n, full, 1, 1, 0, 0, 3, -1, 0, 0, 0);
+    default: return plain_group(g, n, full, 1, 1, 0, 0, -1, -1, 0, 0, 0);
     }
 }
 /* A wide group (plain_group's `wide`) with the real build's issue step: the lanes and shapes at once, then
@@ -316,38 +322,44 @@ static int scheduled_wide_group(const group *g, int n)
     default: return wide_timed(g, n, g->d->timing.nsrc, 0);
     }
 }
-static int scheduled_load_group(const group *g, int n, int full)
+static int scheduled_load_group(const group *g, int n, int full, int together)
 {
     int one = g->d->timing.nsrc == 1 && g->d->timing.ndst == 1;   /* an address register, a destination */
     /* every warp full, no guard, the first warp's address one word for every lane: ws_ld_*_word_next */
     const ws_exec *first = &g->m->w->exec;
     int words = one && full && g->in->guard < 0;
+    /* and the warps' issue steps four at a time where they are consecutive warps in their kernel frames */
+    int issued = words && together && n >= 4 && 4 % g->l->timing->subpartitions == 0 && ws_timing_wide_available();
     if (g->d->batched_load == WS_BATCH_SHARED && words && ws_ld_shared_words_of(g->l, g->in, first))
-        return plain_group(g, n, full, 1, 0, WS_BATCH_SHARED, 0, 1, 1, 0, 1);
+        return issued ? plain_group(g, n, full, 1, 0, WS_BATCH_SHARED, 0, 1, 1, 0, 1, 1)
+                      : plain_group(g, n, full, 1, 0, WS_BATCH_SHARED, 0, 1, 1, 0, 1, 0);
     if (g->d->batched_load == WS_BATCH_GLOBAL && words && ws_ld_global_words_of(g->l, g->in, first))
-        return plain_group(g, n, full, 1, 0, WS_BATCH_GLOBAL, 0, 1, 1, 0, 1);
+        return issued ? plain_group(g, n, full, 1, 0, WS_BATCH_GLOBAL, 0, 1, 1, 0, 1, 1)
+                      : plain_group(g, n, full, 1, 0, WS_BATCH_GLOBAL, 0, 1, 1, 0, 1, 0);
     if (g->d->batched_load == WS_BATCH_SHARED)
-        return one ? plain_group(g, n, full, 1, 0, WS_BATCH_SHARED, 0, 1, 1, 0, 0)
-                   : plain_group(g, n, full, 1, 0, WS_BATCH_SHARED, 0, -1, -1, 0, 0);
-    return one ? plain_group(g, n, full, 1, 0, WS_BATCH_GLOBAL, 0, 1, 1, 0, 0)
-               : plain_group(g, n, full, 1, 0, WS_BATCH_GLOBAL, 0, -1, -1, 0, 0);
+        return issued ? plain_group(g, n, full, 1, 0, WS_BATCH_SHARED, 0, 1, 1, 0, 0, 1)
+             : one    ? plain_group(g, n, full, 1, 0, WS_BATCH_SHARED, 0, 1, 1, 0, 0, 0)
+                      : plain_group(g, n, full, 1, 0, WS_BATCH_SHARED, 0, -1, -1, 0, 0, 0);
+    return issued ? plain_group(g, n, full, 1, 0, WS_BATCH_GLOBAL, 0, 1, 1, 0, 0, 1)
+         : one    ? plain_group(g, n, full, 1, 0, WS_BATCH_GLOBAL, 0, 1, 1, 0, 0, 0)
+                  : plain_group(g, n, full, 1, 0, WS_BATCH_GLOBAL, 0, -1, -1, 0, 0, 0);
 }
 static int scheduled_group(const group *g, int n, int full)
 {
-    return plain_group(g, n, full, 1, 0, 0, 0, -1, -1, 0, 0);
+    return plain_group(g, n, full, 1, 0, 0, 0, -1, -1, 0, 0, 0);
 }
 static int untimed_pure_group(const group *g, int n, int full)
 {
-    return plain_group(g, n, full, 0, 1, 0, 0, -1, -1, 0, 0);
+    return plain_group(g, n, full, 0, 1, 0, 0, -1, -1, 0, 0, 0);
 }
-static int untimed_wide_group(const group *g, int n) { return plain_group(g, n, 1, 0, 1, 0, 0, -1, 1, 1, 0); }
+static int untimed_wide_group(const group *g, int n) { return plain_group(g, n, 1, 0, 1, 0, 0, -1, 1, 1, 0, 0); }
 static int untimed_load_group(const group *g, int n, int full)
 {
     if (g->d->batched_load == WS_BATCH_SHARED)
-        return plain_group(g, n, full, 0, 0, WS_BATCH_SHARED, 0, -1, -1, 0, 0);
-    return plain_group(g, n, full, 0, 0, WS_BATCH_GLOBAL, 0, -1, -1, 0, 0);
+        return plain_group(g, n, full, 0, 0, WS_BATCH_SHARED, 0, -1, -1, 0, 0, 0);
+    return plain_group(g, n, full, 0, 0, WS_BATCH_GLOBAL, 0, -1, -1, 0, 0, 0);
 }
-static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 0, 1, -1, -1, 0, 0); }
+static int general_group(const group *g, int n, int full) { return plain_group(g, n, full, 0, 0, 0, 1, -1, -1, 0, 0, 0); }
 
 /* Whether instruction pc of the group's function leaves the SIMT stack alone (and SASS adds no branches). */
 static int plain_at(const ptx_function *fn, const ws_decoded *decoded, int32_t pc)
@@ -363,13 +375,14 @@ static int variant_of(const ws_launch *l)
 
 /* g's instruction (one that leaves the stack alone) for its n members; `wide`: its wide form may run them
  * (wide_at). Returns plain_group's. */
-static inline __attribute__((always_inline)) int plain_variant(const group *g, int n, int full, int wide, int kind)
+static inline __attribute__((always_inline)) int plain_variant(const group *g, int n, int full, int wide, int kind,
+                                                               int together)
 {
     const ws_decoded *d = g->d;
     return kind < 0 ? general_group(g, n, full)
          : kind > 0 ? (wide ? scheduled_wide_group(g, n)
                        : d->pure ? scheduled_pure_group(g, n, full)
-                       : d->batched_load ? scheduled_load_group(g, n, full) : scheduled_group(g, n, full))
+                       : d->batched_load ? scheduled_load_group(g, n, full, together) : scheduled_group(g, n, full))
          : wide ? untimed_wide_group(g, n)
          : d->pure ? untimed_pure_group(g, n, full)
          : d->batched_load ? untimed_load_group(g, n, full) : general_group(g, n, full);
@@ -400,7 +413,7 @@ static int plain_rounds(group *g, int wi, int whole_round)
     whole_round = whole_round && whole;
     const int rows_at_once = full && together;   /* a wide form may run the group's lanes */
     for (;;) {
-        int moved = plain_variant(g, n, full, wide_at(g, rows_at_once), kind);
+        int moved = plain_variant(g, n, full, wide_at(g, rows_at_once), kind, rows_at_once);
         if (lead && !moved && l->steps < l->max_steps)
             return lagged_rounds(g, wi, last + 1, kind);
         if (moved || !whole_round || l->steps >= l->max_steps || !plain_at(fn, decoded, g->pc + 1))
@@ -563,7 +576,7 @@ static int lagged_rounds(group *g, int wi, int lead, int kind)
         } else {
             const int wide = wide_at(g, rows_at_once);
             g->m = kind >= 0 && (wide || d->pure) ? index_order : run_order;
-            if (plain_variant(g, n, full, wide, kind))
+            if (plain_variant(g, n, full, wide, kind, 0))   /* run_order: not side by side */
                 break;
             pc++;
         }

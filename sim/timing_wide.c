@@ -28,17 +28,19 @@ AVX2 static inline uint64_t lanes_sum(__m256i v)
     return (uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(half, _mm_unpackhi_epi64(half, half)));
 }
 
-/* ws_timing_wide_issue with op->nsrc known (`nsrc`: the loop over the operands unrolls). */
+/* ws_timing_wide_issue with op->nsrc known (`nsrc`: the loop over the operands unrolls); `load`: 0 an arithmetic
+ * instruction (retired here), else ws_timing_wide_issue_load's, its space the store it waits for (1 global, 2
+ * shared). */
 AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, int n, ws_block_timing *bt,
                                                                  const ws_timing_op *op, uint32_t subpartitions,
-                                                                 ws_issue_sums *s, const int nsrc)
+                                                                 ws_issue_sums *s, const int nsrc, const int load)
 {
     const __m256i lanes = _mm256_setr_epi64x(0, sizeof(ws_warp), 2 * sizeof(ws_warp), 3 * sizeof(ws_warp));
     const __m256i three = _mm256_set1_epi64x(3), zero = _mm256_setzero_si256();
     const __m256i slots_op = _mm256_set1_epi64x(op->sass ? op->sass : 1);
     const __m256i result = _mm256_set1_epi64x((int64_t)op->latency);
     const uint64_t wait_op = op->wait;
-    const int folds = op->folds;
+    const int folds = !load && op->folds;   /* a load's are not looked at (ws_timing_issue_scheduled) */
     const uint16_t dst = op->dst[0];
     __m256i slot_sum = zero, stall_sum = zero, stall_short = zero, stall_long = zero;
     const uint32_t first_index = (uint32_t)w->index;
@@ -47,6 +49,10 @@ AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, in
         __m256i block_end = GATHER_FIELD(w, offsetof(ws_warp, tm.block_end), lanes);
         __m256i ready_at = GATHER_FIELD(w, offsetof(ws_warp, frames[0].ready), lanes);   /* the rows' addresses */
         __m256i ready = now, wait = zero, kinds = zero;
+        if (load) {   /* a load may read what an earlier store wrote: it waits (ws_timing_ready_of) */
+            __m256i stored = GATHER_FIELD(w, offsetof(ws_warp, tm.store_issued[load - 1]), lanes);
+            ready = _mm256_blendv_epi8(ready, stored, _mm256_cmpgt_epi64(stored, ready));
+        }
         for (int i = 0; i < nsrc; i++) {   /* ws_timing_ready_of's loop: the latest operand, and what it waits on */
             __m256i r = _mm256_i64gather_epi64((const long long *)(uintptr_t)(op->src[i] * sizeof(uint64_t)),
                                                ready_at, 1);
@@ -71,19 +77,30 @@ AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, in
                                       _mm256_and_si256(stalled, _mm256_cmpeq_epi64(wait, _mm256_set1_epi64x(2))));
         block_end = _mm256_blendv_epi8(block_end, end, _mm256_cmpgt_epi64(end, block_end));
         slot_sum = _mm256_add_epi64(slot_sum, slots);
-        __m256i retired = _mm256_or_si256(_mm256_slli_epi64(_mm256_add_epi64(ready, result), 2),
-                                          _mm256_set1_epi64x((int64_t)wait_op));
         uint64_t v_next[4], v_end[4], v_retired[4], v_at[4], v_kinds[4];
         _mm256_storeu_si256((__m256i *)v_next, next);
         _mm256_storeu_si256((__m256i *)v_end, block_end);
-        _mm256_storeu_si256((__m256i *)v_retired, retired);
-        _mm256_storeu_si256((__m256i *)v_at, ready_at);
-        /* the issue cycle, latency and wait the issue step leaves for the retire step are not stored: the
-         * retire step is done, and the next issue step sets them before anything reads them */
-        for (int j = 0; j < 4; j++) {
-            w[j].tm.cycle = v_next[j];
-            w[j].tm.block_end = v_end[j];
-            ((uint64_t *)(uintptr_t)v_at[j])[dst] = v_retired[j];
+        if (load) {   /* the issue cycle, latency and wait the access and the retire step read */
+            _mm256_storeu_si256((__m256i *)v_retired, ready);
+            for (int j = 0; j < 4; j++) {
+                w[j].tm.cycle = v_next[j];
+                w[j].tm.block_end = v_end[j];
+                w[j].tm.issue = v_retired[j];
+                w[j].tm.latency = op->latency;
+                w[j].tm.wait = op->wait;
+            }
+        } else {
+            __m256i retired = _mm256_or_si256(_mm256_slli_epi64(_mm256_add_epi64(ready, result), 2),
+                                              _mm256_set1_epi64x((int64_t)wait_op));
+            _mm256_storeu_si256((__m256i *)v_retired, retired);
+            _mm256_storeu_si256((__m256i *)v_at, ready_at);
+            /* the issue cycle, latency and wait the issue step leaves for the retire step are not stored: the
+             * retire step is done, and the next issue step sets them before anything reads them */
+            for (int j = 0; j < 4; j++) {
+                w[j].tm.cycle = v_next[j];
+                w[j].tm.block_end = v_end[j];
+                ((uint64_t *)(uintptr_t)v_at[j])[dst] = v_retired[j];
+            }
         }
         if (!_mm256_testz_si256(kinds, three)) {   /* a load's result used: it is no longer unused */
             _mm256_storeu_si256((__m256i *)v_kinds, kinds);
@@ -111,11 +128,21 @@ AVX2 void ws_timing_wide_issue(ws_warp *w, int n, ws_block_timing *bt, const ws_
                                uint32_t subpartitions, ws_issue_sums *s)
 {
     switch (op->nsrc) {
-    case 0: wide_issue(w, n, bt, op, subpartitions, s, 0); break;
-    case 1: wide_issue(w, n, bt, op, subpartitions, s, 1); break;
-    case 2: wide_issue(w, n, bt, op, subpartitions, s, 2); break;
-    case 3: wide_issue(w, n, bt, op, subpartitions, s, 3); break;
-    default: wide_issue(w, n, bt, op, subpartitions, s, op->nsrc); break;
+    case 0: wide_issue(w, n, bt, op, subpartitions, s, 0, 0); break;
+    case 1: wide_issue(w, n, bt, op, subpartitions, s, 1, 0); break;
+    case 2: wide_issue(w, n, bt, op, subpartitions, s, 2, 0); break;
+    case 3: wide_issue(w, n, bt, op, subpartitions, s, 3, 0); break;
+    default: wide_issue(w, n, bt, op, subpartitions, s, op->nsrc, 0); break;
     }
+}
+
+AVX2 void ws_timing_wide_issue_load(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *op,
+                                    uint32_t subpartitions, ws_issue_sums *s, int shared)
+{
+    if (op->nsrc == 1)   /* an address register: the commonest */
+        shared ? wide_issue(w, n, bt, op, subpartitions, s, 1, 2) : wide_issue(w, n, bt, op, subpartitions, s, 1, 1);
+    else
+        shared ? wide_issue(w, n, bt, op, subpartitions, s, op->nsrc, 2)
+               : wide_issue(w, n, bt, op, subpartitions, s, op->nsrc, 1);
 }
 #endif

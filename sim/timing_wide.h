@@ -2,6 +2,7 @@
 #ifndef WARPSIM_SIM_TIMING_WIDE_H
 #define WARPSIM_SIM_TIMING_WIDE_H
 
+#include "sim/timing.h"
 #include "sim/timing_issue.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -14,9 +15,33 @@ static inline int ws_timing_wide_available(void) { return __builtin_cpu_supports
  * `subpartitions`, each warp's being its index modulo their number. */
 void ws_timing_wide_issue(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *op, uint32_t subpartitions,
                           ws_issue_sums *s);
+/* ws_timing_issue_scheduled alone for a load (WS_ISSUE_LOAD_GLOBAL, or WS_ISSUE_LOAD_SHARED where `shared`), every
+ * lane active, for the n & ~3 warps from w on, as ws_timing_wide_issue's: each warp's issue cycle, latency and
+ * wait are left for its access and its retire step (ws_timing_retire_of). */
+void ws_timing_wide_issue_load(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *op,
+                               uint32_t subpartitions, ws_issue_sums *s, int shared);
 #else
 #define WS_TIMING_WIDE_AVX2 0
 static inline int ws_timing_wide_available(void) { return 0; }
+/* Where there is no AVX2 the callers take their warp-by-warp paths (ws_timing_wide_available); these, the
+ * same steps warp by warp, keep those callers compiling. */
+static inline void ws_timing_wide_issue(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *op,
+                                        uint32_t subpartitions, ws_issue_sums *s)
+{
+    (void)subpartitions;
+    for (int k = 0; k < (n & ~3); k++) {
+        ws_timing_issue_scheduled(&w[k], bt, op, w[k].frames, WS_FULL_MASK, 0, s, WS_ISSUE_ARITHMETIC, -1);
+        ws_timing_retire_of(&w[k], op, w[k].frames, WS_ISSUE_ARITHMETIC, 1);
+    }
+}
+static inline void ws_timing_wide_issue_load(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *op,
+                                             uint32_t subpartitions, ws_issue_sums *s, int shared)
+{
+    (void)subpartitions;
+    for (int k = 0; k < (n & ~3); k++)
+        ws_timing_issue_scheduled(&w[k], bt, op, w[k].frames, WS_FULL_MASK, 0, s,
+                                  shared ? WS_ISSUE_LOAD_SHARED : WS_ISSUE_LOAD_GLOBAL, -1);
+}
 #endif
 
 #endif
