@@ -686,24 +686,27 @@ static inline __attribute__((always_inline)) int load_row_words_of(ws_exec *x, c
 }
 
 /* load_rows_of with the rows' width known (16, 8 or 4 lanes, ws_shape's), so that its loops over the rows
- * unroll: a 16x16 block's loads took 491 host instructions a warp with it read from the shape. */
-static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b)
+ * unroll: a 16x16 block's loads took 491 host instructions a warp with it read from the shape. Out of line, so
+ * that ws_ld_global_known's other paths keep their code (inline, the naive matmul's one-word loads took 4.6 host
+ * instructions more each). */
+static __attribute__((noinline)) int load_rows_general(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b)
 {
-    const ws_shape *s = &x->shape[in->operand[1].reg];
-    if (s->stride == 0 && ptx_types[in->type].size == 4) {
-        switch (s->width) {
-        case 16: return load_row_words_of(x, in, b, 16) || load_rows_of(x, in, b, 16);
-        case 8: return load_row_words_of(x, in, b, 8) || load_rows_of(x, in, b, 8);
-        case 4: return load_row_words_of(x, in, b, 4) || load_rows_of(x, in, b, 4);
-        default: return 0;
-        }
-    }
-    switch (s->width) {
+    switch (x->shape[in->operand[1].reg].width) {
     case 16: return load_rows_of(x, in, b, 16);
     case 8: return load_rows_of(x, in, b, 8);
     case 4: return load_rows_of(x, in, b, 4);
     default: return 0;   /* none other (ws_shape_of_row's): the general path */
     }
+}
+/* The rows of one word (load_row_words_of, inline), else load_rows_general. */
+static inline __attribute__((always_inline)) int load_rows(ws_exec *x, const ptx_instr *in, ws_ld_global_batch *b)
+{
+    const ws_shape *s = &x->shape[in->operand[1].reg];
+    if (s->stride == 0 && ptx_types[in->type].size == 4 &&
+        (s->width == 16 ? load_row_words_of(x, in, b, 16) : s->width == 8 ? load_row_words_of(x, in, b, 8)
+         : s->width == 4 && load_row_words_of(x, in, b, 4)))
+        return 1;
+    return load_rows_general(x, in, b);
 }
 
 /* A full warp's ld.global of one 4- or 8-byte element whose address register's shape is rows (a warp
