@@ -2,7 +2,9 @@
  * The real build's issue and retire steps (sim/timing_issue.h, sim/timing.h) for a wide group's warps
  * (sim/lockstep.c), four at a time in AVX2 registers: an arithmetic instruction, every lane active, one
  * destination. The warps' clocks stay where they are (each warp's ws_warp_timing, its kernel frame's ready
- * cycles); gathers read four warps' fields at once and the results are stored warp by warp. The same values
+ * cycles); four warps' fields are loaded one by one into a vector and the results stored warp by warp (AVX2's
+ * gathers, one instruction each for callgrind, cost this project's AMD VM 15% of the naive matmul's seconds and
+ * 10% of the tiled one's: bench/README.md, eighteenth steps). The same values
  * as ws_timing_issue_scheduled and ws_timing_retire_of give each warp in turn: only sums (slots, stalls)
  * are added in another order.
  */
@@ -18,8 +20,9 @@
 #define AVX2 __attribute__((target("avx2")))
 
 /* Four consecutive warps' 64-bit field at byte `offset` of ws_warp, from warp w on. */
-#define GATHER_FIELD(w, offset, lanes) \
-    _mm256_i64gather_epi64((const long long *)((const char *)(w) + (offset)), (lanes), 1)
+#define FIELD_OF(w, j, offset) (*(const long long *)(const void *)((const char *)&(w)[j] + (offset)))
+#define FOUR_FIELDS(w, offset) \
+    _mm256_setr_epi64x(FIELD_OF(w, 0, offset), FIELD_OF(w, 1, offset), FIELD_OF(w, 2, offset), FIELD_OF(w, 3, offset))
 
 /* The sum of four 64-bit lanes. */
 AVX2 static inline uint64_t lanes_sum(__m256i v)
@@ -35,7 +38,6 @@ AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, in
                                                                  const ws_timing_op *op, uint32_t subpartitions,
                                                                  ws_issue_sums *s, const int nsrc, const int load)
 {
-    const __m256i lanes = _mm256_setr_epi64x(0, sizeof(ws_warp), 2 * sizeof(ws_warp), 3 * sizeof(ws_warp));
     const __m256i three = _mm256_set1_epi64x(3), zero = _mm256_setzero_si256();
     const __m256i slots_op = _mm256_set1_epi64x(op->sass ? op->sass : 1);
     const __m256i result = _mm256_set1_epi64x((int64_t)op->latency);
@@ -45,17 +47,19 @@ AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, in
     __m256i slot_sum = zero, stall_sum = zero, stall_short = zero, stall_long = zero;
     const uint32_t first_index = (uint32_t)w->index;
     for (int k = 0; k + 4 <= n; k += 4, w += 4) {
-        __m256i now = GATHER_FIELD(w, offsetof(ws_warp, tm.cycle), lanes);
-        __m256i block_end = GATHER_FIELD(w, offsetof(ws_warp, tm.block_end), lanes);
-        __m256i ready_at = GATHER_FIELD(w, offsetof(ws_warp, frames[0].ready), lanes);   /* the rows' addresses */
+        __m256i now = FOUR_FIELDS(w, offsetof(ws_warp, tm.cycle));
+        __m256i block_end = FOUR_FIELDS(w, offsetof(ws_warp, tm.block_end));
+        uint64_t *const at[4] = {w[0].frames[0].ready, w[1].frames[0].ready, w[2].frames[0].ready,
+                                 w[3].frames[0].ready};   /* the kernel frames' ready cycles */
         __m256i ready = now, wait = zero, kinds = zero;
         if (load) {   /* a load may read what an earlier store wrote: it waits (ws_timing_ready_of) */
-            __m256i stored = GATHER_FIELD(w, offsetof(ws_warp, tm.store_issued[load - 1]), lanes);
+            __m256i stored = FOUR_FIELDS(w, offsetof(ws_warp, tm.store_issued[load - 1]));
             ready = _mm256_blendv_epi8(ready, stored, _mm256_cmpgt_epi64(stored, ready));
         }
         for (int i = 0; i < nsrc; i++) {   /* ws_timing_ready_of's loop: the latest operand, and what it waits on */
-            __m256i r = _mm256_i64gather_epi64((const long long *)(uintptr_t)(op->src[i] * sizeof(uint64_t)),
-                                               ready_at, 1);
+            const uint16_t src = op->src[i];
+            __m256i r = _mm256_setr_epi64x((long long)at[0][src], (long long)at[1][src], (long long)at[2][src],
+                                           (long long)at[3][src]);
             __m256i cycle = _mm256_srli_epi64(r, 2), later = _mm256_cmpgt_epi64(cycle, ready);
             ready = _mm256_blendv_epi8(ready, cycle, later);
             wait = _mm256_blendv_epi8(wait, _mm256_and_si256(r, three), later);
@@ -63,7 +67,7 @@ AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, in
         }
         __m256i slots = slots_op;
         if (folds) {   /* an unrolled copy's bookkeeping: no slot but on every WS_PTXAS_UNROLL-th back edge */
-            __m256i edges = GATHER_FIELD(w, offsetof(ws_warp, tm.back_edges), lanes);
+            __m256i edges = FOUR_FIELDS(w, offsetof(ws_warp, tm.back_edges));
             __m256i copy = _mm256_cmpeq_epi64(_mm256_and_si256(edges, _mm256_set1_epi64x(WS_PTXAS_UNROLL - 1)), zero);
             slots = _mm256_and_si256(slots, copy);
         }
@@ -77,7 +81,7 @@ AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, in
                                       _mm256_and_si256(stalled, _mm256_cmpeq_epi64(wait, _mm256_set1_epi64x(2))));
         block_end = _mm256_blendv_epi8(block_end, end, _mm256_cmpgt_epi64(end, block_end));
         slot_sum = _mm256_add_epi64(slot_sum, slots);
-        uint64_t v_next[4], v_end[4], v_retired[4], v_at[4], v_kinds[4];
+        uint64_t v_next[4], v_end[4], v_retired[4], v_kinds[4];
         _mm256_storeu_si256((__m256i *)v_next, next);
         _mm256_storeu_si256((__m256i *)v_end, block_end);
         if (load) {   /* the issue cycle, latency and wait the access and the retire step read */
@@ -93,13 +97,12 @@ AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, in
             __m256i retired = _mm256_or_si256(_mm256_slli_epi64(_mm256_add_epi64(ready, result), 2),
                                               _mm256_set1_epi64x((int64_t)wait_op));
             _mm256_storeu_si256((__m256i *)v_retired, retired);
-            _mm256_storeu_si256((__m256i *)v_at, ready_at);
             /* the issue cycle, latency and wait the issue step leaves for the retire step are not stored: the
              * retire step is done, and the next issue step sets them before anything reads them */
             for (int j = 0; j < 4; j++) {
                 w[j].tm.cycle = v_next[j];
                 w[j].tm.block_end = v_end[j];
-                ((uint64_t *)(uintptr_t)v_at[j])[dst] = v_retired[j];
+                at[j][dst] = v_retired[j];
             }
         }
         if (!_mm256_testz_si256(kinds, three)) {   /* a load's result used: it is no longer unused */
