@@ -10,8 +10,6 @@
  */
 #include "sim/timing_wide.h"
 
-#include <stddef.h>
-
 #include "sim/timing_issue.h"
 
 #if WS_TIMING_WIDE_AVX2
@@ -19,10 +17,10 @@
 
 #define AVX2 __attribute__((target("avx2")))
 
-/* Four consecutive warps' 64-bit field at byte `offset` of ws_warp, from warp w on. */
-#define FIELD_OF(w, j, offset) (*(const long long *)(const void *)((const char *)&(w)[j] + (offset)))
-#define FOUR_FIELDS(w, offset) \
-    _mm256_setr_epi64x(FIELD_OF(w, 0, offset), FIELD_OF(w, 1, offset), FIELD_OF(w, 2, offset), FIELD_OF(w, 3, offset))
+/* Four consecutive warps' `field` of ws_warp (an unsigned integer of 64 bits at most), from warp w on. */
+#define FOUR_FIELDS(w, field) \
+    _mm256_setr_epi64x((long long)(w)[0].field, (long long)(w)[1].field, (long long)(w)[2].field, \
+                       (long long)(w)[3].field)
 
 /* The sum of four 64-bit lanes. */
 AVX2 static inline uint64_t lanes_sum(__m256i v)
@@ -47,13 +45,13 @@ AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, in
     __m256i slot_sum = zero, stall_sum = zero, stall_short = zero, stall_long = zero;
     const uint32_t first_index = (uint32_t)w->index;
     for (int k = 0; k + 4 <= n; k += 4, w += 4) {
-        __m256i now = FOUR_FIELDS(w, offsetof(ws_warp, tm.cycle));
-        __m256i block_end = FOUR_FIELDS(w, offsetof(ws_warp, tm.block_end));
+        __m256i now = FOUR_FIELDS(w, tm.cycle);
+        __m256i block_end = FOUR_FIELDS(w, tm.block_end);
         uint64_t *const at[4] = {w[0].frames[0].ready, w[1].frames[0].ready, w[2].frames[0].ready,
                                  w[3].frames[0].ready};   /* the kernel frames' ready cycles */
         __m256i ready = now, wait = zero, kinds = zero;
         if (load) {   /* a load may read what an earlier store wrote: it waits (ws_timing_ready_of) */
-            __m256i stored = FOUR_FIELDS(w, offsetof(ws_warp, tm.store_issued[load - 1]));
+            __m256i stored = FOUR_FIELDS(w, tm.store_issued[load - 1]);
             ready = _mm256_blendv_epi8(ready, stored, _mm256_cmpgt_epi64(stored, ready));
         }
         for (int i = 0; i < nsrc; i++) {   /* ws_timing_ready_of's loop: the latest operand, and what it waits on */
@@ -67,7 +65,7 @@ AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, in
         }
         __m256i slots = slots_op;
         if (folds) {   /* an unrolled copy's bookkeeping: no slot but on every WS_PTXAS_UNROLL-th back edge */
-            __m256i edges = FOUR_FIELDS(w, offsetof(ws_warp, tm.back_edges));
+            __m256i edges = FOUR_FIELDS(w, tm.back_edges);
             __m256i copy = _mm256_cmpeq_epi64(_mm256_and_si256(edges, _mm256_set1_epi64x(WS_PTXAS_UNROLL - 1)), zero);
             slots = _mm256_and_si256(slots, copy);
         }
