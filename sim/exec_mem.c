@@ -670,7 +670,7 @@ static inline __attribute__((always_inline)) int load_row_words_of(ws_exec *x, c
         ws_load_sectors_of(&b->timing, x->warp, al, sector, rows, lines, &one_line, 2);
     uint64_t *r = ws_row(x, in->operand[0].reg);
     const uint8_t *p = al->bytes + (base - al->base);
-    for (unsigned j = 0; j < rows; j++, p += step) {
+    for (unsigned j = 0; j < rows; j++, p += step) {   /* read_run_lanes's stride 0 (calling it here: n16 +20%) */
         uint32_t word;
         memcpy(&word, p, 4);
         lane_quad q = {word, word, word, word};

@@ -1,12 +1,12 @@
 /*
  * The real build's issue and retire steps (sim/timing_issue.h, sim/timing.h) for a wide group's warps
  * (sim/lockstep.c), four at a time in AVX2 registers: an arithmetic instruction, every lane active, one
- * destination. The warps' clocks stay where they are (each warp's ws_warp_timing, its kernel frame's ready
- * cycles); four warps' fields are loaded one by one into a vector and the results stored warp by warp (AVX2's
- * gathers, one instruction each for callgrind, cost this project's AMD VM 15% of the naive matmul's seconds and
- * 10% of the tiled one's: bench/README.md, eighteenth steps). The same values
- * as ws_timing_issue_scheduled and ws_timing_retire_of give each warp in turn: only sums (slots, stalls)
- * are added in another order.
+ * destination; and a load group's issue steps alone (ws_timing_wide_issue_load). The warps' clocks stay where
+ * they are (each warp's ws_warp_timing, its kernel frame's ready cycles); four warps' fields are loaded one by
+ * one into a vector and the results stored warp by warp (AVX2's gathers, one instruction each for callgrind,
+ * cost this project's AMD VM 15% of the naive matmul's seconds and 10% of the tiled one's: bench/README.md,
+ * eighteenth steps). The same values as ws_timing_issue_scheduled and ws_timing_retire_of give each warp in
+ * turn: only sums (slots, stalls) are added in another order.
  */
 #include "sim/timing_wide.h"
 
@@ -79,17 +79,17 @@ AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, in
                                       _mm256_and_si256(stalled, _mm256_cmpeq_epi64(wait, _mm256_set1_epi64x(2))));
         block_end = _mm256_blendv_epi8(block_end, end, _mm256_cmpgt_epi64(end, block_end));
         slot_sum = _mm256_add_epi64(slot_sum, slots);
-        uint64_t v_next[4], v_end[4], v_retired[4], v_kinds[4];
+        uint64_t v_next[4], v_end[4], v_issue[4], v_retired[4], v_kinds[4];
         _mm256_storeu_si256((__m256i *)v_next, next);
         _mm256_storeu_si256((__m256i *)v_end, block_end);
         if (load) {   /* the issue cycle, latency and wait the access and the retire step read */
-            _mm256_storeu_si256((__m256i *)v_retired, ready);
+            _mm256_storeu_si256((__m256i *)v_issue, ready);
             for (int j = 0; j < 4; j++) {
                 w[j].tm.cycle = v_next[j];
                 w[j].tm.block_end = v_end[j];
-                w[j].tm.issue = v_retired[j];
+                w[j].tm.issue = v_issue[j];
                 w[j].tm.latency = op->latency;
-                w[j].tm.wait = op->wait;
+                w[j].tm.wait = (uint8_t)wait_op;
             }
         } else {
             __m256i retired = _mm256_or_si256(_mm256_slli_epi64(_mm256_add_epi64(ready, result), 2),
