@@ -110,6 +110,11 @@ record() {
             --buf A=f32:4096:random=1 --buf B=f32:4096:random=2 --buf C=f32:4096 --arg A --arg B --arg C \
             --arg s32:64 --max-steps $steps
     done
+    for steps in 20 36 45 100; do   # ... and in a run of wide instructions one group runs (sim/lockstep.c's wide_run)
+        run_case "$warpsim" "$dir" "vector_add_budget_$steps" $va --kernel vector_add_naive --grid 2 --block 256 \
+            --buf A=f32:512:random=1 --buf B=f32:512:random=2 --buf C=f32:512 --arg A --arg B --arg C --arg s32:512 \
+            --max-steps $steps
+    done
     local dc=tests/nvcc/003_device_functions.ptx   # a .func call: a warp's call frame set up at its first call
     run_case "$warpsim" "$dir" device_calls $dc --kernel device_calls --grid 5 --block 96 \
         --buf in=u32:480:random=1 --buf out=u32:480 --arg in --arg out --arg s32:450

@@ -9,6 +9,8 @@
  */
 #include "sim/lockstep.h"
 
+#include <string.h>
+
 #include "sim/exec_mem.h"
 #include "sim/step.h"
 #include "sim/shape.h"
@@ -367,6 +369,22 @@ static int plain_at(const ptx_function *fn, const ws_decoded *decoded, int32_t p
     return (uint32_t)pc < (uint32_t)fn->instr_count && !decoded[pc].sass_branches && !decoded[pc].moves_stack;
 }
 
+/* Whether instruction pc of the group's function is a branch that branch_round may run (SASS adds none). */
+static int uniform_branch_at(const ptx_function *fn, const ws_decoded *decoded, int32_t pc)
+{
+    return (uint32_t)pc < (uint32_t)fn->instr_count && !decoded[pc].sass_branches && fn->instrs[pc].opcode == OP_bra;
+}
+
+/* Whether in is a bar.sync that WS_ISSUE_BARRIER describes: an immediate barrier number alone, no guard, and a
+ * timing op of pipe BARRIER with no memory, no registers, no fold and no branch. */
+static inline int barrier_at(const ptx_instr *in, const ws_decoded *d)
+{
+    const ws_timing_op *op = &d->timing;
+    return in->opcode == OP_bar_sync && in->operand_count == 1 && in->operand[0].kind == PTX_OPD_IMM &&
+           in->guard < 0 && op->pipe == WS_PIPE_BARRIER && !op->mem && !op->nsrc && !op->ndst && !op->folds &&
+           !op->branch;
+}
+
 /* Which variant runs the launch's groups: 1, the real build's issue step; 0, no timing; -1, the general group. */
 static int variant_of(const ws_launch *l)
 {
@@ -396,10 +414,99 @@ static inline int wide_at(const group *g, int rows_at_once)
 }
 
 static int lagged_rounds(group *g, int wi, int lead, int kind);
+static inline __attribute__((always_inline)) int moving_group(const group *g, int wi, const int branch,
+                                                              const int barrier, const int listed, int count);
+
+/* The branch at g's instruction for its n members (g->m) that were the whole round: 1 where each went one
+ * way, and all to one instruction that leaves the stack alone, with their paths' entries as they were (their
+ * next round is then these warps at that instruction: g moves there); 0 otherwise (the round ends here, every
+ * member having run the branch). */
+static int branch_round(group *g, int n, const ptx_function *fn, const ws_decoded *decoded)
+{
+    moving_group(g, 0, 1, 0, 1, n);
+    if (g->l->failed)
+        return 0;
+    const ws_group_member *m = g->m;
+    const int32_t to = m->top->pc;
+    for (int k = 0; k < n; k++) {   /* a branch moves no frame and leaves a warp ready; one that split pushed */
+        const ws_warp *w = m[k].w;
+        if (&w->simt[w->simt_depth - 1] != m[k].top || m[k].top->pc != to)
+            return 0;
+    }
+    if (!plain_at(fn, decoded, to))
+        return 0;
+    g->pc = to;
+    g->in = &fn->instrs[to];
+    g->d = &decoded[to];
+    return 1;
+}
+
+/* Whether a wide form runs instruction `in` (decoded d) for members whose rows lie side by side, all full: wide_at's
+ * test of one instruction. */
+static inline int wide_instr(const ws_launch *l, const ptx_instr *in, const ws_decoded *d)
+{
+    return d->wide && in->guard < 0 && (d->pure || l->one_pass);
+}
+
+/* How many instructions from g's on a wide run (wide_run) may take for g's n members, the whole round, their rows
+ * side by side: wide forms all, within the step budget; 0 or 1 where the group is not for a run (the real
+ * build's issue step four warps at a time). No merge point ends a run: a full warp's path merges nowhere
+ * (sim/simt.c gives a merge point only to the entries of part of a warp). */
+static int wide_run_length(const group *g, int n, const ptx_function *fn, const ws_decoded *decoded)
+{
+    const ws_launch *l = g->l;
+    const int32_t pc = g->pc;
+    if ((n & 3) || n > WS_WIDE_RUN_WARPS || !plain_at(fn, decoded, pc + 1) ||
+        !wide_instr(l, &fn->instrs[pc + 1], &decoded[pc + 1]) || !wide_instr(l, g->in, g->d) ||
+        4 % l->timing->subpartitions != 0 || !ws_timing_wide_available())
+        return 0;
+    uint64_t room = (l->max_steps - l->steps) / (uint64_t)n;
+    int k = 1;
+    while (k < WS_WIDE_RUN_MAX && (uint64_t)k < room && plain_at(fn, decoded, pc + k) &&
+           wide_instr(l, &fn->instrs[pc + k], &decoded[pc + k]))
+        k++;
+    return k;
+}
+
+/* k wide instructions from g's on for its n members (wide_run_length's): each one's lanes and shapes at once,
+ * then the warps' issue steps for all k (ws_timing_wide_issue_run), each warp moved past the run; g is left at
+ * the run's last instruction. */
+static void wide_run(group *g, int n, int k)
+{
+    ws_launch *l = g->l;
+    ws_block *b = g->b;
+    const ws_group_member *m = g->m;
+    const ws_decoded *d = g->d;
+    const ptx_instr *in = g->in;
+    for (int i = 0; i < k; i++) {   /* nothing of the warps' timing reads the values */
+        d[i].wide(&m->w->exec, &in[i], n);
+        if (d[i].shape.kind != WS_SHAPE_NONE)
+            group_shapes(m, n, &d[i].shape, &in[i]);
+    }
+    ws_issue_sums sums[WS_WIDE_RUN_MAX];
+    const ws_timing_op *ops[WS_WIDE_RUN_MAX];
+    for (int i = 0; i < k; i++)
+        ops[i] = &d[i].timing;
+    memset(sums, 0, (size_t)k * sizeof *sums);
+    ws_timing_wide_issue_run(m->w, n, &b->tm, ops, k, l->timing->subpartitions, sums);
+    for (int j = 0; j < n; j++)
+        m[j].top->pc = g->pc + k;   /* full warps: no merge point to settle (wide_run_length) */
+    l->steps += (uint64_t)n * (uint64_t)k, b->steps += (uint64_t)n * (uint64_t)k;
+    const ws_step_sums steps = {(uint64_t)n, (uint64_t)n * WS_WARP_SIZE, (uint64_t)n * WS_WARP_SIZE};
+    for (int i = 0; i < k; i++) {
+        uint64_t *ic = g->counters[g->pc + i];
+        ws_step_add_sums(ic, &steps);
+        ws_timing_add_issue_sums(ic, &b->tm, &d[i].timing, l->timing, &sums[i]);
+    }
+    g->pc += k - 1;
+    g->in += k - 1;
+    g->d += k - 1;
+}
 
 /* Instructions that leave the stack alone, from g's on: the round's group, then, while it was the whole
- * round (`whole_round`), the next rounds' as long as each is the same warps at the next such instruction;
- * where the round's other warps wait at the next instruction, lagged_rounds. */
+ * round (`whole_round`), the next rounds' as long as each is the same warps at the next such instruction,
+ * or at a branch that sends them all one way to such an instruction (branch_round); where the round's other
+ * warps wait at the next instruction, lagged_rounds. */
 static int plain_rounds(group *g, int wi, int whole_round)
 {
     ws_launch *l = g->l;
@@ -413,16 +520,26 @@ static int plain_rounds(group *g, int wi, int whole_round)
     whole_round = whole_round && whole;
     const int rows_at_once = full && together;   /* a wide form may run the group's lanes */
     for (;;) {
-        int moved = plain_variant(g, n, full, wide_at(g, rows_at_once), kind, rows_at_once);
+        int k = kind > 0 && whole_round && rows_at_once ? wide_run_length(g, n, fn, decoded) : 0, moved = 0;
+        if (k > 1)
+            wide_run(g, n, k);
+        else
+            moved = plain_variant(g, n, full, wide_at(g, rows_at_once), kind, rows_at_once);
         if (lead && !moved && l->steps < l->max_steps)
             return lagged_rounds(g, wi, last + 1, kind);
-        if (moved || !whole_round || l->steps >= l->max_steps || !plain_at(fn, decoded, g->pc + 1))
+        if (moved || !whole_round || l->steps >= l->max_steps)
             return last;
         /* the next round: the same warps, each at the next instruction, nothing between */
         g->pc++;
         g->in++;
         g->d++;
         g->room = l->max_steps - l->steps;
+        if (!plain_at(fn, decoded, g->pc)) {
+            if (!uniform_branch_at(fn, decoded, g->pc) || (uint64_t)n > g->room || !branch_round(g, n, fn, decoded) ||
+                l->steps >= l->max_steps)
+                return last;
+            g->room = l->max_steps - l->steps;
+        }
         if ((uint64_t)n > g->room)
             n = (int)g->room;   /* the round stops at the warp that spends the last step */
     }
@@ -433,9 +550,10 @@ static int plain_rounds(group *g, int wi, int whole_round)
  * frames settled before the next runs, as ws_step would, and the group stops at a fault. `branch`: a bra,
  * which the warps whose lanes all go one way take here, moving their path's pc as exec_bra and
  * ws_simt_branch would (a uniform branch pushes nothing), and a warp whose lanes split takes ws_step.
- * Otherwise any other (a barrier, a return, an exit, a call): its handler runs. */
+ * Otherwise any other (a barrier, a return, an exit, a call): its handler runs; `barrier`: a bar.sync that
+ * barrier_at admits, whose issue and retire steps know it (WS_ISSUE_BARRIER). */
 static inline __attribute__((always_inline)) int moving_group(const group *g, int wi, const int branch,
-                                                              const int listed, int count)
+                                                              const int barrier, const int listed, int count)
 {
     ws_launch *l = g->l;
     ws_block *b = g->b;
@@ -444,6 +562,7 @@ static inline __attribute__((always_inline)) int moving_group(const group *g, in
     const int scheduled = l->timing && !l->timing->in_order;
     const int32_t target = branch ? (int32_t)in->operand[0].imm : 0;
     const uint32_t latency_branch = l->arch->latency_branch;
+    const int kind = branch ? WS_ISSUE_BRANCH : barrier ? WS_ISSUE_BARRIER : WS_ISSUE_ANY;
     ws_step_sums steps = {0};
     ws_issue_sums sums = {0};
     uint64_t used = 0;
@@ -467,8 +586,8 @@ static inline __attribute__((always_inline)) int moving_group(const group *g, in
         l->steps++, b->steps++;
         ws_exec *x = ws_step_context(w, g->pc, g->counters[g->pc], active);
         if (scheduled)
-            ws_timing_issue_scheduled(w, &b->tm, &d->timing, frame, mask, latency_branch, &sums,
-                                      branch ? WS_ISSUE_BRANCH : WS_ISSUE_ANY, -1);
+            ws_timing_issue_scheduled(w, &b->tm, &d->timing, frame, mask, latency_branch, &sums, kind,
+                                      barrier ? 0 : -1);
         else if (l->timing)
             ws_timing_issue(x, d, frame, mask);
         if (branch)
@@ -477,7 +596,7 @@ static inline __attribute__((always_inline)) int moving_group(const group *g, in
             d->run(x, in, mask);
         ws_shape_after(x, &d->shape, in, mask);
         if (l->timing)
-            ws_timing_retire_of(w, &d->timing, frame, branch ? WS_ISSUE_BRANCH : WS_ISSUE_ANY, -1);
+            ws_timing_retire_of(w, &d->timing, frame, kind, barrier ? 0 : -1);
         ws_step_settle(l, b, w, depth);
         if (l->failed)
             break;   /* the round stops at the fault */
@@ -497,11 +616,11 @@ static inline __attribute__((always_inline)) int moving_group(const group *g, in
  * wide groups made this file's code larger). */
 static inline __attribute__((always_inline)) int branch_group(const group *g, int wi)
 {
-    return moving_group(g, wi, 1, 0, 0);
+    return moving_group(g, wi, 1, 0, 0, 0);
 }
 static inline __attribute__((always_inline)) int stack_group(const group *g, int wi)
 {
-    return moving_group(g, wi, 0, 0, 0);
+    return barrier_at(g->in, g->d) ? moving_group(g, wi, 0, 1, 0, 0) : moving_group(g, wi, 0, 0, 0, 0);
 }
 
 /* ---- Two halves an instruction apart ------------------------------------------------------------ */
@@ -568,7 +687,7 @@ static int lagged_rounds(group *g, int wi, int lead, int kind)
         g->pc = pc, g->in = &fn->instrs[pc], g->d = d, g->room = l->max_steps - l->steps;
         if (branch) {
             g->m = run_order;
-            moving_group(g, 0, 1, 1, n);
+            moving_group(g, 0, 1, 0, 1, n);
             if (l->failed)
                 break;
             pc = run_order->w->simt[run_order->w->simt_depth - 1].pc;   /* where B's first warp went */

@@ -166,6 +166,7 @@ enum {
     WS_ISSUE_LOAD_GLOBAL,   /* an ld.global (pipe LSU) or ld.shared (SHARED): it reads memory, writes none, */
     WS_ISSUE_LOAD_SHARED,   /* neither branches nor folds (a batched load's, ws_decoded.batched_load) */
     WS_ISSUE_BRANCH,        /* a bra: pipe BRANCH, no memory */
+    WS_ISSUE_BARRIER,       /* a bar.sync of an immediate barrier: pipe BARRIER, no memory, no registers, no fold */
 };
 static inline int ws_issue_is_load(int kind) { return kind == WS_ISSUE_LOAD_GLOBAL || kind == WS_ISSUE_LOAD_SHARED; }
 

@@ -120,7 +120,7 @@ static inline __attribute__((always_inline)) void ws_timing_issue_scheduled(ws_w
     /* ptxas unrolls a loop UNROLL times: only every UNROLL-th pass of its back edge
      * orders the iterations (the others' loads overlap, as in the unrolled body) */
     int back_edge = op->branch & WS_BRANCH_BACK_EDGE;
-    if ((kind == WS_ISSUE_BRANCH || (kind == WS_ISSUE_ANY && op->pipe >= WS_PIPE_BRANCH)) &&
+    if ((kind == WS_ISSUE_BRANCH || kind == WS_ISSUE_BARRIER || (kind == WS_ISSUE_ANY && op->pipe >= WS_PIPE_BRANCH)) &&
         !(back_edge && ++w->tm.back_edges % WS_PTXAS_UNROLL != 0) &&
         block_end > w->tm.cycle)
         w->tm.cycle = block_end;

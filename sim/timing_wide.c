@@ -1,7 +1,8 @@
 /*
  * The real build's issue and retire steps (sim/timing_issue.h, sim/timing.h) for a wide group's warps
- * (sim/lockstep.c), four at a time in AVX2 registers: an arithmetic instruction, every lane active, one
- * destination; and a load group's issue steps alone (ws_timing_wide_issue_load). The warps' clocks stay where
+ * (sim/lockstep.c), four at a time in AVX2 registers: arithmetic instructions, every lane active, one
+ * destination each, one or a run of them (ws_timing_wide_issue_run: the warps' clocks read and stored once for
+ * the run); and a load group's issue steps alone (ws_timing_wide_issue_load). The warps' clocks stay where
  * they are (each warp's ws_warp_timing, its kernel frame's ready cycles); four warps' fields are loaded one by
  * one into a vector and the results stored warp by warp (AVX2's gathers, one instruction each for callgrind,
  * cost this project's AMD VM 15% of the naive matmul's seconds and 10% of the tiled one's: bench/README.md,
@@ -29,100 +30,132 @@ AVX2 static inline uint64_t lanes_sum(__m256i v)
     return (uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(half, _mm_unpackhi_epi64(half, half)));
 }
 
-/* ws_timing_wide_issue with op->nsrc known (`nsrc`: the loop over the operands unrolls); `load`: 0 an arithmetic
- * instruction (retired here), else ws_timing_wide_issue_load's, its space the store it waits for (1 global, 2
- * shared). */
+/* One instruction's sums over groups of four warps, a lane each: issue slots, and stalls in all and on a
+ * short or long scoreboard (the rest waited on fixed latencies). */
+typedef struct {
+    __m256i slots, stall, stall_short, stall_long;
+} four_sums;
+
+/* A four_sums added into s (ws_issue_sums: sim/timing_issue.h). */
+AVX2 static inline void add_sums(ws_issue_sums *s, const four_sums *f)
+{
+    uint64_t stalls = lanes_sum(f->stall), stalls_short = lanes_sum(f->stall_short);
+    uint64_t stalls_long = lanes_sum(f->stall_long);
+    s->slots += lanes_sum(f->slots);
+    s->stalls[WS_WAIT_FIXED] += stalls - stalls_short - stalls_long;
+    s->stalls[WS_WAIT_SHORT] += stalls_short;
+    s->stalls[WS_WAIT_LONG] += stalls_long;
+}
+
+/* Each lane's issue slots (slots) to its warps' sub-partition, the first warp's index first_index. */
+AVX2 static inline void add_issued(ws_block_timing *bt, __m256i slots, uint32_t first_index, uint32_t subpartitions)
+{
+    if (subpartitions == 4 && first_index % 4 == 0) {   /* lane j's warps on sub-partition j (the commonest) */
+        __m256i *issued = (__m256i *)bt->issued;
+        _mm256_storeu_si256(issued, _mm256_add_epi64(_mm256_loadu_si256(issued), slots));
+    } else {
+        uint64_t v_slots[4];
+        _mm256_storeu_si256((__m256i *)v_slots, slots);
+        for (int j = 0; j < 4; j++)   /* lane j's warps are all on one sub-partition: their count divides 4 */
+            bt->issued[(first_index + (uint32_t)j) & (subpartitions - 1)] += v_slots[j];
+    }
+}
+
+/* ws_timing_issue_scheduled's step for four warps at op, taking `slots` issue slots each: their clocks *now and
+ * *block_end move on, their operands' ready cycles are read from at[0 .. 3] (`nsrc` of them where >= 0, else
+ * op->nsrc), `ready` is where they may issue before those (their clocks, or later: a load's wait for a store).
+ * Returns the cycle each issues at; *wait, what it waited on; *kinds or's the operands' ready words in (the
+ * loads whose results are used). */
+AVX2 __attribute__((always_inline)) static inline __m256i issue_four(const ws_timing_op *op, uint64_t *const *at,
+                                                                    __m256i ready, __m256i slots, __m256i *now,
+                                                                    __m256i *block_end, __m256i *wait,
+                                                                    __m256i *kinds, four_sums *f, const int nsrc)
+{
+    const __m256i three = _mm256_set1_epi64x(3);
+    const int count = nsrc >= 0 ? nsrc : op->nsrc;
+    *wait = _mm256_setzero_si256();
+    for (int i = 0; i < count; i++) {   /* ws_timing_ready_of's loop: the latest operand, and what it waits on */
+        const uint16_t src = op->src[i];
+        __m256i r = _mm256_setr_epi64x((long long)at[0][src], (long long)at[1][src], (long long)at[2][src],
+                                       (long long)at[3][src]);
+        __m256i cycle = _mm256_srli_epi64(r, 2), later = _mm256_cmpgt_epi64(cycle, ready);
+        ready = _mm256_blendv_epi8(ready, cycle, later);
+        *wait = _mm256_blendv_epi8(*wait, _mm256_and_si256(r, three), later);
+        *kinds = _mm256_or_si256(*kinds, r);
+    }
+    __m256i next = _mm256_add_epi64(*now, slots), end = _mm256_add_epi64(ready, slots);
+    __m256i before = _mm256_blendv_epi8(next, *block_end, _mm256_cmpgt_epi64(*block_end, next));
+    __m256i stalled = _mm256_and_si256(_mm256_cmpgt_epi64(end, before), _mm256_sub_epi64(end, before));
+    f->stall = _mm256_add_epi64(f->stall, stalled);
+    f->stall_short = _mm256_add_epi64(f->stall_short,
+                                      _mm256_and_si256(stalled, _mm256_cmpeq_epi64(*wait, _mm256_set1_epi64x(1))));
+    f->stall_long = _mm256_add_epi64(f->stall_long,
+                                     _mm256_and_si256(stalled, _mm256_cmpeq_epi64(*wait, _mm256_set1_epi64x(2))));
+    f->slots = _mm256_add_epi64(f->slots, slots);
+    *block_end = _mm256_blendv_epi8(*block_end, end, _mm256_cmpgt_epi64(end, *block_end));
+    *now = next;
+    return ready;
+}
+
+/* ws_timing_wide_issue with op->nsrc known (`nsrc`, as issue_four's); `load`: 0 an arithmetic instruction (retired
+ * here), else ws_timing_wide_issue_load's, its space the store it waits for (1 global, 2 shared). */
 AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, int n, ws_block_timing *bt,
                                                                  const ws_timing_op *op, uint32_t subpartitions,
                                                                  ws_issue_sums *s, const int nsrc, const int load)
 {
-    const __m256i three = _mm256_set1_epi64x(3), zero = _mm256_setzero_si256();
+    const __m256i zero = _mm256_setzero_si256();
     const __m256i slots_op = _mm256_set1_epi64x(op->sass ? op->sass : 1);
-    const __m256i result = _mm256_set1_epi64x((int64_t)op->latency);
-    const uint64_t wait_op = op->wait;
     const int folds = !load && op->folds;   /* a load's are not looked at (ws_timing_issue_scheduled) */
-    const uint16_t dst = op->dst[0];
-    __m256i slot_sum = zero, stall_sum = zero, stall_short = zero, stall_long = zero;
+    four_sums f = {0};
     const uint32_t first_index = (uint32_t)w->index;
     for (int k = 0; k + 4 <= n; k += 4, w += 4) {
-        __m256i now = FOUR_FIELDS(w, tm.cycle);
-        __m256i block_end = FOUR_FIELDS(w, tm.block_end);
+        __m256i now = FOUR_FIELDS(w, tm.cycle), block_end = FOUR_FIELDS(w, tm.block_end);
+        __m256i ready = now, wait, kinds = zero;
         uint64_t *const at[4] = {w[0].frames[0].ready, w[1].frames[0].ready, w[2].frames[0].ready,
                                  w[3].frames[0].ready};   /* the kernel frames' ready cycles */
-        __m256i ready = now, wait = zero, kinds = zero;
         if (load) {   /* a load may read what an earlier store wrote: it waits (ws_timing_ready_of) */
             __m256i stored = FOUR_FIELDS(w, tm.store_issued[load - 1]);
             ready = _mm256_blendv_epi8(ready, stored, _mm256_cmpgt_epi64(stored, ready));
         }
-        for (int i = 0; i < nsrc; i++) {   /* ws_timing_ready_of's loop: the latest operand, and what it waits on */
-            const uint16_t src = op->src[i];
-            __m256i r = _mm256_setr_epi64x((long long)at[0][src], (long long)at[1][src], (long long)at[2][src],
-                                           (long long)at[3][src]);
-            __m256i cycle = _mm256_srli_epi64(r, 2), later = _mm256_cmpgt_epi64(cycle, ready);
-            ready = _mm256_blendv_epi8(ready, cycle, later);
-            wait = _mm256_blendv_epi8(wait, _mm256_and_si256(r, three), later);
-            kinds = _mm256_or_si256(kinds, r);
-        }
         __m256i slots = slots_op;
         if (folds) {   /* an unrolled copy's bookkeeping: no slot but on every WS_PTXAS_UNROLL-th back edge */
             __m256i edges = FOUR_FIELDS(w, tm.back_edges);
-            __m256i copy = _mm256_cmpeq_epi64(_mm256_and_si256(edges, _mm256_set1_epi64x(WS_PTXAS_UNROLL - 1)), zero);
-            slots = _mm256_and_si256(slots, copy);
+            slots = _mm256_and_si256(slots, _mm256_cmpeq_epi64(_mm256_and_si256(edges, _mm256_set1_epi64x(WS_PTXAS_UNROLL - 1)), zero));
         }
-        __m256i next = _mm256_add_epi64(now, slots), end = _mm256_add_epi64(ready, slots);
-        __m256i before = _mm256_blendv_epi8(next, block_end, _mm256_cmpgt_epi64(block_end, next));
-        __m256i stalled = _mm256_and_si256(_mm256_cmpgt_epi64(end, before), _mm256_sub_epi64(end, before));
-        stall_sum = _mm256_add_epi64(stall_sum, stalled);
-        stall_short = _mm256_add_epi64(stall_short,
-                                       _mm256_and_si256(stalled, _mm256_cmpeq_epi64(wait, _mm256_set1_epi64x(1))));
-        stall_long = _mm256_add_epi64(stall_long,
-                                      _mm256_and_si256(stalled, _mm256_cmpeq_epi64(wait, _mm256_set1_epi64x(2))));
-        block_end = _mm256_blendv_epi8(block_end, end, _mm256_cmpgt_epi64(end, block_end));
-        slot_sum = _mm256_add_epi64(slot_sum, slots);
-        uint64_t v_next[4], v_end[4], v_issue[4], v_retired[4], v_kinds[4];
-        _mm256_storeu_si256((__m256i *)v_next, next);
+        ready = issue_four(op, at, ready, slots, &now, &block_end, &wait, &kinds, &f, nsrc);
+        uint64_t v_next[4], v_end[4], v_ready[4];
+        _mm256_storeu_si256((__m256i *)v_next, now);
         _mm256_storeu_si256((__m256i *)v_end, block_end);
         if (load) {   /* the issue cycle, latency and wait the access and the retire step read */
-            _mm256_storeu_si256((__m256i *)v_issue, ready);
+            _mm256_storeu_si256((__m256i *)v_ready, ready);
             for (int j = 0; j < 4; j++) {
                 w[j].tm.cycle = v_next[j];
                 w[j].tm.block_end = v_end[j];
-                w[j].tm.issue = v_issue[j];
+                w[j].tm.issue = v_ready[j];
                 w[j].tm.latency = op->latency;
-                w[j].tm.wait = (uint8_t)wait_op;
+                w[j].tm.wait = (uint8_t)op->wait;
             }
         } else {
-            __m256i retired = _mm256_or_si256(_mm256_slli_epi64(_mm256_add_epi64(ready, result), 2),
-                                              _mm256_set1_epi64x((int64_t)wait_op));
-            _mm256_storeu_si256((__m256i *)v_retired, retired);
+            __m256i retired = _mm256_or_si256(_mm256_slli_epi64(_mm256_add_epi64(ready, _mm256_set1_epi64x(op->latency)), 2),
+                                              _mm256_set1_epi64x((int64_t)op->wait));
+            _mm256_storeu_si256((__m256i *)v_ready, retired);
             /* the issue cycle, latency and wait the issue step leaves for the retire step are not stored: the
              * retire step is done, and the next issue step sets them before anything reads them */
             for (int j = 0; j < 4; j++) {
                 w[j].tm.cycle = v_next[j];
                 w[j].tm.block_end = v_end[j];
-                at[j][dst] = v_retired[j];
+                at[j][op->dst[0]] = v_ready[j];
             }
         }
-        if (!_mm256_testz_si256(kinds, three)) {   /* a load's result used: it is no longer unused */
+        if (!_mm256_testz_si256(kinds, _mm256_set1_epi64x(3))) {   /* a load's result used: no longer unused */
+            uint64_t v_kinds[4];
             _mm256_storeu_si256((__m256i *)v_kinds, kinds);
             for (int j = 0; j < 4; j++)
                 w[j].tm.loads_unused &= (uint8_t)~(v_kinds[j] & 3);
         }
     }
-    if (subpartitions == 4 && first_index % 4 == 0) {   /* lane j's warps on sub-partition j (the commonest) */
-        __m256i *issued = (__m256i *)bt->issued;
-        _mm256_storeu_si256(issued, _mm256_add_epi64(_mm256_loadu_si256(issued), slot_sum));
-    } else {
-        uint64_t v_slots[4];
-        _mm256_storeu_si256((__m256i *)v_slots, slot_sum);
-        for (int j = 0; j < 4; j++)   /* lane j's warps are all on one sub-partition: their count divides 4 */
-            bt->issued[(first_index + (uint32_t)j) & (subpartitions - 1)] += v_slots[j];
-    }
-    uint64_t stalls = lanes_sum(stall_sum), stalls_short = lanes_sum(stall_short), stalls_long = lanes_sum(stall_long);
-    s->slots += lanes_sum(slot_sum);
-    s->stalls[WS_WAIT_FIXED] += stalls - stalls_short - stalls_long;
-    s->stalls[WS_WAIT_SHORT] += stalls_short;
-    s->stalls[WS_WAIT_LONG] += stalls_long;
+    add_issued(bt, f.slots, first_index, subpartitions);
+    add_sums(s, &f);
 }
 
 AVX2 void ws_timing_wide_issue(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *op,
@@ -133,7 +166,7 @@ AVX2 void ws_timing_wide_issue(ws_warp *w, int n, ws_block_timing *bt, const ws_
     case 1: wide_issue(w, n, bt, op, subpartitions, s, 1, 0); break;
     case 2: wide_issue(w, n, bt, op, subpartitions, s, 2, 0); break;
     case 3: wide_issue(w, n, bt, op, subpartitions, s, 3, 0); break;
-    default: wide_issue(w, n, bt, op, subpartitions, s, op->nsrc, 0); break;
+    default: wide_issue(w, n, bt, op, subpartitions, s, -1, 0); break;
     }
 }
 
@@ -143,7 +176,83 @@ AVX2 void ws_timing_wide_issue_load(ws_warp *w, int n, ws_block_timing *bt, cons
     if (op->nsrc == 1)   /* an address register: the commonest */
         shared ? wide_issue(w, n, bt, op, subpartitions, s, 1, 2) : wide_issue(w, n, bt, op, subpartitions, s, 1, 1);
     else
-        shared ? wide_issue(w, n, bt, op, subpartitions, s, op->nsrc, 2)
-               : wide_issue(w, n, bt, op, subpartitions, s, op->nsrc, 1);
+        shared ? wide_issue(w, n, bt, op, subpartitions, s, -1, 2) : wide_issue(w, n, bt, op, subpartitions, s, -1, 1);
 }
+
+/* One arithmetic instruction (op, `nsrc` as issue_four's) of ws_timing_wide_issue_run for its `chunks` groups of
+ * four warps, whose clocks are now[c] and block_end[c], their kernel frames' ready cycles at[4c .. 4c + 3]: the
+ * issue step, then the retire step's ready cycle of its destination. */
+AVX2 __attribute__((always_inline)) static inline void run_step(const ws_timing_op *op, int chunks, __m256i *now,
+                                                               __m256i *block_end, __m256i *kinds,
+                                                               const __m256i *copy, uint64_t *const *at,
+                                                               ws_issue_sums *s, __m256i *slots_all, const int nsrc)
+{
+    const __m256i slots_op = _mm256_set1_epi64x(op->sass ? op->sass : 1);
+    const __m256i latency = _mm256_set1_epi64x((int64_t)op->latency), wait_op = _mm256_set1_epi64x((int64_t)op->wait);
+    const int folds = op->folds;
+    const uint16_t dst = op->dst[0];
+    four_sums f = {0};
+    for (int c = 0; c < chunks; c++, at += 4) {
+        /* an unrolled copy's bookkeeping: no slot but on every WS_PTXAS_UNROLL-th back edge */
+        __m256i slots = folds ? _mm256_and_si256(slots_op, copy[c]) : slots_op, wait;
+        __m256i ready = issue_four(op, at, now[c], slots, &now[c], &block_end[c], &wait, &kinds[c], &f, nsrc);
+        uint64_t v_retired[4];
+        _mm256_storeu_si256((__m256i *)v_retired,
+                            _mm256_or_si256(_mm256_slli_epi64(_mm256_add_epi64(ready, latency), 2), wait_op));
+        for (int j = 0; j < 4; j++)
+            at[j][dst] = v_retired[j];
+    }
+    *slots_all = _mm256_add_epi64(*slots_all, f.slots);
+    add_sums(s, &f);
+}
+
+AVX2 void ws_timing_wide_issue_run(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *const *ops, int k,
+                                   uint32_t subpartitions, ws_issue_sums *s)
+{
+    enum { MAX_CHUNKS = WS_WIDE_RUN_WARPS / 4 };
+    const __m256i zero = _mm256_setzero_si256();
+    __m256i now[MAX_CHUNKS], block_end[MAX_CHUNKS], kinds[MAX_CHUNKS], copy[MAX_CHUNKS], slots_all = zero;
+    uint64_t *at[WS_WIDE_RUN_WARPS];   /* the kernel frames' ready cycles */
+    const int chunks = n / 4;
+    int folds = 0;
+    for (int i = 0; i < k; i++)
+        folds |= ops[i]->folds;
+    for (int c = 0; c < chunks; c++) {   /* the clocks, read once for the run */
+        const ws_warp *v = w + 4 * c;
+        now[c] = FOUR_FIELDS(v, tm.cycle);
+        block_end[c] = FOUR_FIELDS(v, tm.block_end);
+        kinds[c] = zero;
+        if (folds) {   /* no branch in the run: each warp's back edges are the same for every instruction */
+            __m256i edges = FOUR_FIELDS(v, tm.back_edges);
+            copy[c] = _mm256_cmpeq_epi64(_mm256_and_si256(edges, _mm256_set1_epi64x(WS_PTXAS_UNROLL - 1)), zero);
+        }
+        for (int j = 0; j < 4; j++)
+            at[4 * c + j] = v[j].frames[0].ready;
+    }
+    for (int i = 0; i < k; i++) {
+        const ws_timing_op *op = ops[i];
+        switch (op->nsrc) {   /* the operands' count known: their loop unrolls */
+        case 0: run_step(op, chunks, now, block_end, kinds, copy, at, &s[i], &slots_all, 0); break;
+        case 1: run_step(op, chunks, now, block_end, kinds, copy, at, &s[i], &slots_all, 1); break;
+        case 2: run_step(op, chunks, now, block_end, kinds, copy, at, &s[i], &slots_all, 2); break;
+        case 3: run_step(op, chunks, now, block_end, kinds, copy, at, &s[i], &slots_all, 3); break;
+        default: run_step(op, chunks, now, block_end, kinds, copy, at, &s[i], &slots_all, -1); break;
+        }
+    }
+    for (int c = 0; c < chunks; c++) {   /* the issue cycle, latency and wait an issue step leaves are not stored:
+                                          * the retire step is done, and the next issue step sets them first */
+        ws_warp *v = w + 4 * c;
+        uint64_t v_now[4], v_end[4], v_kinds[4];
+        _mm256_storeu_si256((__m256i *)v_now, now[c]);
+        _mm256_storeu_si256((__m256i *)v_end, block_end[c]);
+        _mm256_storeu_si256((__m256i *)v_kinds, kinds[c]);
+        for (int j = 0; j < 4; j++) {
+            v[j].tm.cycle = v_now[j];
+            v[j].tm.block_end = v_end[j];
+            v[j].tm.loads_unused &= (uint8_t)~(v_kinds[j] & 3);   /* a load's result used: no longer unused */
+        }
+    }
+    add_issued(bt, slots_all, (uint32_t)w->index, subpartitions);
+}
+
 #endif

@@ -5,6 +5,11 @@
 #include "sim/timing.h"
 #include "sim/timing_issue.h"
 
+/* The most instructions, and warps, ws_timing_wide_issue_run takes at once (the warps of 1024 threads: every
+ * preset's largest block; an arch file may allow more, and sim/lockstep.c takes no run then). */
+#define WS_WIDE_RUN_MAX 16
+#define WS_WIDE_RUN_WARPS 32
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #define WS_TIMING_WIDE_AVX2 1
 /* Whether ws_timing_wide_issue may run on this CPU. */
@@ -15,6 +20,11 @@ static inline int ws_timing_wide_available(void) { return __builtin_cpu_supports
  * `subpartitions`, each warp's being its index modulo their number. */
 void ws_timing_wide_issue(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *op, uint32_t subpartitions,
                           ws_issue_sums *s);
+/* ws_timing_wide_issue for k instructions in a row (ops[0 .. k-1], each wide: arithmetic, one destination; no
+ * branch among them), the same n warps (a multiple of 4, WS_WIDE_RUN_WARPS at most), their clocks read and
+ * stored once for the run: instruction i's sums go to s[i]. k is WS_WIDE_RUN_MAX at most. */
+void ws_timing_wide_issue_run(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *const *ops, int k,
+                              uint32_t subpartitions, ws_issue_sums *s);
 /* ws_timing_issue_scheduled alone for a load (WS_ISSUE_LOAD_GLOBAL, or WS_ISSUE_LOAD_SHARED where `shared`), every
  * lane active, for the n & ~3 warps from w on, as ws_timing_wide_issue's: each warp's issue cycle, latency and
  * wait are left for its access and its retire step (ws_timing_retire_of). */
@@ -33,6 +43,12 @@ static inline void ws_timing_wide_issue(ws_warp *w, int n, ws_block_timing *bt, 
         ws_timing_issue_scheduled(&w[k], bt, op, w[k].frames, WS_FULL_MASK, 0, s, WS_ISSUE_ARITHMETIC, -1);
         ws_timing_retire_of(&w[k], op, w[k].frames, WS_ISSUE_ARITHMETIC, 1);
     }
+}
+static inline void ws_timing_wide_issue_run(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *const *ops,
+                                            int k, uint32_t subpartitions, ws_issue_sums *s)
+{
+    for (int i = 0; i < k; i++)
+        ws_timing_wide_issue(w, n, bt, ops[i], subpartitions, &s[i]);
 }
 static inline void ws_timing_wide_issue_load(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *op,
                                              uint32_t subpartitions, ws_issue_sums *s, int shared)
