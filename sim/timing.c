@@ -550,19 +550,19 @@ WS_LANE_LOOPS int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint6
     ws_block_timing *bt = &x->block->tm;
     ws_warp *w = x->warp;
     int far = stride > 32;   /* a sector a lane, in lane order (ws_timing_memory's "by more") */
-    uint64_t first = a0 >> 5, last = (a0 + 31 * stride) >> 5, sector[WS_WARP_SIZE];
+    uint64_t first = a0 >> 5, last = (a0 + 31 * stride) >> 5;
     unsigned n = far ? WS_WARP_SIZE : (unsigned)(last - first + 1);
-    unsigned lines = far ? ws_timing_far_sectors(a0, stride, sector) : (unsigned)((last >> 2) - (first >> 2) + 1);
+    unsigned lines = far ? ws_timing_far_lines(a0, stride) : (unsigned)((last >> 2) - (first >> 2) + 1);
     bt->waits[WS_WAIT_GLOBAL_STORE]++;
     uint32_t slots = 0, dram_writes = 0;
     if (al->l2) {   /* store_sectors' loop, the sectors' order and atomics' tests made once */
         uint8_t *map = al->l2 - (al->base >> 5);
         if (l->global_atomics)
             for (unsigned i = 0; i < n; i++)
-                dram_writes += !(ws_l2_mark(&map[far ? sector[i] : first + i], 3, 1) & 2);
-        else if (far)
-            for (unsigned i = 0; i < n; i++)
-                dram_writes += !(ws_l2_mark(&map[sector[i]], 3, 0) & 2);
+                dram_writes += !(ws_l2_mark(&map[far ? (a0 + i * stride) >> 5 : first + i], 3, 1) & 2);
+        else if (far)   /* a sector a lane, in lane order */
+            for (uint64_t i = 0, at = a0; i < WS_WARP_SIZE; i++, at += stride)
+                dram_writes += !(ws_l2_mark(&map[at >> 5], 3, 0) & 2);
         else if (n == 4 && first % 4 == 0)   /* one whole line (a coalesced warp's): its four entries at once */
             dram_writes = 4 - ws_four_bits((ws_l2_mark_four(&map[first], 3) >> 1) & UINT32_C(0x01010101));   /* bit 2 */
         else

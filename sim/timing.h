@@ -132,19 +132,25 @@ void ws_timing_load_run_general(ws_exec *x, uint64_t lo, uint64_t end);
  * multiple of size, or 0), aligned, without wrapping, inside allocation al. 0, having done nothing, when
  * the allocation takes ws_timing_memory's general path (mapped host memory, a base off a sector). */
 int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint64_t a0, uint64_t stride, unsigned size);
-/* The sectors of a full warp's run whose lanes are more than a sector apart: one a lane, in lane order.
- * Returns the lines they make, as ws_timing_memory counts them (a new one where a lane's line is not the
- * last lane's). */
-static inline unsigned ws_timing_far_sectors(uint64_t a0, uint64_t stride, uint64_t sector[WS_WARP_SIZE])
+/* The lines of a full warp's run whose lanes are more than a sector apart, as ws_timing_memory counts them (a
+ * new one where a lane's line is not the last lane's). */
+static inline unsigned ws_timing_far_lines(uint64_t a0, uint64_t stride)
 {
+    if (stride >= 128)
+        return WS_WARP_SIZE;   /* a line a lane (a transpose's column) */
     unsigned lines = 1;
-    sector[0] = a0 >> 5;
     for (int lane = 1; lane < WS_WARP_SIZE; lane++) {   /* no value carried from lane to lane: it vectorises */
         uint64_t at = a0 + (uint64_t)lane * stride;
-        sector[lane] = at >> 5;
         lines += at >> 7 != (at - stride) >> 7;   /* the line (128 bytes) of a sector: its number >> 2 */
     }
     return lines;
+}
+/* The sectors of such a run: one a lane, in lane order. Returns ws_timing_far_lines. */
+static inline unsigned ws_timing_far_sectors(uint64_t a0, uint64_t stride, uint64_t sector[WS_WARP_SIZE])
+{
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++)
+        sector[lane] = (a0 + (uint64_t)lane * stride) >> 5;
+    return ws_timing_far_lines(a0, stride);
 }
 /* Whether a load's sectors may be taken as a list (in any order, distinct: sim/timing_load.h's
  * ws_load_sectors) from allocation al: ws_load_batch_applies's answer without a batch. */
