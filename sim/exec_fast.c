@@ -355,6 +355,30 @@ static void wide_setp_##name(ws_exec *x, const ptx_instr *in, int n) \
             ws_pred_set(xw, q, WS_FULL_MASK, ~t); \
     } \
 }
+/* and.pred, or.pred, xor.pred d, a, b and not.pred d, a (`binary` 0): exec_and's and exec_not's predicate forms
+ * (ws_pred_src's masks: predicates, negated or not, or 0/1 immediates), and their wide forms. */
+#define PRED_LOGIC(name, binary, expr) \
+static void fast_##name##_pred(ws_exec *x, const ptx_instr *in, uint32_t mask) \
+{ \
+    uint32_t a = ws_pred_src(x, &in->operand[1]), b = binary ? ws_pred_src(x, &in->operand[2]) : 0; \
+    (void)b; \
+    ws_pred_set(x, &in->operand[0], mask, expr); \
+} \
+static void wide_##name##_pred(ws_exec *x, const ptx_instr *in, int n) \
+{ \
+    for (int w = 0; w < n; w++) { \
+        ws_exec *xw = &x->warp[w].exec; \
+        uint32_t a = ws_pred_src(xw, &in->operand[1]), b = binary ? ws_pred_src(xw, &in->operand[2]) : 0; \
+        (void)b; \
+        ws_pred_set(xw, &in->operand[0], WS_FULL_MASK, expr); \
+    } \
+}
+PRED_LOGIC(and, 1, a & b)
+PRED_LOGIC(or, 1, a | b)
+PRED_LOGIC(xor, 1, a ^ b)
+PRED_LOGIC(not, 0, ~a)
+#undef PRED_LOGIC
+
 SETP(s32)
 SETP(u32)
 SETP(s64)
@@ -680,7 +704,8 @@ static int int_width(ptx_type t)
 
 /* A handler's wide form (ws_wide_fn), and what it takes of its sources (operands 1..3): a register (R), a
  * register or an immediate (I), those or a special register %tid, %ntid, %ctaid or %nctaid (S), none (0). */
-enum { R = 1, I = 2, S = 3, Q = 4 };   /* Q: setp's operands, a second destination q or not (wide_setp_*) */
+enum { R = 1, I = 2, S = 3, Q = 4, P = 5 };   /* Q: setp's operands, a second destination q or not (wide_setp_*); P:
+                                              * a predicate destination and predicate or 0/1 sources (wide_*_pred) */
 typedef struct {
     ws_wide_fn fn;
     uint8_t src[3];
@@ -729,8 +754,17 @@ static ws_exec_fn choose(const ptx_function *fn, const ptx_instr *in, ws_handler
             return is_signed ? WITH_WIDE(setp_s64, Q, 0, 0) : WITH_WIDE(setp_u64, Q, 0, 0);
         return NULL;
     }
+    if (t == PTX_PRED && d->kind == PTX_OPD_PRED) {   /* logic on predicates (a bounds test's and, not) */
+        switch (in->opcode) {
+        case OP_and: return WITH_WIDE(and_pred, P, 0, 0);
+        case OP_or: return WITH_WIDE(or_pred, P, 0, 0);
+        case OP_xor: return WITH_WIDE(xor_pred, P, 0, 0);
+        case OP_not: return WITH_WIDE(not_pred, P, 0, 0);
+        default: return NULL;
+        }
+    }
     if (d->kind != PTX_OPD_REG)
-        return NULL;   /* a sink, a vector, a predicate: the general handlers */
+        return NULL;   /* a sink, a vector, another predicate: the general handlers */
     int no_cc_sat = !(in->flags & (PTX_FLAG_CC | PTX_FLAG_SAT));
     int lo = in->mode == PTX_MUL_DEFAULT || in->mode == PTX_MUL_LO;
 #ifdef HAVE_FMA_VARIANT
@@ -840,6 +874,12 @@ ws_wide_fn ws_wide_handler(const ptx_function *fn, const ptx_instr *in)
         const ptx_operand *b = setp_b(in);
         return in->operand_count == b - in->operand + 1 && b[-1].kind == PTX_OPD_REG &&
                (b->kind == PTX_OPD_REG || b->kind == PTX_OPD_IMM) ? form.fn : NULL;
+    }
+    if (form.src[0] == P) {   /* every source a predicate or an immediate, as ws_pred_src reads them */
+        for (int k = 1; k < in->operand_count; k++)
+            if (in->operand[k].kind != PTX_OPD_PRED && in->operand[k].kind != PTX_OPD_IMM)
+                return NULL;
+        return form.fn;
     }
     if (in->operand[0].kind != PTX_OPD_REG)
         return NULL;

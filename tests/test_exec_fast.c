@@ -138,8 +138,22 @@ static void draw_types(test_function *t)
         t->types[r] = (uint8_t)(rnd() % 2 ? PTX_B32 : PTX_B64);
 }
 
-static const ptx_opcode opcodes[] = {OP_add, OP_sub, OP_mul, OP_mad, OP_fma, OP_and, OP_or, OP_xor, OP_shl,
-                                     OP_shr, OP_mov, OP_cvta, OP_cvt, OP_setp};
+static const ptx_opcode opcodes[] = {OP_add, OP_sub, OP_mul, OP_mad, OP_fma, OP_and, OP_or, OP_xor, OP_not,
+                                     OP_shl, OP_shr, OP_mov, OP_cvta, OP_cvt, OP_setp};
+
+/* A predicate source: a predicate, negated or not, or an immediate 0 or 1 now and then. */
+static ptx_operand pred_source(void)
+{
+    ptx_operand o = pred((int)(rnd() % NPRED));
+    if (rnd() % 5 == 0) {
+        o.kind = PTX_OPD_IMM;
+        o.reg = -1;
+        o.imm = (int64_t)(rnd() % 2);
+    } else {
+        o.negated = rnd() % 2;
+    }
+    return o;
+}
 
 /* A random instruction of one of the opcodes above. */
 static ptx_instr random_instr(void)
@@ -173,7 +187,16 @@ static ptx_instr random_instr(void)
         }
         return in;
     }
-    int sources = in.opcode == OP_mov || in.opcode == OP_cvta || in.opcode == OP_cvt ? 1
+    int logic = in.opcode == OP_and || in.opcode == OP_or || in.opcode == OP_xor || in.opcode == OP_not;
+    if (logic && rnd() % 3 == 0) {   /* on predicates (a bounds test's and, not) */
+        in.type = PTX_PRED;
+        in.operand[0] = pred((int)(rnd() % NPRED));   /* sources may be the destination */
+        in.operand_count = in.opcode == OP_not ? 2 : 3;
+        for (int i = 1; i < in.operand_count; i++)
+            in.operand[i] = pred_source();
+        return in;
+    }
+    int sources = in.opcode == OP_mov || in.opcode == OP_cvta || in.opcode == OP_cvt || in.opcode == OP_not ? 1
                 : in.opcode == OP_mad || in.opcode == OP_fma ? 3 : 2;
     in.operand[0] = reg(0);
     for (int i = 1; i <= sources; i++)
@@ -186,7 +209,7 @@ START_TEST(specialised_handlers_match_general_ones)
 {
     test_function t;
     test_function_init(&t);
-    int specialised = 0;
+    int specialised = 0, on_predicates = 0;
     for (int trial = 0; trial < 200000; trial++) {
         ptx_instr in = random_instr();
         draw_types(&t);
@@ -195,6 +218,7 @@ START_TEST(specialised_handlers_match_general_ones)
         if (!fast)
             continue;
         specialised++;
+        on_predicates += in.type == PTX_PRED;
         uint32_t mask = rnd() % 2 ? WS_FULL_MASK : (uint32_t)rnd() | 1u;
         ck_assert_msg(!handlers_differ(&t.fn, &in, fast, mask, NULL),
                       "opcode %s type %s type2 %d mode %d flags %#x rounding %d cmp %d: results differ",
@@ -202,6 +226,7 @@ START_TEST(specialised_handlers_match_general_ones)
                       in.rounding, in.cmp);
     }
     ck_assert_int_gt(specialised, 10000);
+    ck_assert_int_gt(on_predicates, 1000);   /* and, or, xor, not.pred */
 }
 END_TEST
 
@@ -332,6 +357,7 @@ START_TEST(wide_forms_match_their_handlers)
     ck_assert_uint_gt(seen[OP_mov], 100);
     ck_assert_uint_gt(seen[OP_mul], 100);
     ck_assert_uint_gt(seen[OP_setp], 100);
+    ck_assert_uint_gt(seen[OP_not], 100);   /* not.pred: the only wide not */
     ck_assert_int_gt(f32_forms, 100);
 #if defined(__x86_64__) && defined(__GNUC__)
     if (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"))
