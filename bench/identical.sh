@@ -115,6 +115,10 @@ record() {
             --buf A=f32:512:random=1 --buf B=f32:512:random=2 --buf C=f32:512 --arg A --arg B --arg C --arg s32:512 \
             --max-steps $steps
     done
+    # a const variable's address taken by a mov among wide instructions, then an address base (sim/setup.c)
+    run_case "$warpsim" "$dir" const_poly tests/nvcc/003_constant_memory.ptx --kernel const_poly --grid 4 --block 256 \
+        --buf x=f32:1000:random=1 --buf idx=u32:1000:random=2 --buf out=f32:2000 --arg x --arg idx --arg out \
+        --arg s32:1000
     local dc=tests/nvcc/003_device_functions.ptx   # a .func call: a warp's call frame set up at its first call
     run_case "$warpsim" "$dir" device_calls $dc --kernel device_calls --grid 5 --block 96 \
         --buf in=u32:480:random=1 --buf out=u32:480 --arg in --arg out --arg s32:450

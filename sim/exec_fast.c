@@ -886,7 +886,9 @@ ws_wide_fn ws_wide_handler(const ptx_function *fn, const ptx_instr *in)
     for (int k = 0; k < 3; k++) {
         const ptx_operand *op = &in->operand[k + 1];
         unsigned want = form.src[k], kind = op->kind;
-        int special = kind == PTX_OPD_SREG && op->reg >= PTX_SREG_TID_X && op->reg <= PTX_SREG_NCTAID_Z;
+        /* a variable's address: sim/setup.c lets through those alike in every thread (shared, global, const) */
+        int special = (kind == PTX_OPD_SREG && op->reg >= PTX_SREG_TID_X && op->reg <= PTX_SREG_NCTAID_Z) ||
+                      (kind == PTX_OPD_SYMBOL && in->opcode == OP_mov);
         if (want ? kind != PTX_OPD_REG && !(want >= I && kind == PTX_OPD_IMM) && !(want == S && special)
                  : k + 1 < in->operand_count)
             return NULL;   /* a source it does not take, or more operands than it reads */

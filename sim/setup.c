@@ -295,14 +295,18 @@ static int read_before_written(const ptx_function *fn, ws_register_list *out, ws
 
 /* Operands a specialised handler reads and writes in its own warp's registers alone: the special registers
  * it reads are its lanes' thread indices or the block's and grid's (not %clock, which reads the block's step
- * count), no symbol, no address. */
-static int plain_operands(const ptx_instr *in)
+ * count), no address, and no symbol but a shared, global or const variable's whose address a mov takes. */
+static int plain_operands(const ptx_module *m, const ptx_instr *in)
 {
     for (int k = 0; k < in->operand_count; k++) {
         const ptx_operand *op = &in->operand[k];
         ptx_operand_kind kind = (ptx_operand_kind)op->kind;
         if (kind == PTX_OPD_SREG && op->reg >= PTX_SREG_TID_X && op->reg <= PTX_SREG_NCTAID_Z)
             continue;   /* %tid, %ntid, %ctaid, %nctaid */
+        if (kind == PTX_OPD_SYMBOL && in->opcode == OP_mov && m && op->symbol >= 0 &&
+            (m->symbols[op->symbol].space == PTX_SPACE_SHARED || m->symbols[op->symbol].space == PTX_SPACE_GLOBAL ||
+             m->symbols[op->symbol].space == PTX_SPACE_CONST))
+            continue;   /* mov of a variable's address, the same in every thread of the launch (ws_symbol_location) */
         if (kind != PTX_OPD_REG && kind != PTX_OPD_IMM && kind != PTX_OPD_PRED && kind != PTX_OPD_SINK &&
             kind != PTX_OPD_NONE)
             return 0;
@@ -329,7 +333,7 @@ static ws_decoded *decode(const ws_arch *arch, const ptx_module *m, const ptx_fu
         d[i].sass_branches = (uint8_t)ws_sass_has_branches(in);
         d[i].batched_load = (uint8_t)ws_load_batch_kind(d[i].run);
         ws_timing_decode(arch, fn, in, &d[i].timing);
-        d[i].pure = special && !d[i].moves_stack && !d[i].sass_branches && plain_operands(in) && !d[i].timing.mem &&
+        d[i].pure = special && !d[i].moves_stack && !d[i].sass_branches && plain_operands(m, in) && !d[i].timing.mem &&
                     d[i].timing.pipe < WS_PIPE_BRANCH;
         /* sim/lockstep.c's wide groups retire one destination, with an arithmetic instruction's timing */
         d[i].wide = d[i].timing.ndst != 1 || d[i].timing.mem || d[i].timing.pipe >= WS_PIPE_BRANCH ? NULL
