@@ -110,11 +110,17 @@ record() {
             --buf A=f32:4096:random=1 --buf B=f32:4096:random=2 --buf C=f32:4096 --arg A --arg B --arg C \
             --arg s32:64 --max-steps $steps
     done
-    for steps in 20 36 45 100; do   # ... and in a run of wide instructions one group runs (sim/lockstep.c's wide_run)
-        run_case "$warpsim" "$dir" "vector_add_budget_$steps" $va --kernel vector_add_naive --grid 2 --block 256 \
-            --buf A=f32:512:random=1 --buf B=f32:512:random=2 --buf C=f32:512 --arg A --arg B --arg C --arg s32:512 \
-            --max-steps $steps
+    for steps in 20 36 45 100 "36 --no-timing"; do   # ... and in a run of wide instructions (sim/lockstep.c's wide_run)
+        run_case "$warpsim" "$dir" "vector_add_budget_${steps/ --/_}" $va --kernel vector_add_naive --grid 2 \
+            --block 256 --buf A=f32:512:random=1 --buf B=f32:512:random=2 --buf C=f32:512 --arg A --arg B --arg C \
+            --arg s32:512 --max-steps $steps
     done
+    # runs of wide instructions without the timing model, on groups of 3 warps (with it, a run takes 4 at a time)
+    run_case "$warpsim" "$dir" vector_add_96_no_timing $va --kernel vector_add_naive --grid 11 --block 96 \
+        --buf A=f32:1000:random=3 --buf B=f32:1000:random=5 --buf C=f32:1000 --arg A --arg B --arg C --arg s32:1000 \
+        --no-timing
+    run_case "$warpsim" "$dir" transpose_96_no_timing $tr --kernel transpose_with_bank_conflicts --grid 3,1 \
+        --block 32,3 --buf in=f32:9216:random=4 --buf out=f32:9216 --arg in --arg out --arg s32:96 --no-timing
     # a const variable's address taken by a mov among wide instructions, then an address base (sim/setup.c)
     run_case "$warpsim" "$dir" const_poly tests/nvcc/003_constant_memory.ptx --kernel const_poly --grid 4 --block 256 \
         --buf x=f32:1000:random=1 --buf idx=u32:1000:random=2 --buf out=f32:2000 --arg x --arg idx --arg out \

@@ -449,16 +449,17 @@ static inline int wide_instr(const ws_launch *l, const ptx_instr *in, const ws_d
 }
 
 /* How many instructions from g's on a wide run (wide_run) may take for g's n members, the whole round, their rows
- * side by side: wide forms all, within the step budget; 0 or 1 where the group is not for a run (the real
- * build's issue step four warps at a time). No merge point ends a run: a full warp's path merges nowhere
+ * side by side: wide forms all, within the step budget; 0 or 1 where the group is not for a run (with the timing
+ * model, the real build's issue step four warps at a time). No merge point ends a run: a full warp's path merges nowhere
  * (sim/simt.c gives a merge point only to the entries of part of a warp). */
 static int wide_run_length(const group *g, int n, const ptx_function *fn, const ws_decoded *decoded)
 {
     const ws_launch *l = g->l;
     const int32_t pc = g->pc;
-    if ((n & 3) || n > WS_WIDE_RUN_WARPS || !plain_at(fn, decoded, pc + 1) ||
-        !wide_instr(l, &fn->instrs[pc + 1], &decoded[pc + 1]) || !wide_instr(l, g->in, g->d) ||
-        4 % l->timing->subpartitions != 0 || !ws_timing_wide_available())
+    if (!plain_at(fn, decoded, pc + 1) || !wide_instr(l, &fn->instrs[pc + 1], &decoded[pc + 1]) ||
+        !wide_instr(l, g->in, g->d) ||
+        (l->timing && ((n & 3) || n > WS_WIDE_RUN_WARPS || 4 % l->timing->subpartitions != 0 ||
+                       !ws_timing_wide_available())))
         return 0;
     uint64_t room = (l->max_steps - l->steps) / (uint64_t)n;
     int k = 1;
@@ -469,8 +470,8 @@ static int wide_run_length(const group *g, int n, const ptx_function *fn, const 
 }
 
 /* k wide instructions from g's on for its n members (wide_run_length's): each one's lanes and shapes at once,
- * then the warps' issue steps for all k (ws_timing_wide_issue_run), each warp moved past the run; g is left at
- * the run's last instruction. */
+ * then the warps' issue steps for all k (ws_timing_wide_issue_run; none under --no-timing), each warp moved past
+ * the run; g is left at the run's last instruction. */
 static void wide_run(group *g, int n, int k)
 {
     ws_launch *l = g->l;
@@ -488,7 +489,8 @@ static void wide_run(group *g, int n, int k)
     for (int i = 0; i < k; i++)
         ops[i] = &d[i].timing;
     memset(sums, 0, (size_t)k * sizeof *sums);
-    ws_timing_wide_issue_run(m->w, n, &b->tm, ops, k, l->timing->subpartitions, sums);
+    if (l->timing)
+        ws_timing_wide_issue_run(m->w, n, &b->tm, ops, k, l->timing->subpartitions, sums);
     for (int j = 0; j < n; j++)
         m[j].top->pc = g->pc + k;   /* full warps: no merge point to settle (wide_run_length) */
     l->steps += (uint64_t)n * (uint64_t)k, b->steps += (uint64_t)n * (uint64_t)k;
@@ -496,7 +498,8 @@ static void wide_run(group *g, int n, int k)
     for (int i = 0; i < k; i++) {
         uint64_t *ic = g->counters[g->pc + i];
         ws_step_add_sums(ic, &steps);
-        ws_timing_add_issue_sums(ic, &b->tm, &d[i].timing, l->timing, &sums[i]);
+        if (l->timing)
+            ws_timing_add_issue_sums(ic, &b->tm, &d[i].timing, l->timing, &sums[i]);
     }
     g->pc += k - 1;
     g->in += k - 1;
@@ -520,7 +523,7 @@ static int plain_rounds(group *g, int wi, int whole_round)
     whole_round = whole_round && whole;
     const int rows_at_once = full && together;   /* a wide form may run the group's lanes */
     for (;;) {
-        int k = kind > 0 && whole_round && rows_at_once ? wide_run_length(g, n, fn, decoded) : 0, moved = 0;
+        int k = kind >= 0 && whole_round && rows_at_once ? wide_run_length(g, n, fn, decoded) : 0, moved = 0;
         if (k > 1)
             wide_run(g, n, k);
         else
