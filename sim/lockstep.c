@@ -450,8 +450,8 @@ static inline int wide_instr(const ws_launch *l, const ptx_instr *in, const ws_d
 
 /* How many instructions from g's on a wide run (wide_run) may take for g's n members, the whole round, their rows
  * side by side: wide forms all, within the step budget; 0 or 1 where the group is not for a run (with the timing
- * model, the real build's issue step four warps at a time). No merge point ends a run: a full warp's path merges nowhere
- * (sim/simt.c gives a merge point only to the entries of part of a warp). */
+ * model, the real build's issue step four warps at a time). No merge point ends a run: a full warp's path merges
+ * nowhere (sim/simt.c gives a merge point only to the entries of part of a warp). */
 static int wide_run_length(const group *g, int n, const ptx_function *fn, const ws_decoded *decoded)
 {
     const ws_launch *l = g->l;

@@ -120,7 +120,8 @@ AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, in
         __m256i slots = slots_op;
         if (folds) {   /* an unrolled copy's bookkeeping: no slot but on every WS_PTXAS_UNROLL-th back edge */
             __m256i edges = FOUR_FIELDS(w, tm.back_edges);
-            slots = _mm256_and_si256(slots, _mm256_cmpeq_epi64(_mm256_and_si256(edges, _mm256_set1_epi64x(WS_PTXAS_UNROLL - 1)), zero));
+            __m256i copy = _mm256_cmpeq_epi64(_mm256_and_si256(edges, _mm256_set1_epi64x(WS_PTXAS_UNROLL - 1)), zero);
+            slots = _mm256_and_si256(slots, copy);
         }
         ready = issue_four(op, at, ready, slots, &now, &block_end, &wait, &kinds, &f, nsrc);
         uint64_t v_next[4], v_end[4], v_ready[4];
@@ -136,7 +137,8 @@ AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, in
                 w[j].tm.wait = (uint8_t)op->wait;
             }
         } else {
-            __m256i retired = _mm256_or_si256(_mm256_slli_epi64(_mm256_add_epi64(ready, _mm256_set1_epi64x(op->latency)), 2),
+            __m256i latency = _mm256_set1_epi64x((int64_t)op->latency);
+            __m256i retired = _mm256_or_si256(_mm256_slli_epi64(_mm256_add_epi64(ready, latency), 2),
                                               _mm256_set1_epi64x((int64_t)op->wait));
             _mm256_storeu_si256((__m256i *)v_ready, retired);
             /* the issue cycle, latency and wait the issue step leaves for the retire step are not stored: the
