@@ -369,8 +369,8 @@ static int plain_at(const ptx_function *fn, const ws_decoded *decoded, int32_t p
     return (uint32_t)pc < (uint32_t)fn->instr_count && !decoded[pc].sass_branches && !decoded[pc].moves_stack;
 }
 
-/* Whether instruction pc of the group's function is a branch that branch_round may run (SASS adds none). */
-static int uniform_branch_at(const ptx_function *fn, const ws_decoded *decoded, int32_t pc)
+/* Whether instruction pc of the group's function is a bra that branch_round may run (SASS adds no branches). */
+static int branch_at(const ptx_function *fn, const ws_decoded *decoded, int32_t pc)
 {
     return (uint32_t)pc < (uint32_t)fn->instr_count && !decoded[pc].sass_branches && fn->instrs[pc].opcode == OP_bra;
 }
@@ -406,11 +406,17 @@ static inline __attribute__((always_inline)) int plain_variant(const group *g, i
          : d->batched_load ? untimed_load_group(g, n, full) : general_group(g, n, full);
 }
 
-/* Whether a wide form runs g's instruction for members whose rows lie side by side, all full
- * (`rows_at_once`): a kernel parameter's load (not pure) only where accesses take one pass. */
+/* Whether a wide form runs instruction `in` (decoded d) for members whose rows lie side by side, all full: a
+ * kernel parameter's load (not pure) only where accesses take one pass. */
+static inline int wide_instr(const ws_launch *l, const ptx_instr *in, const ws_decoded *d)
+{
+    return d->wide && in->guard < 0 && (d->pure || l->one_pass);
+}
+
+/* wide_instr for g's instruction, its members' rows side by side and all full (`rows_at_once`). */
 static inline int wide_at(const group *g, int rows_at_once)
 {
-    return rows_at_once && g->d->wide && g->in->guard < 0 && (g->d->pure || g->l->one_pass);
+    return rows_at_once && wide_instr(g->l, g->in, g->d);
 }
 
 static int lagged_rounds(group *g, int wi, int lead, int kind);
@@ -441,13 +447,6 @@ static int branch_round(group *g, int n, const ptx_function *fn, const ws_decode
     return 1;
 }
 
-/* Whether a wide form runs instruction `in` (decoded d) for members whose rows lie side by side, all full: wide_at's
- * test of one instruction. */
-static inline int wide_instr(const ws_launch *l, const ptx_instr *in, const ws_decoded *d)
-{
-    return d->wide && in->guard < 0 && (d->pure || l->one_pass);
-}
-
 /* How many instructions from g's on a wide run (wide_run) may take for g's n members, the whole round, their rows
  * side by side: wide forms all, within the step budget; 0 or 1 where the group is not for a run (with the timing
  * model, the real build's issue step four warps at a time). No merge point ends a run: a full warp's path merges
@@ -456,8 +455,7 @@ static int wide_run_length(const group *g, int n, const ptx_function *fn, const 
 {
     const ws_launch *l = g->l;
     const int32_t pc = g->pc;
-    if (!plain_at(fn, decoded, pc + 1) || !wide_instr(l, &fn->instrs[pc + 1], &decoded[pc + 1]) ||
-        !wide_instr(l, g->in, g->d) ||
+    if (!wide_instr(l, g->in, g->d) ||
         (l->timing && ((n & 3) || n > WS_WIDE_RUN_WARPS || 4 % l->timing->subpartitions != 0 ||
                        !ws_timing_wide_available())))
         return 0;
@@ -485,12 +483,13 @@ static void wide_run(group *g, int n, int k)
             group_shapes(m, n, &d[i].shape, &in[i]);
     }
     ws_issue_sums sums[WS_WIDE_RUN_MAX];
-    const ws_timing_op *ops[WS_WIDE_RUN_MAX];
-    for (int i = 0; i < k; i++)
-        ops[i] = &d[i].timing;
-    memset(sums, 0, (size_t)k * sizeof *sums);
-    if (l->timing)
+    if (l->timing) {
+        const ws_timing_op *ops[WS_WIDE_RUN_MAX];
+        for (int i = 0; i < k; i++)
+            ops[i] = &d[i].timing;
+        memset(sums, 0, (size_t)k * sizeof *sums);
         ws_timing_wide_issue_run(m->w, n, &b->tm, ops, k, l->timing->subpartitions, sums);
+    }
     for (int j = 0; j < n; j++)
         m[j].top->pc = g->pc + k;   /* full warps: no merge point to settle (wide_run_length) */
     l->steps += (uint64_t)n * (uint64_t)k, b->steps += (uint64_t)n * (uint64_t)k;
@@ -538,7 +537,7 @@ static int plain_rounds(group *g, int wi, int whole_round)
         g->d++;
         g->room = l->max_steps - l->steps;
         if (!plain_at(fn, decoded, g->pc)) {
-            if (!uniform_branch_at(fn, decoded, g->pc) || (uint64_t)n > g->room || !branch_round(g, n, fn, decoded) ||
+            if (!branch_at(fn, decoded, g->pc) || (uint64_t)n > g->room || !branch_round(g, n, fn, decoded) ||
                 l->steps >= l->max_steps)
                 return last;
             g->room = l->max_steps - l->steps;

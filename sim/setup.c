@@ -303,9 +303,9 @@ static int plain_operands(const ptx_module *m, const ptx_instr *in)
         ptx_operand_kind kind = (ptx_operand_kind)op->kind;
         if (kind == PTX_OPD_SREG && op->reg >= PTX_SREG_TID_X && op->reg <= PTX_SREG_NCTAID_Z)
             continue;   /* %tid, %ntid, %ctaid, %nctaid */
-        if (kind == PTX_OPD_SYMBOL && in->opcode == OP_mov && m && op->symbol >= 0 &&
-            (m->symbols[op->symbol].space == PTX_SPACE_SHARED || m->symbols[op->symbol].space == PTX_SPACE_GLOBAL ||
-             m->symbols[op->symbol].space == PTX_SPACE_CONST))
+        ptx_space space = kind == PTX_OPD_SYMBOL && in->opcode == OP_mov && m && op->symbol >= 0
+                        ? (ptx_space)m->symbols[op->symbol].space : PTX_SPACE_GENERIC;
+        if (space == PTX_SPACE_SHARED || space == PTX_SPACE_GLOBAL || space == PTX_SPACE_CONST)
             continue;   /* mov of a variable's address, the same in every thread of the launch (ws_symbol_location) */
         if (kind != PTX_OPD_REG && kind != PTX_OPD_IMM && kind != PTX_OPD_PRED && kind != PTX_OPD_SINK &&
             kind != PTX_OPD_NONE)

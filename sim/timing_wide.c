@@ -97,6 +97,42 @@ AVX2 __attribute__((always_inline)) static inline __m256i issue_four(const ws_ti
     return ready;
 }
 
+/* Which of four warps from w on issue an unrolled copy's bookkeeping (op->folds) at all: all ones in a warp's lane
+ * on every WS_PTXAS_UNROLL-th back edge, zeros on the others (the copies ptxas's unrolling removes). */
+AVX2 static inline __m256i counted_copy(const ws_warp *w)
+{
+    __m256i edges = FOUR_FIELDS(w, tm.back_edges);
+    return _mm256_cmpeq_epi64(_mm256_and_si256(edges, _mm256_set1_epi64x(WS_PTXAS_UNROLL - 1)),
+                              _mm256_setzero_si256());
+}
+
+/* The ready word the retire step writes to op's destination for four warps that issued at `ready`
+ * (ws_timing_retire_of's: the cycle the result is ready << 2 | what it waits on). */
+AVX2 static inline __m256i retired_four(const ws_timing_op *op, __m256i ready)
+{
+    __m256i at = _mm256_add_epi64(ready, _mm256_set1_epi64x((int64_t)op->latency));
+    return _mm256_or_si256(_mm256_slli_epi64(at, 2), _mm256_set1_epi64x((int64_t)op->wait));
+}
+
+/* Four warps' clocks stored back from w on, and the loads whose results their operands used (`kinds`, ready
+ * words or'ed: its low two bits) marked used. */
+AVX2 static inline void store_clocks(ws_warp *w, __m256i now, __m256i block_end, __m256i kinds)
+{
+    uint64_t v_now[4], v_end[4];
+    _mm256_storeu_si256((__m256i *)v_now, now);
+    _mm256_storeu_si256((__m256i *)v_end, block_end);
+    for (int j = 0; j < 4; j++) {
+        w[j].tm.cycle = v_now[j];
+        w[j].tm.block_end = v_end[j];
+    }
+    if (!_mm256_testz_si256(kinds, _mm256_set1_epi64x(3))) {   /* a load's result used: it is no longer unused */
+        uint64_t v_kinds[4];
+        _mm256_storeu_si256((__m256i *)v_kinds, kinds);
+        for (int j = 0; j < 4; j++)
+            w[j].tm.loads_unused &= (uint8_t)~(v_kinds[j] & 3);
+    }
+}
+
 /* ws_timing_wide_issue with op->nsrc known (`nsrc`, as issue_four's); `load`: 0 an arithmetic instruction (retired
  * here), else ws_timing_wide_issue_load's, its space the store it waits for (1 global, 2 shared). */
 AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, int n, ws_block_timing *bt,
@@ -117,43 +153,24 @@ AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, in
             __m256i stored = FOUR_FIELDS(w, tm.store_issued[load - 1]);
             ready = _mm256_blendv_epi8(ready, stored, _mm256_cmpgt_epi64(stored, ready));
         }
-        __m256i slots = slots_op;
-        if (folds) {   /* an unrolled copy's bookkeeping: no slot but on every WS_PTXAS_UNROLL-th back edge */
-            __m256i edges = FOUR_FIELDS(w, tm.back_edges);
-            __m256i copy = _mm256_cmpeq_epi64(_mm256_and_si256(edges, _mm256_set1_epi64x(WS_PTXAS_UNROLL - 1)), zero);
-            slots = _mm256_and_si256(slots, copy);
-        }
+        /* an unrolled copy's bookkeeping: no slot but on every WS_PTXAS_UNROLL-th back edge */
+        __m256i slots = folds ? _mm256_and_si256(slots_op, counted_copy(w)) : slots_op;
         ready = issue_four(op, at, ready, slots, &now, &block_end, &wait, &kinds, &f, nsrc);
-        uint64_t v_next[4], v_end[4], v_ready[4];
-        _mm256_storeu_si256((__m256i *)v_next, now);
-        _mm256_storeu_si256((__m256i *)v_end, block_end);
+        store_clocks(w, now, block_end, kinds);
+        uint64_t v_ready[4];
         if (load) {   /* the issue cycle, latency and wait the access and the retire step read */
             _mm256_storeu_si256((__m256i *)v_ready, ready);
             for (int j = 0; j < 4; j++) {
-                w[j].tm.cycle = v_next[j];
-                w[j].tm.block_end = v_end[j];
                 w[j].tm.issue = v_ready[j];
                 w[j].tm.latency = op->latency;
                 w[j].tm.wait = (uint8_t)op->wait;
             }
         } else {
-            __m256i latency = _mm256_set1_epi64x((int64_t)op->latency);
-            __m256i retired = _mm256_or_si256(_mm256_slli_epi64(_mm256_add_epi64(ready, latency), 2),
-                                              _mm256_set1_epi64x((int64_t)op->wait));
-            _mm256_storeu_si256((__m256i *)v_ready, retired);
             /* the issue cycle, latency and wait the issue step leaves for the retire step are not stored: the
              * retire step is done, and the next issue step sets them before anything reads them */
-            for (int j = 0; j < 4; j++) {
-                w[j].tm.cycle = v_next[j];
-                w[j].tm.block_end = v_end[j];
-                at[j][op->dst[0]] = v_ready[j];
-            }
-        }
-        if (!_mm256_testz_si256(kinds, _mm256_set1_epi64x(3))) {   /* a load's result used: no longer unused */
-            uint64_t v_kinds[4];
-            _mm256_storeu_si256((__m256i *)v_kinds, kinds);
+            _mm256_storeu_si256((__m256i *)v_ready, retired_four(op, ready));
             for (int j = 0; j < 4; j++)
-                w[j].tm.loads_unused &= (uint8_t)~(v_kinds[j] & 3);
+                at[j][op->dst[0]] = v_ready[j];
         }
     }
     add_issued(bt, f.slots, first_index, subpartitions);
@@ -190,7 +207,6 @@ AVX2 __attribute__((always_inline)) static inline void run_step(const ws_timing_
                                                                ws_issue_sums *s, __m256i *slots_all, const int nsrc)
 {
     const __m256i slots_op = _mm256_set1_epi64x(op->sass ? op->sass : 1);
-    const __m256i latency = _mm256_set1_epi64x((int64_t)op->latency), wait_op = _mm256_set1_epi64x((int64_t)op->wait);
     const int folds = op->folds;
     const uint16_t dst = op->dst[0];
     four_sums f = {0};
@@ -199,8 +215,7 @@ AVX2 __attribute__((always_inline)) static inline void run_step(const ws_timing_
         __m256i slots = folds ? _mm256_and_si256(slots_op, copy[c]) : slots_op, wait;
         __m256i ready = issue_four(op, at, now[c], slots, &now[c], &block_end[c], &wait, &kinds[c], &f, nsrc);
         uint64_t v_retired[4];
-        _mm256_storeu_si256((__m256i *)v_retired,
-                            _mm256_or_si256(_mm256_slli_epi64(_mm256_add_epi64(ready, latency), 2), wait_op));
+        _mm256_storeu_si256((__m256i *)v_retired, retired_four(op, ready));
         for (int j = 0; j < 4; j++)
             at[j][dst] = v_retired[j];
     }
@@ -224,10 +239,8 @@ AVX2 void ws_timing_wide_issue_run(ws_warp *w, int n, ws_block_timing *bt, const
         now[c] = FOUR_FIELDS(v, tm.cycle);
         block_end[c] = FOUR_FIELDS(v, tm.block_end);
         kinds[c] = zero;
-        if (folds) {   /* no branch in the run: each warp's back edges are the same for every instruction */
-            __m256i edges = FOUR_FIELDS(v, tm.back_edges);
-            copy[c] = _mm256_cmpeq_epi64(_mm256_and_si256(edges, _mm256_set1_epi64x(WS_PTXAS_UNROLL - 1)), zero);
-        }
+        if (folds)   /* no branch in the run: each warp's back edges are the same for every instruction */
+            copy[c] = counted_copy(v);
         for (int j = 0; j < 4; j++)
             at[4 * c + j] = v[j].frames[0].ready;
     }
@@ -241,19 +254,10 @@ AVX2 void ws_timing_wide_issue_run(ws_warp *w, int n, ws_block_timing *bt, const
         default: run_step(op, chunks, now, block_end, kinds, copy, at, &s[i], &slots_all, -1); break;
         }
     }
-    for (int c = 0; c < chunks; c++) {   /* the issue cycle, latency and wait an issue step leaves are not stored:
-                                          * the retire step is done, and the next issue step sets them first */
-        ws_warp *v = w + 4 * c;
-        uint64_t v_now[4], v_end[4], v_kinds[4];
-        _mm256_storeu_si256((__m256i *)v_now, now[c]);
-        _mm256_storeu_si256((__m256i *)v_end, block_end[c]);
-        _mm256_storeu_si256((__m256i *)v_kinds, kinds[c]);
-        for (int j = 0; j < 4; j++) {
-            v[j].tm.cycle = v_now[j];
-            v[j].tm.block_end = v_end[j];
-            v[j].tm.loads_unused &= (uint8_t)~(v_kinds[j] & 3);   /* a load's result used: no longer unused */
-        }
-    }
+    /* the issue cycle, latency and wait an issue step leaves are not stored: the retire step is done, and the
+     * next issue step sets them first */
+    for (int c = 0; c < chunks; c++)
+        store_clocks(w + 4 * c, now[c], block_end[c], kinds[c]);
     add_issued(bt, slots_all, (uint32_t)w->index, subpartitions);
 }
 
