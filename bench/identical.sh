@@ -96,6 +96,14 @@ record() {
         --block 32,32 --buf in=f32:65536:random=1 --buf out=f32:65536 --arg in --arg out --arg s32:256
     run_case "$warpsim" "$dir" transpose_padded_256 $tr --kernel transpose_without_bank_conflicts \
         --grid 8,8 --block 32,32 --buf in=f32:65536:random=1 --buf out=f32:65536 --arg in --arg out --arg s32:256
+    # stores a lane a sector, 8 warps a sector (the L2 map's far-store memo), with an L2 small enough for the
+    # DRAM writes to show; n = 72: lanes 9 sectors apart, and the blocks' last rows and columns out of range
+    run_case "$warpsim" "$dir" transpose_conflicts_64_tiny_l2 $tr --kernel transpose_with_bank_conflicts --grid 2,2 \
+        --block 32,32 --buf in=f32:4096:random=1 --buf out=f32:4096 --arg in --arg out --arg s32:64 \
+        --arch-file "$root/tests/ptx/tiny_l2.arch"
+    run_case "$warpsim" "$dir" transpose_padded_72_tiny_l2 $tr --kernel transpose_without_bank_conflicts \
+        --grid 3,3 --block 32,32 --buf in=f32:5184:random=2 --buf out=f32:5184 --arg in --arg out --arg s32:72 \
+        --arch-file "$root/tests/ptx/tiny_l2.arch"
     run_case "$warpsim" "$dir" transpose_coalesced_96 $tr --kernel transpose_coalesced --grid 3,3 --block 32,32 \
         --buf in=u32:9216:random=4 --buf out=u32:9216 --arg in --arg out --arg s32:96 --arg s32:96
     run_case "$warpsim" "$dir" reduction_64k $rd --kernel reduce_sequential --grid 256 --block 256 --shared 1024 \

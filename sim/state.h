@@ -187,6 +187,10 @@ typedef struct {
     uint32_t l1_clock;         /* FIFO replacement: the way the next new line takes */
     uint32_t *l1_taken;        /* the ways a line took since the block started (set * ways + way), each once */
     uint32_t l1_taken_count;   /* the block's reset empties those alone when they are few */
+    struct {                   /* the block's last far store (a lane a sector) whose lanes are 32-byte apart: */
+        const uint8_t *map;    /* its allocation's L2 map (NULL: none yet), */
+        uint64_t sector, step;    /* its first lane's sector and the sectors between lanes. The next such */
+    } far_store;               /* store to the same sectors (a transpose's 8 warps a sector) finds them marked */
 } ws_block_timing;
 
 #define WS_L1_WAYS 4   /* a constant: the set's tag search unrolls, its index is a shift */

@@ -557,7 +557,14 @@ WS_LANE_LOOPS int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint6
     uint32_t slots = 0, dram_writes = 0;
     if (al->l2) {   /* store_sectors' loop, the sectors' order and atomics' tests made once */
         uint8_t *map = al->l2 - (al->base >> 5);
-        if (l->global_atomics)
+        /* Lanes 32-byte apart: lane i's sector is the first's + i * step, so a store to the first sector of the
+         * last such store, by the same step, writes the sectors it marked written (and marks only ever get set
+         * within a launch): no DRAM write, nothing to mark. */
+        const int same_sectors = far && !(stride & 31);
+        if (same_sectors && bt->far_store.map == map && bt->far_store.sector == first &&
+            bt->far_store.step == stride >> 5)
+            ;
+        else if (l->global_atomics)
             for (unsigned i = 0; i < n; i++)
                 dram_writes += !(ws_l2_mark(&map[far ? (a0 + i * stride) >> 5 : first + i], 3, 1) & 2);
         else if (far)   /* a sector a lane, in lane order */
@@ -568,6 +575,8 @@ WS_LANE_LOOPS int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint6
         else
             for (unsigned i = 0; i < n; i++)
                 dram_writes += !(ws_l2_mark(&map[first + i], 3, 0) & 2);
+        if (same_sectors)
+            bt->far_store.map = map, bt->far_store.sector = first, bt->far_store.step = stride >> 5;
         /* the sectors given fewer than 32 bytes: none by one address (32 lanes' bytes), every one with
          * gaps between the lanes' elements, the ends of consecutive elements where they are not aligned */
         unsigned ends = (unsigned)((a0 & 31) != 0) + (unsigned)(((a0 + 32 * stride) & 31) != 0);
