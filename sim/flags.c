@@ -45,8 +45,8 @@ void ws_run_print_help(FILE *f)
         char form[64];
         int w = flag_form(form, sizeof form, &ws_flags[i]);
         const char *line = ws_flags[i].help;
-        /* the help beside the flag when it fits, else on the next line */
-        if (w <= 20)
+        /* the help beside the flag when it fits with two spaces between, else on the next line */
+        if (w <= 18)
             fprintf(f, "  %-20s", form);
         else
             fprintf(f, "  %s\n  %-20s", form, "");

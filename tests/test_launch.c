@@ -222,6 +222,23 @@ START_TEST(argv_defaults_and_forms)
     ws_run_print_help(f);
     fclose(f);
     ck_assert_ptr_nonnull(strstr(help, "--trace-warp B:W"));
+    /* every flag's form stands apart from its help: two spaces or more, or the help on the next line
+     * ("--sched lockstep|its" and "--timeline FILE.json", 20 characters, once ran into theirs) */
+    for (const char *line = help; (line = strstr(line, "\n  --")) != NULL; line++) {
+        const char *form = line + 3, *end = strpbrk(form, " \n");
+        ck_assert_ptr_nonnull(end);
+        if (*end == '\n')
+            continue;   /* the help on the next line */
+        if (end[1] != ' ' && strncmp(form, "--", 2) == 0) {
+            /* a form with a value: "--jobs N", its help after the value */
+            const char *value_end = strpbrk(end + 1, " \n");
+            ck_assert_ptr_nonnull(value_end);
+            end = value_end;
+            if (*end == '\n')
+                continue;
+        }
+        ck_assert_msg(end[0] == ' ' && end[1] == ' ', "run --help: a flag's form runs into its help: %.60s", form);
+    }
     free(help);
 }
 END_TEST
