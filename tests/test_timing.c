@@ -394,6 +394,97 @@ START_TEST(writes_beyond_the_l2)
 }
 END_TEST
 
+/* Columns stored, a sector a lane: out is 32 rows of 64 floats, block b's warp w stores column 16b + 2w (lane l
+ * its row l), so warps 0-3 of a block write the same 32 sectors (8 floats each), warps 4-7 the next 32, and the
+ * 4 blocks cover all 256 sectors of out, half of each sector's floats. The timing model marks a sector written
+ * once (sim/timing.c: a far store to the sectors of the block's last one marks nothing): with an L2 of 1 KiB,
+ * which keeps 256 bytes of what is written, DRAM takes 256 * 32 - 256 = 7936 bytes. */
+static const char column_stores[] = HEADER
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .f32 %f<2>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  and.b32 %r2, %r1, 31;\n"
+    "  shr.u32 %r3, %r1, 5;\n"
+    "  shl.b32 %r4, %r3, 1;\n"
+    "  mov.u32 %r5, %ctaid.x;\n"
+    "  shl.b32 %r6, %r5, 4;\n"
+    "  add.s32 %r4, %r4, %r6;\n"
+    "  shl.b32 %r7, %r2, 6;\n"
+    "  add.s32 %r7, %r7, %r4;\n"
+    "  mul.wide.u32 %rd2, %r7, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  cvt.rn.f32.u32 %f1, %r7;\n"
+    "  st.global.f32 [%rd3], %f1;\n"
+    "  ret;\n"
+    "}\n";
+
+/* On 1 and 4 threads (--jobs): each block's sectors are its own. */
+START_TEST(column_stores_beyond_the_l2)
+{
+    char path[] = "/tmp/warpsim_test_timing_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char arch[] = "base = hopper\nl2_kib = 1\n";
+    ck_assert_int_eq(write(fd, arch, sizeof arch - 1), (int)(sizeof arch - 1));
+    close(fd);
+    char launch[512];
+    snprintf(launch, sizeof launch, "arch-file %s\nbuf out=f32:2048\nkernel k\ngrid 4\nblock 256\narg out\njobs %d\n",
+             path, _i ? 4 : 1);
+    sim_run *r = run(column_stores, launch);
+    unlink(path);
+    ck_assert_uint_eq(result(r, 0)->dram_write_bytes, 256 * 32 - 1024 / 4);
+    done(r);
+}
+END_TEST
+
+/* The same sectors' first one by another step: block b's warp w stores column 8b + w of 32 rows of 64 floats
+ * (every warp of a block the same 32 sectors, lane l's sector 8l + b), then of 32 rows of 128 floats from the
+ * same first float (lane l's sector 16l + b: lanes 0-15 on sectors the first store wrote, lanes 16-31 on 16 new
+ * ones). The 8 blocks write 256 + 128 sectors: DRAM takes 384 * 32 - 256 = 12032 bytes past the 1 KiB L2. */
+static const char column_steps[] = HEADER
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<8>; .reg .b64 %rd<6>; .reg .f32 %f<2>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  and.b32 %r2, %r1, 31;\n"
+    "  shr.u32 %r3, %r1, 5;\n"
+    "  mov.u32 %r5, %ctaid.x;\n"
+    "  shl.b32 %r6, %r5, 3;\n"
+    "  add.s32 %r4, %r3, %r6;\n"
+    "  shl.b32 %r7, %r2, 6;\n"
+    "  add.s32 %r7, %r7, %r4;\n"
+    "  mul.wide.u32 %rd2, %r7, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  cvt.rn.f32.u32 %f1, %r7;\n"
+    "  st.global.f32 [%rd3], %f1;\n"
+    "  shl.b32 %r7, %r2, 7;\n"
+    "  add.s32 %r7, %r7, %r4;\n"
+    "  mul.wide.u32 %rd4, %r7, 4;\n"
+    "  add.s64 %rd5, %rd1, %rd4;\n"
+    "  st.global.f32 [%rd5], %f1;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(column_steps_beyond_the_l2)
+{
+    char path[] = "/tmp/warpsim_test_timing_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char arch[] = "base = hopper\nl2_kib = 1\n";
+    ck_assert_int_eq(write(fd, arch, sizeof arch - 1), (int)(sizeof arch - 1));
+    close(fd);
+    char launch[512];
+    snprintf(launch, sizeof launch, "arch-file %s\nbuf out=f32:4096\nkernel k\ngrid 8\nblock 256\narg out\n", path);
+    sim_run *r = run(column_steps, launch);
+    unlink(path);
+    ck_assert_uint_eq(result(r, 0)->dram_write_bytes, 384 * 32 - 1024 / 4);
+    done(r);
+}
+END_TEST
+
 /* Each lane loads in[lane]: both warps of a 64-thread block read the same 4 sectors. Warp 0's
  * load misses to DRAM; warp 1's, issued at the same cycle of its own clock, finds the sectors
  * in L1 but still on their way, and waits for them as long: twice one warp's stall. */
@@ -613,6 +704,8 @@ int main(void)
     tcase_add_test(tc, barrier_release);
     tcase_add_loop_test(tc, caches_and_dram, 0, 2);
     tcase_add_test(tc, writes_beyond_the_l2);
+    tcase_add_loop_test(tc, column_stores_beyond_the_l2, 0, 2);
+    tcase_add_test(tc, column_steps_beyond_the_l2);
     tcase_add_test(tc, a_hit_on_a_sector_in_flight_waits_for_it);
     tcase_add_test(tc, time_behind_other_warps_goes_to_their_waits);
     tcase_add_test(tc, atomics_waited_for_at_exit_or_for_their_result);
