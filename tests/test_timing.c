@@ -375,22 +375,31 @@ START_TEST(each_block_starts_with_an_empty_l1)
 }
 END_TEST
 
-/* The same with an L2 of 32 KiB: it keeps 8 KiB of the 16 KiB written, the rest reaches DRAM. */
-START_TEST(writes_beyond_the_l2)
+/* The launch text `launch` on an H100 whose L2 has l2_kib KiB (an --arch-file written for the run): the run's
+ * DRAM bytes written. */
+static uint64_t dram_writes_with_l2(const char *ptx, unsigned l2_kib, const char *launch)
 {
     char path[] = "/tmp/warpsim_test_timing_XXXXXX";
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
-    const char arch[] = "base = hopper\nl2_kib = 32\n";
-    ck_assert_int_eq(write(fd, arch, sizeof arch - 1), (int)(sizeof arch - 1));
+    char arch[64], text[1024];
+    int len = snprintf(arch, sizeof arch, "base = hopper\nl2_kib = %u\n", l2_kib);
+    ck_assert_int_eq(write(fd, arch, (size_t)len), len);
     close(fd);
-    char launch[512];
-    snprintf(launch, sizeof launch, "arch-file %s\nbuf in=f32:4096:random=1\nbuf out=f32:4096\n"
-                                    "kernel k\ngrid 16\nblock 256\narg in\narg out\n", path);
-    sim_run *r = run(copy_twice, launch);
+    snprintf(text, sizeof text, "arch-file %s\n%s", path, launch);
+    sim_run *r = run(ptx, text);
     unlink(path);
-    ck_assert_uint_eq(result(r, 0)->dram_write_bytes, 4096 * 4 - 32 * 1024 / 4);
+    uint64_t bytes = result(r, 0)->dram_write_bytes;
     done(r);
+    return bytes;
+}
+
+/* The same with an L2 of 32 KiB: it keeps 8 KiB of the 16 KiB written, the rest reaches DRAM. */
+START_TEST(writes_beyond_the_l2)
+{
+    ck_assert_uint_eq(dram_writes_with_l2(copy_twice, 32, "buf in=f32:4096:random=1\nbuf out=f32:4096\n"
+                                                          "kernel k\ngrid 16\nblock 256\narg in\narg out\n"),
+                      4096 * 4 - 32 * 1024 / 4);
 }
 END_TEST
 
@@ -423,19 +432,9 @@ static const char column_stores[] = HEADER
 /* On 1 and 4 threads (--jobs): each block's sectors are its own. */
 START_TEST(column_stores_beyond_the_l2)
 {
-    char path[] = "/tmp/warpsim_test_timing_XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    const char arch[] = "base = hopper\nl2_kib = 1\n";
-    ck_assert_int_eq(write(fd, arch, sizeof arch - 1), (int)(sizeof arch - 1));
-    close(fd);
-    char launch[512];
-    snprintf(launch, sizeof launch, "arch-file %s\nbuf out=f32:2048\nkernel k\ngrid 4\nblock 256\narg out\njobs %d\n",
-             path, _i ? 4 : 1);
-    sim_run *r = run(column_stores, launch);
-    unlink(path);
-    ck_assert_uint_eq(result(r, 0)->dram_write_bytes, 256 * 32 - 1024 / 4);
-    done(r);
+    char launch[256];
+    snprintf(launch, sizeof launch, "buf out=f32:2048\nkernel k\ngrid 4\nblock 256\narg out\njobs %d\n", _i ? 4 : 1);
+    ck_assert_uint_eq(dram_writes_with_l2(column_stores, 1, launch), 256 * 32 - 1024 / 4);
 }
 END_TEST
 
@@ -470,18 +469,8 @@ static const char column_steps[] = HEADER
 
 START_TEST(column_steps_beyond_the_l2)
 {
-    char path[] = "/tmp/warpsim_test_timing_XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    const char arch[] = "base = hopper\nl2_kib = 1\n";
-    ck_assert_int_eq(write(fd, arch, sizeof arch - 1), (int)(sizeof arch - 1));
-    close(fd);
-    char launch[512];
-    snprintf(launch, sizeof launch, "arch-file %s\nbuf out=f32:4096\nkernel k\ngrid 8\nblock 256\narg out\n", path);
-    sim_run *r = run(column_steps, launch);
-    unlink(path);
-    ck_assert_uint_eq(result(r, 0)->dram_write_bytes, 384 * 32 - 1024 / 4);
-    done(r);
+    ck_assert_uint_eq(dram_writes_with_l2(column_steps, 1, "buf out=f32:4096\nkernel k\ngrid 8\nblock 256\narg out\n"),
+                      384 * 32 - 1024 / 4);
 }
 END_TEST
 
