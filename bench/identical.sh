@@ -133,6 +133,19 @@ record() {
     run_case "$warpsim" "$dir" const_poly tests/nvcc/003_constant_memory.ptx --kernel const_poly --grid 4 --block 256 \
         --buf x=f32:1000:random=1 --buf idx=u32:1000:random=2 --buf out=f32:2000 --arg x --arg idx --arg out \
         --arg s32:1000
+    # shared loads in runs of wide instructions (tests/ptx/shared_runs.ptx): step, at, block and options; bank
+    # conflicts that differ by warp, the same addresses in every warp (step 0), 32 warps, a misaligned access
+    # and one past the tile (faults), 3 warps (no run), no --sched its, no timing, the step budget inside a run
+    local sr
+    for sr in "4 0 128" "0 0 256" "4 0 1024" "4 2 128" "4 7936 128" "8 0 96" "4 0 128 --sched lockstep" \
+              "4 0 128 --no-timing" "4 0 128 --max-steps 150" "4 0 128 --max-steps 163" "4 0 128 --max-steps 181" \
+              "4 0 128 --build O0"; do
+        read -r -a args <<<"$sr"
+        name=shared_runs_${args[0]}_${args[1]}_${args[2]}
+        [ ${#args[@]} -eq 3 ] || name+=_${args[3]#--}_${args[4]:-}
+        run_case "$warpsim" "$dir" "${name%_}" tests/ptx/shared_runs.ptx --kernel shared_runs --grid 2 \
+            --block "${args[2]}" --buf out=u64:2048 --arg out --arg u32:${args[0]} --arg u32:${args[1]} "${args[@]:3}"
+    done
     local dc=tests/nvcc/003_device_functions.ptx   # a .func call: a warp's call frame set up at its first call
     run_case "$warpsim" "$dir" device_calls $dc --kernel device_calls --grid 5 --block 96 \
         --buf in=u32:480:random=1 --buf out=u32:480 --arg in --arg out --arg s32:450

@@ -1502,6 +1502,90 @@ void ws_ld_shared_known(ws_exec *x, const ptx_instr *in, ws_ld_shared_batch *b)
     load(x, in, WS_FULL_MASK);
 }
 
+/* ws_ld_shared_plan's for one warp x, through ws_ld_shared_known's tests. */
+static int shared_plan_of(ws_exec *x, const ptx_operand *op, unsigned size, ws_shared_plan *p)
+{
+    ws_lane_span span;
+    ws_shared_cost cost;
+    if (!(uniform_shared_at(x, op, size, &span, &cost) || shared_run_at(x, op, size, &span, &cost)) ||
+        span.hi > UINT32_MAX)
+        return 0;
+    /* the run lies in the block's shared memory below 2^32, its step below 2^32 (shared_run_at's) */
+    *p = (ws_shared_plan){(uint32_t)span.lo, (uint32_t)span.stride, cost};
+    return 1;
+}
+
+uint32_t ws_ld_shared_plan(ws_warp *w, int n, const ptx_instr *in, ws_shared_plan *p)
+{
+    const ptx_operand *op = &in->operand[1];
+    const ws_launch *l = w->exec.launch;
+    const unsigned size = ptx_types[in->type].size;
+    const int32_t reg = op->reg;
+    /* uniform_shared_word's case: one 4-byte word for every lane, one wavefront on sm_50+'s 32 banks */
+    const int words = size == 4 && l->arch->shared_model == SHARED_MODEL_MODERN && l->arch->shared_banks == 32;
+    const uint64_t limit = l->shared_size;
+    uint32_t most = 1;
+    if (!l->one_pass || l->check_shapes || reg < 0 || op->symbol >= 0)
+        return 0;
+    for (int j = 0; j < n; j++) {
+        ws_exec *x = &w[j].exec;
+        const ws_shape *s = ws_shape_get(x, reg);
+        if (w[j].its.count || !s->known)
+            return 0;
+        if (j > 0 && ws_shape_same(s, &w[j - 1].exec.shape[reg])) {   /* the warp before's addresses (a tile's row) */
+            p[j] = p[j - 1];
+            continue;
+        }
+        if (words && ws_shape_is_one(s)) {   /* uniform_shared_address's tests */
+            uint64_t a = s->base + (uint64_t)op->imm;
+            a = op->reg_is_64 ? a : (uint32_t)a;
+            if ((a & 3) || limit < 4 || a > limit - 4 || a > UINT32_MAX)
+                return 0;
+            p[j] = (ws_shared_plan){(uint32_t)a, 0, {1, 1}};
+            continue;
+        }
+        if (!shared_plan_of(x, op, size, &p[j]))
+            return 0;
+        most = p[j].cost.wavefronts > most ? p[j].cost.wavefronts : most;
+    }
+    return most;
+}
+
+void ws_ld_shared_wide(ws_warp *w, int n, const ptx_instr *in, const ws_shared_plan *p, uint64_t *ic,
+                       ws_block_timing *bt)
+{
+    unsigned size = ptx_types[in->type].size;
+    int32_t d = in->operand[0].reg;
+    uint64_t wavefronts = 0, conflicts = 0, merged = 0, cycles = 0;
+    for (int j = 0; j < n; j++) {
+        ws_exec *x = &w[j].exec;
+        const ws_shared_cost *cost = &p[j].cost;
+        wavefronts += cost->wavefronts;   /* ws_count_shared's, summed */
+        conflicts += cost->wavefronts > cost->ideal_wavefronts ? cost->wavefronts - cost->ideal_wavefronts : 0;
+        /* ws_timing_shared's access: a broadcast word merged into the LDS.128 before, or its wavefronts */
+        if (p[j].stride == 0 && size == 4) {
+            if (ws_merges_into_vector(&w[j], p[j].a0))
+                merged++;
+            else
+                cycles += cost->wavefronts;
+            ws_broadcast_word(ws_row(x, d), x->block->shared + p[j].a0);
+            continue;
+        }
+        cycles += cost->wavefronts;
+        if (j > 0 && p[j].a0 == p[j - 1].a0 && p[j].stride == p[j - 1].stride)   /* the warp before's elements */
+            ws_copy_row(ws_row(x, d), ws_row(&w[j - 1].exec, d));
+        else
+            read_run(ws_row(x, d), x->block->shared + p[j].a0, size, p[j].stride);
+    }
+    ic[WS_CTR_shared_ld_inst] += (uint64_t)n;
+    ic[WS_CTR_shared_ld_wavefronts] += wavefronts;
+    ic[WS_CTR_shared_ld_bank_conflicts] += conflicts;
+    ic[WS_CTR_shared_wavefronts] += wavefronts;
+    ic[WS_CTR_shared_conflict_cycles] += conflicts;
+    bt->shared_merged += merged;
+    bt->shared_cycles += cycles;
+}
+
 void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_shared_batch *b)
 {
     const ptx_operand *op = &in->operand[1];

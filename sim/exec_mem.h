@@ -135,6 +135,24 @@ static inline void ws_count_shared(ws_exec *x, const ws_shared_cost *cost, int i
     ic[WS_CTR_shared_conflict_cycles] += conflicts;
 }
 
+/* A full warp's ld.shared in a run of wide instructions (sim/lockstep.c), found before the run: lane i reads
+ * a0 + i * stride (stride 0: one address for every lane), at that cost. */
+typedef struct {
+    uint32_t a0, stride;
+    ws_shared_cost cost;
+} ws_shared_plan;
+/* Whether the ld.shared `in` (decode gave it the batch: WS_BATCH_SHARED) of the n consecutive warps from w on,
+ * every lane active, takes one pass in each: its address register's shape known, the run in the block's shared
+ * memory, aligned, with no store held back (--sched its); p[j] then says where warp j's lies and at what cost,
+ * and it returns the most wavefronts of a warp (1 or more). 0: the load's own paths decide. */
+uint32_t ws_ld_shared_plan(ws_warp *w, int n, const ptx_instr *in, ws_shared_plan *p);
+/* The loads that ws_ld_shared_plan found (p[j] warp j's) for n consecutive warps from w on, the timing model
+ * on (its real build): their elements, their counters into ic, and their access's part of the timing model
+ * (the merged broadcasts and wavefronts of block timing bt); what their warps wait on, their latency and their
+ * retire step are the run's (ws_timing_wide_issue_run). The same as load_shared_access's, warp by warp. */
+void ws_ld_shared_wide(ws_warp *w, int n, const ptx_instr *in, const ws_shared_plan *p, uint64_t *ic,
+                       ws_block_timing *bt);
+
 /* The last warp's shared load again (ws_ld_shared_batch: the same shape, so the same addresses): its
  * counters, timing and elements. */
 static inline void ws_ld_shared_again(ws_exec *x, const ptx_instr *in, const ws_ld_shared_batch *b)

@@ -447,38 +447,131 @@ static int branch_round(group *g, int n, const ptx_function *fn, const ws_decode
     return 1;
 }
 
+/* A run's shared loads (wide_run_length finds them, wide_run runs them): instruction i's, where it is one, each
+ * warp's access (plan[i]) and latency (timing[i]); loads[i] points at timing[i] then, NULL for the others;
+ * `any`: the run has one. */
+typedef struct {
+    ws_shared_plan plan[WS_WIDE_RUN_MAX][WS_WIDE_RUN_WARPS];
+    ws_run_load timing[WS_WIDE_RUN_MAX];
+    const ws_run_load *loads[WS_WIDE_RUN_MAX];
+    int any;
+} run_loads;
+
+/* Whether instruction `in` (decoded d) may join a run as a shared load: the commonest ld.shared (decode's batch),
+ * no guard, one address register, one destination, accesses that may take one pass. */
+static inline int run_load_at(const ws_launch *l, const ptx_instr *in, const ws_decoded *d)
+{
+    const ptx_operand *op = &in->operand[1];
+    return d->batched_load == WS_BATCH_SHARED && in->guard < 0 && l->one_pass && op->reg >= 0 && op->symbol < 0 &&
+           d->timing.nsrc == 1 && d->timing.ndst == 1;
+}
+
+/* Each of g's n members' access for the shared load `in` at place i of a run, and its latency (ws_timing_shared's):
+ * 0 where a warp's takes another path (the run ends before it). */
+static int plan_run_load(const group *g, int n, const ptx_instr *in, int i, run_loads *rl)
+{
+    const uint32_t latency = g->l->arch->latency_shared;
+    const ws_shared_plan *p = rl->plan[i];
+    uint32_t most = ws_ld_shared_plan(g->m->w, n, in, rl->plan[i]);
+    if (!most)
+        return 0;
+    if (most == 1) {   /* no conflict (the commonest): the latency alone */
+        for (int j = 0; j < n; j++)
+            rl->timing[i].latency[j] = latency;
+    } else {
+        for (int j = 0; j < n; j++)
+            rl->timing[i].latency[j] = latency + 2 * (p[j].cost.wavefronts > 1 ? p[j].cost.wavefronts - 1 : 0);
+    }
+    rl->loads[i] = &rl->timing[i];
+    rl->any = 1;
+    return 1;
+}
+
 /* How many instructions from g's on a wide run (wide_run) may take for g's n members, the whole round, their rows
  * side by side: wide forms all, within the step budget; 0 or 1 where the group is not for a run (with the timing
- * model, the real build's issue step four warps at a time). No merge point ends a run: a full warp's path merges
- * nowhere (sim/simt.c gives a merge point only to the entries of part of a warp). */
-static int wide_run_length(const group *g, int n, const ptx_function *fn, const ws_decoded *decoded)
+ * model, the real build's issue step four warps at a time). `kind`: plain_rounds'; *load: 1 where, with the timing
+ * model's real build, a shared load follows them (load_run decides whether the run takes it). No merge point
+ * ends a run: a full warp's path merges nowhere (sim/simt.c gives a merge point only to the entries of part of
+ * a warp). */
+static int wide_run_length(const group *g, int n, const ptx_function *fn, const ws_decoded *decoded, int kind,
+                           int *load)
 {
     const ws_launch *l = g->l;
     const int32_t pc = g->pc;
-    if (!wide_instr(l, g->in, g->d) ||
+    *load = 0;
+    const int wide = wide_instr(l, g->in, g->d);
+    if ((!wide && !(kind > 0 && g->d->batched_load == WS_BATCH_SHARED)) ||
         (l->timing && ((n & 3) || n > WS_WIDE_RUN_WARPS || 4 % l->timing->subpartitions != 0 ||
                        !ws_timing_wide_available())))
         return 0;
     uint64_t room = (l->max_steps - l->steps) / (uint64_t)n;
-    int k = 1;
-    while (k < WS_WIDE_RUN_MAX && (uint64_t)k < room && plain_at(fn, decoded, pc + k) &&
+    int k = wide;
+    while (k && k < WS_WIDE_RUN_MAX && (uint64_t)k < room && plain_at(fn, decoded, pc + k) &&
            wide_instr(l, &fn->instrs[pc + k], &decoded[pc + k]))
         k++;
+    /* decoded[] has an entry past the function's last instruction (none of its fields set) */
+    *load = kind > 0 && decoded[pc + k].batched_load == WS_BATCH_SHARED;
     return k;
 }
 
-/* k wide instructions from g's on for its n members (wide_run_length's): each one's lanes and shapes at once,
- * then the warps' issue steps for all k (ws_timing_wide_issue_run; none under --no-timing), each warp moved past
- * the run; g is left at the run's last instruction. */
-static void wide_run(group *g, int n, int k)
+static inline __attribute__((always_inline)) void wide_run_of(group *g, int n, int k, const run_loads *rl,
+                                                               const int with_loads);
+
+/* A run from g's instruction on for its n members, where wide_run_length found its first k instructions wide
+ * and a shared load after them: the run goes on over wide instructions and shared loads (run_load_at) whose
+ * address registers no earlier instruction of the run writes, as long as every member's access takes one pass
+ * (ws_ld_shared_plan, the address registers as they are for the whole run). Runs it (wide_run) where it is two
+ * instructions or more, and returns its length; 0 or 1: nothing ran. Out of line, its plans on its own stack
+ * (ws_step_group's frame, which inlines plain_rounds, stays small). */
+static __attribute__((noinline)) int load_run(group *g, int n, int k, const ptx_function *fn,
+                                              const ws_decoded *decoded)
+{
+    const ws_launch *l = g->l;
+    const int32_t pc = g->pc;
+    uint64_t room = (l->max_steps - l->steps) / (uint64_t)n;
+    uint16_t written[WS_WIDE_RUN_MAX];
+    run_loads rl;
+    rl.any = 0;
+    for (int i = 0; i < k; i++) {
+        written[i] = decoded[pc + i].timing.dst[0];   /* a wide instruction's one destination */
+        rl.loads[i] = NULL;
+    }
+    for (; k < WS_WIDE_RUN_MAX && (uint64_t)k < room && (k == 0 || plain_at(fn, decoded, pc + k)); k++) {
+        const ptx_instr *in = &fn->instrs[pc + k];
+        const ws_decoded *d = &decoded[pc + k];
+        rl.loads[k] = NULL;
+        if (!wide_instr(l, in, d)) {
+            if (!run_load_at(l, in, d))
+                break;
+            int written_before = 0;
+            for (int i = 0; i < k; i++)
+                written_before |= written[i] == in->operand[1].reg;
+            if (written_before || !plan_run_load(g, n, in, k, &rl))
+                break;
+        }
+        written[k] = d->timing.dst[0];   /* a wide instruction's one destination, as a load's */
+    }
+    if (k > 1)
+        wide_run_of(g, n, k, &rl, rl.any);
+    return k;
+}
+
+/* k wide instructions from g's on for its n members (wide_run_length's, and its shared loads rl): each one's lanes
+ * and shapes at once, then the warps' issue steps for all k (ws_timing_wide_issue_run; none under --no-timing),
+ * each warp moved past the run; g is left at the run's last instruction. */
+static inline __attribute__((always_inline)) void wide_run_of(group *g, int n, int k, const run_loads *rl,
+                                                               const int with_loads)
 {
     ws_launch *l = g->l;
     ws_block *b = g->b;
     const ws_group_member *m = g->m;
     const ws_decoded *d = g->d;
     const ptx_instr *in = g->in;
-    for (int i = 0; i < k; i++) {   /* nothing of the warps' timing reads the values */
-        d[i].wide(&m->w->exec, &in[i], n);
+    for (int i = 0; i < k; i++) {   /* nothing of the warps' timing reads the values, nor a load's access */
+        if (with_loads && rl->loads[i])
+            ws_ld_shared_wide(m->w, n, &in[i], rl->plan[i], g->counters[g->pc + i], &b->tm);
+        else
+            d[i].wide(&m->w->exec, &in[i], n);
         if (d[i].shape.kind != WS_SHAPE_NONE)
             group_shapes(m, n, &d[i].shape, &in[i]);
     }
@@ -488,7 +581,10 @@ static void wide_run(group *g, int n, int k)
         for (int i = 0; i < k; i++)
             ops[i] = &d[i].timing;
         memset(sums, 0, (size_t)k * sizeof *sums);
-        ws_timing_wide_issue_run(m->w, n, &b->tm, ops, k, l->timing->subpartitions, sums);
+        if (with_loads)
+            ws_timing_wide_issue_run_loads(m->w, n, &b->tm, ops, rl->loads, k, l->timing->subpartitions, sums);
+        else
+            ws_timing_wide_issue_run(m->w, n, &b->tm, ops, k, l->timing->subpartitions, sums);
     }
     for (int j = 0; j < n; j++)
         m[j].top->pc = g->pc + k;   /* full warps: no merge point to settle (wide_run_length) */
@@ -504,12 +600,14 @@ static void wide_run(group *g, int n, int k)
     g->in += k - 1;
     g->d += k - 1;
 }
+static __attribute__((noinline)) void wide_run(group *g, int n, int k) { wide_run_of(g, n, k, NULL, 0); }
 
 /* Instructions that leave the stack alone, from g's on: the round's group, then, while it was the whole
  * round (`whole_round`), the next rounds' as long as each is the same warps at the next such instruction,
  * or at a branch that sends them all one way to such an instruction (branch_round); where the round's other
  * warps wait at the next instruction, lagged_rounds. */
-static int plain_rounds(group *g, int wi, int whole_round)
+/* (Inline in ws_step_group, its one caller: where the compiler left it out of line the reduction ran 2% more.) */
+static inline __attribute__((always_inline)) int plain_rounds(group *g, int wi, int whole_round)
 {
     ws_launch *l = g->l;
     const ptx_function *fn = g->b->warps[wi].exec.fn;
@@ -522,10 +620,13 @@ static int plain_rounds(group *g, int wi, int whole_round)
     whole_round = whole_round && whole;
     const int rows_at_once = full && together;   /* a wide form may run the group's lanes */
     for (;;) {
-        int k = kind >= 0 && whole_round && rows_at_once ? wide_run_length(g, n, fn, decoded) : 0, moved = 0;
-        if (k > 1)
+        int load = 0, moved = 0;
+        int k = kind >= 0 && whole_round && rows_at_once ? wide_run_length(g, n, fn, decoded, kind, &load) : 0;
+        if (load)
+            k = load_run(g, n, k, fn, decoded);   /* runs it where it is one */
+        else if (k > 1)
             wide_run(g, n, k);
-        else
+        if (k <= 1)
             moved = plain_variant(g, n, full, wide_at(g, rows_at_once), kind, rows_at_once);
         if (lead && !moved && l->steps < l->max_steps)
             return lagged_rounds(g, wi, last + 1, kind);

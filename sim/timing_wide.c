@@ -2,7 +2,8 @@
  * The real build's issue and retire steps (sim/timing_issue.h, sim/timing.h) for a wide group's warps
  * (sim/lockstep.c), four at a time in AVX2 registers: arithmetic instructions, every lane active, one
  * destination each, one or a run of them (ws_timing_wide_issue_run: the warps' clocks read and stored once for
- * the run); and a load group's issue steps alone (ws_timing_wide_issue_load). The warps' clocks stay where
+ * the run; ws_timing_wide_issue_run_loads: with shared loads among them, whose accesses were done before); and a
+ * load group's issue steps alone (ws_timing_wide_issue_load). The warps' clocks stay where
  * they are (each warp's ws_warp_timing, its kernel frame's ready cycles); four warps' fields are loaded one by
  * one into a vector and the results stored warp by warp (AVX2's gathers, one instruction each for callgrind,
  * cost this project's AMD VM 15% of the naive matmul's seconds and 10% of the tiled one's: bench/README.md,
@@ -223,17 +224,63 @@ AVX2 __attribute__((always_inline)) static inline void run_step(const ws_timing_
     add_sums(s, &f);
 }
 
-AVX2 void ws_timing_wide_issue_run(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *const *ops, int k,
-                                   uint32_t subpartitions, ws_issue_sums *s)
+/* The state of a run's shared loads, four warps a lane (ws_timing_wide_issue_run): the cycles after their
+ * last shared stores, their loads' unused bits (ws_warp_timing.loads_unused) and when their last memory
+ * operation completes (.done). */
+typedef struct {
+    __m256i stored[WS_WIDE_RUN_WARPS / 4], unused[WS_WIDE_RUN_WARPS / 4], done[WS_WIDE_RUN_WARPS / 4];
+    uint64_t queued;   /* loads that waited for room to issue (ws_load_wait) */
+} run_loads;
+
+/* A shared load (op, one address register) of the run for its `chunks` groups of four warps, as run_step: the
+ * issue step of WS_ISSUE_LOAD_SHARED (after the warp's last shared store; no unrolled copy's slots), then
+ * ws_load_wait's (the results the run's instructions used so far, `kinds`, are no longer unused), then the
+ * retire step at each warp's latency (`latency`, the access's), waiting on the short scoreboard. */
+AVX2 static void run_load_step(const ws_timing_op *op, const ws_run_load *load, int chunks, __m256i *now,
+                               __m256i *block_end, __m256i *kinds, run_loads *rl, uint64_t *const *at,
+                               ws_issue_sums *s, __m256i *slots_all)
+{
+    const __m256i slots = _mm256_set1_epi64x(op->sass ? op->sass : 1), one = _mm256_set1_epi64x(1);
+    const __m256i three = _mm256_set1_epi64x(3);
+    const uint16_t dst = op->dst[0];
+    four_sums f = {0};
+    for (int c = 0; c < chunks; c++, at += 4) {
+        __m256i wait, ready = _mm256_blendv_epi8(now[c], rl->stored[c], _mm256_cmpgt_epi64(rl->stored[c], now[c]));
+        ready = issue_four(op, at, ready, slots, &now[c], &block_end[c], &wait, &kinds[c], &f, 1);
+        __m256i unused = _mm256_andnot_si256(_mm256_and_si256(kinds[c], three), rl->unused[c]);
+        kinds[c] = _mm256_setzero_si256();
+        __m256i queued = _mm256_and_si256(unused, one);
+        rl->queued += lanes_sum(queued);
+        rl->unused[c] = _mm256_or_si256(unused, one);
+        __m256i latency = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)&load->latency[4 * c]));
+        __m256i done_at = _mm256_add_epi64(ready, latency);
+        rl->done[c] = _mm256_blendv_epi8(rl->done[c], done_at, _mm256_cmpgt_epi64(done_at, rl->done[c]));
+        uint64_t v_retired[4];
+        _mm256_storeu_si256((__m256i *)v_retired, _mm256_or_si256(_mm256_slli_epi64(done_at, 2),
+                                                                  _mm256_set1_epi64x(WS_WAIT_SHORT)));
+        for (int j = 0; j < 4; j++)
+            at[j][dst] = v_retired[j];
+    }
+    *slots_all = _mm256_add_epi64(*slots_all, f.slots);
+    add_sums(s, &f);
+}
+
+/* ws_timing_wide_issue_run (`with_loads` 0), or ws_timing_wide_issue_run_loads (1). */
+AVX2 __attribute__((always_inline)) static inline void issue_run(ws_warp *w, int n, ws_block_timing *bt,
+                                                                const ws_timing_op *const *ops,
+                                                                const ws_run_load *const *loads, int k,
+                                                                uint32_t subpartitions, ws_issue_sums *s,
+                                                                const int with_loads)
 {
     enum { MAX_CHUNKS = WS_WIDE_RUN_WARPS / 4 };
     const __m256i zero = _mm256_setzero_si256();
     __m256i now[MAX_CHUNKS], block_end[MAX_CHUNKS], kinds[MAX_CHUNKS], copy[MAX_CHUNKS], slots_all = zero;
     uint64_t *at[WS_WIDE_RUN_WARPS];   /* the kernel frames' ready cycles */
+    run_loads rl;
     const int chunks = n / 4;
     int folds = 0;
     for (int i = 0; i < k; i++)
-        folds |= ops[i]->folds;
+        folds |= with_loads && loads[i] ? 0 : ops[i]->folds;   /* a load's are not looked at */
     for (int c = 0; c < chunks; c++) {   /* the clocks, read once for the run */
         const ws_warp *v = w + 4 * c;
         now[c] = FOUR_FIELDS(v, tm.cycle);
@@ -241,11 +288,24 @@ AVX2 void ws_timing_wide_issue_run(ws_warp *w, int n, ws_block_timing *bt, const
         kinds[c] = zero;
         if (folds)   /* no branch in the run: each warp's back edges are the same for every instruction */
             copy[c] = counted_copy(v);
+        if (with_loads) {
+            rl.stored[c] = FOUR_FIELDS(v, tm.store_issued[1]);   /* no store in the run */
+            rl.unused[c] = FOUR_FIELDS(v, tm.loads_unused);
+            rl.done[c] = FOUR_FIELDS(v, tm.done);
+        }
         for (int j = 0; j < 4; j++)
             at[4 * c + j] = v[j].frames[0].ready;
     }
+    rl.queued = 0;
     for (int i = 0; i < k; i++) {
         const ws_timing_op *op = ops[i];
+        if (with_loads && loads[i]) {
+            run_load_step(op, loads[i], chunks, now, block_end, kinds, &rl, at, &s[i], &slots_all);
+            bt->waits[WS_WAIT_SHARED_QUEUED] += rl.queued;
+            bt->waits[WS_WAIT_SHARED_LOAD] += (uint64_t)(4 * chunks) - rl.queued;
+            rl.queued = 0;
+            continue;
+        }
         switch (op->nsrc) {   /* the operands' count known: their loop unrolls */
         case 0: run_step(op, chunks, now, block_end, kinds, copy, at, &s[i], &slots_all, 0); break;
         case 1: run_step(op, chunks, now, block_end, kinds, copy, at, &s[i], &slots_all, 1); break;
@@ -256,9 +316,34 @@ AVX2 void ws_timing_wide_issue_run(ws_warp *w, int n, ws_block_timing *bt, const
     }
     /* the issue cycle, latency and wait an issue step leaves are not stored: the retire step is done, and the
      * next issue step sets them first */
-    for (int c = 0; c < chunks; c++)
-        store_clocks(w + 4 * c, now[c], block_end[c], kinds[c]);
+    for (int c = 0; c < chunks; c++) {
+        ws_warp *v = w + 4 * c;
+        store_clocks(v, now[c], block_end[c], with_loads ? zero : kinds[c]);
+        if (with_loads) {   /* the loads' bits as the run left them, less those its last instructions used */
+            uint64_t v_unused[4], v_done[4];
+            _mm256_storeu_si256((__m256i *)v_unused,
+                                _mm256_andnot_si256(_mm256_and_si256(kinds[c], _mm256_set1_epi64x(3)), rl.unused[c]));
+            _mm256_storeu_si256((__m256i *)v_done, rl.done[c]);
+            for (int j = 0; j < 4; j++) {
+                v[j].tm.loads_unused = (uint8_t)v_unused[j];
+                v[j].tm.done = v_done[j];
+            }
+        }
+    }
     add_issued(bt, slots_all, (uint32_t)w->index, subpartitions);
+}
+
+AVX2 void ws_timing_wide_issue_run(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *const *ops, int k,
+                                   uint32_t subpartitions, ws_issue_sums *s)
+{
+    issue_run(w, n, bt, ops, NULL, k, subpartitions, s, 0);
+}
+
+AVX2 void ws_timing_wide_issue_run_loads(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *const *ops,
+                                         const ws_run_load *const *loads, int k, uint32_t subpartitions,
+                                         ws_issue_sums *s)
+{
+    issue_run(w, n, bt, ops, loads, k, subpartitions, s, 1);
 }
 
 #endif
