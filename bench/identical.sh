@@ -135,11 +135,13 @@ record() {
         --arg s32:1000
     # shared loads in runs of wide instructions (tests/ptx/shared_runs.ptx): step, at, block and options; bank
     # conflicts that differ by warp, the same addresses in every warp (step 0), 32 warps, a misaligned access
-    # and one past the tile (faults), 3 warps (no run), no --sched its, no timing, the step budget inside a run
+    # and one past the tile (faults), 3 warps (no run), no --sched its, no timing, O0, and the step budget
+    # cutting block 0's first run with loads (14 wide instructions, then loads): 546 and 547 end it before its
+    # first load, 548 just after it (measured: ws_ld_shared_wide first runs at 548), 551 and 566 in later rounds
     local sr
     for sr in "4 0 128" "0 0 256" "4 0 1024" "4 2 128" "4 7936 128" "8 0 96" "4 0 128 --sched lockstep" \
-              "4 0 128 --no-timing" "4 0 128 --max-steps 150" "4 0 128 --max-steps 163" "4 0 128 --max-steps 181" \
-              "4 0 128 --build O0"; do
+              "4 0 128 --no-timing" "4 0 128 --build O0" "4 0 128 --max-steps 546" "4 0 128 --max-steps 547" \
+              "4 0 128 --max-steps 548" "4 0 128 --max-steps 551" "4 0 128 --max-steps 566"; do
         read -r -a args <<<"$sr"
         name=shared_runs_${args[0]}_${args[1]}_${args[2]}
         [ ${#args[@]} -eq 3 ] || name+=_${args[3]#--}_${args[4]:-}
