@@ -368,6 +368,7 @@ static inline __attribute__((always_inline)) void read_run_lanes(uint64_t *restr
             memcpy(r + lane, &w, sizeof w);
         }
     } else {
+#pragma GCC unroll 8   /* a column's words (the transposes' tile): the loop's own steps were half its work */
         for (unsigned lane = 0; lane < n; lane++) {
             uint32_t v;
             memcpy(&v, first + lane * stride, 4);
@@ -1112,6 +1113,7 @@ void exec_ldu(ws_exec *x, const ptx_instr *in, uint32_t mask) { load(x, in, mask
 static inline __attribute__((always_inline)) void write_words(uint8_t *first, const uint64_t v[restrict WS_WARP_SIZE],
                                                               uint64_t stride)
 {
+#pragma GCC unroll 8   /* as read_run_lanes's column */
     for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
         uint32_t low = (uint32_t)v[lane];
         memcpy(first + lane * stride, &low, 4);
@@ -1521,9 +1523,14 @@ uint32_t ws_ld_shared_plan(ws_warp *w, int n, const ptx_instr *in, ws_shared_pla
     const ws_launch *l = w->exec.launch;
     const unsigned size = ptx_types[in->type].size;
     const int32_t reg = op->reg;
-    /* uniform_shared_word's case: one 4-byte word for every lane, one wavefront on sm_50+'s 32 banks */
-    const int words = size == 4 && l->arch->shared_model == SHARED_MODEL_MODERN && l->arch->shared_banks == 32;
-    const uint64_t limit = l->shared_size;
+    const uint64_t imm = (uint64_t)op->imm, limit = l->shared_size;
+    const int wide_register = op->reg_is_64;
+    /* uniform_shared_word's case: one 4-byte word for every lane, one wavefront on sm_50+'s 32 banks, at an
+     * address up to `last_word` (uniform_shared_address's bound, and below 2^32) */
+    const int words = size == 4 && l->arch->shared_model == SHARED_MODEL_MODERN && l->arch->shared_banks == 32 &&
+                      limit >= 4;
+    const uint64_t last_word = limit - 4 < UINT32_MAX ? limit - 4 : UINT32_MAX;
+    const ws_shape *before = NULL;   /* the warp before's shape */
     uint32_t most = 1;
     if (!l->one_pass || l->check_shapes || reg < 0 || op->symbol >= 0)
         return 0;
@@ -1532,14 +1539,15 @@ uint32_t ws_ld_shared_plan(ws_warp *w, int n, const ptx_instr *in, ws_shared_pla
         const ws_shape *s = ws_shape_get(x, reg);
         if (w[j].its.count || !s->known)
             return 0;
-        if (j > 0 && ws_shape_same(s, &w[j - 1].exec.shape[reg])) {   /* the warp before's addresses (a tile's row) */
+        if (before && ws_shape_same(s, before)) {   /* the warp before's addresses (a tile's row) */
             p[j] = p[j - 1];
             continue;
         }
+        before = s;
         if (words && ws_shape_is_one(s)) {   /* uniform_shared_address's tests */
-            uint64_t a = s->base + (uint64_t)op->imm;
-            a = op->reg_is_64 ? a : (uint32_t)a;
-            if ((a & 3) || limit < 4 || a > limit - 4 || a > UINT32_MAX)
+            uint64_t a = s->base + imm;
+            a = wide_register ? a : (uint32_t)a;
+            if ((a & 3) || a > last_word)
                 return 0;
             p[j] = (ws_shared_plan){(uint32_t)a, 0, {1, 1}};
             continue;
