@@ -1572,7 +1572,7 @@ void ws_ld_shared_wide(ws_warp *w, int n, const ptx_instr *in, const ws_shared_p
         conflicts += cost->wavefronts > cost->ideal_wavefronts ? cost->wavefronts - cost->ideal_wavefronts : 0;
         /* ws_timing_shared's access: a broadcast word merged into the LDS.128 before, or its wavefronts */
         if (p[j].stride == 0 && size == 4) {
-            if (ws_merges_into_vector(&w[j], p[j].a0))
+            if (bt && ws_merges_into_vector(&w[j], p[j].a0))
                 merged++;
             else
                 cycles += cost->wavefronts;
@@ -1590,8 +1590,10 @@ void ws_ld_shared_wide(ws_warp *w, int n, const ptx_instr *in, const ws_shared_p
     ic[WS_CTR_shared_ld_bank_conflicts] += conflicts;
     ic[WS_CTR_shared_wavefronts] += wavefronts;
     ic[WS_CTR_shared_conflict_cycles] += conflicts;
-    bt->shared_merged += merged;
-    bt->shared_cycles += cycles;
+    if (bt) {
+        bt->shared_merged += merged;
+        bt->shared_cycles += cycles;
+    }
 }
 
 void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_shared_batch *b)

@@ -146,10 +146,11 @@ typedef struct {
  * memory, aligned, with no store held back (--sched its); p[j] then says where warp j's lies and at what cost,
  * and it returns the most wavefronts of a warp (1 or more). 0: the load's own paths decide. */
 uint32_t ws_ld_shared_plan(ws_warp *w, int n, const ptx_instr *in, ws_shared_plan *p);
-/* The loads that ws_ld_shared_plan found (p[j] warp j's) for n consecutive warps from w on, the timing model
- * on (its real build): their elements, their counters into ic, and their access's part of the timing model
- * (the merged broadcasts and wavefronts of block timing bt); what their warps wait on, their latency and their
- * retire step are the run's (ws_timing_wide_issue_run). The same as load_shared_access's, warp by warp. */
+/* The loads that ws_ld_shared_plan found (p[j] warp j's) for n consecutive warps from w on: their elements,
+ * their counters into ic, and with the timing model (its real build) their access's part of it (the merged
+ * broadcasts and wavefronts of block timing bt; NULL: no timing model); what their warps wait on, their
+ * latency and their retire step are the run's (ws_timing_wide_issue_run_loads). The same as
+ * load_shared_access's, warp by warp. */
 void ws_ld_shared_wide(ws_warp *w, int n, const ptx_instr *in, const ws_shared_plan *p, uint64_t *ic,
                        ws_block_timing *bt);
 

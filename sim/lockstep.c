@@ -458,7 +458,8 @@ typedef struct {
 } run_loads;
 
 /* Whether instruction `in` (decoded d) may join a run as a shared load: the commonest ld.shared (decode's batch),
- * no guard, one address register, one destination, accesses that may take one pass. */
+ * no guard, one address register, one destination, accesses that may take one pass (with the timing model, its
+ * real build: plain_rounds' kind 1; or none, kind 0). */
 static inline int run_load_at(const ws_launch *l, const ptx_instr *in, const ws_decoded *d)
 {
     const ptx_operand *op = &in->operand[1];
@@ -466,8 +467,8 @@ static inline int run_load_at(const ws_launch *l, const ptx_instr *in, const ws_
            d->timing.nsrc == 1 && d->timing.ndst == 1;
 }
 
-/* Each of g's n members' access for the shared load `in` at place i of a run, and its latency (ws_timing_shared's):
- * 0 where a warp's takes another path (the run ends before it). */
+/* Each of g's n members' access for the shared load `in` at place i of a run, and with the timing model its latency
+ * (ws_timing_shared's): 0 where a warp's takes another path (the run ends before it). */
 static int plan_run_load(const group *g, int n, const ptx_instr *in, int i, run_loads *rl)
 {
     const uint32_t latency = g->l->arch->latency_shared;
@@ -475,7 +476,8 @@ static int plan_run_load(const group *g, int n, const ptx_instr *in, int i, run_
     uint32_t most = ws_ld_shared_plan(g->m->w, n, in, rl->plan[i]);
     if (!most)
         return 0;
-    if (most == 1) {   /* no conflict (the commonest): the latency alone */
+    if (!g->l->timing) {   /* no latencies */
+    } else if (most == 1) {   /* no conflict (the commonest): the latency alone */
         for (int j = 0; j < n; j++)
             rl->timing[i].latency[j] = latency;
     } else {
@@ -489,8 +491,9 @@ static int plan_run_load(const group *g, int n, const ptx_instr *in, int i, run_
 
 /* How many instructions from g's on a wide run (wide_run) may take for g's n members, the whole round, their rows
  * side by side: wide forms all, within the step budget; 0 or 1 where the group is not for a run (with the timing
- * model, the real build's issue step four warps at a time). `kind`: plain_rounds'; *load: 1 where, with the timing
- * model's real build, a shared load follows them (load_run decides whether the run takes it). No merge point
+ * model, the real build's issue step four warps at a time). `kind`: plain_rounds' (0 or 1 here); *load: 1 where a
+ * shared load follows them, for WS_WIDE_RUN_WARPS members at most (load_run decides whether the run takes it). No
+ * merge point
  * ends a run: a full warp's path merges nowhere (sim/simt.c gives a merge point only to the entries of part of
  * a warp). */
 static int wide_run_length(const group *g, int n, const ptx_function *fn, const ws_decoded *decoded, int kind,
@@ -500,7 +503,7 @@ static int wide_run_length(const group *g, int n, const ptx_function *fn, const 
     const int32_t pc = g->pc;
     *load = 0;
     const int wide = wide_instr(l, g->in, g->d);
-    if ((!wide && !(kind > 0 && g->d->batched_load == WS_BATCH_SHARED)) ||
+    if ((!wide && !(kind >= 0 && n <= WS_WIDE_RUN_WARPS && g->d->batched_load == WS_BATCH_SHARED)) ||
         (l->timing && ((n & 3) || n > WS_WIDE_RUN_WARPS || 4 % l->timing->subpartitions != 0 ||
                        !ws_timing_wide_available())))
         return 0;
@@ -510,7 +513,7 @@ static int wide_run_length(const group *g, int n, const ptx_function *fn, const 
            wide_instr(l, &fn->instrs[pc + k], &decoded[pc + k]))
         k++;
     /* decoded[] has an entry past the function's last instruction (none of its fields set) */
-    *load = kind > 0 && decoded[pc + k].batched_load == WS_BATCH_SHARED;
+    *load = kind >= 0 && n <= WS_WIDE_RUN_WARPS && decoded[pc + k].batched_load == WS_BATCH_SHARED;
     return k;
 }
 
@@ -569,7 +572,7 @@ static inline __attribute__((always_inline)) void wide_run_of(group *g, int n, i
     const ptx_instr *in = g->in;
     for (int i = 0; i < k; i++) {   /* nothing of the warps' timing reads the values, nor a load's access */
         if (with_loads && rl->loads[i])
-            ws_ld_shared_wide(m->w, n, &in[i], rl->plan[i], g->counters[g->pc + i], &b->tm);
+            ws_ld_shared_wide(m->w, n, &in[i], rl->plan[i], g->counters[g->pc + i], l->timing ? &b->tm : NULL);
         else
             d[i].wide(&m->w->exec, &in[i], n);
         if (d[i].shape.kind != WS_SHAPE_NONE)
