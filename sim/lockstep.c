@@ -427,51 +427,9 @@ static inline __attribute__((always_inline)) int moving_group(const group *g, in
  * way, and all to one instruction that leaves the stack alone, with their paths' entries as they were (their
  * next round is then these warps at that instruction: g moves there); 0 otherwise (the round ends here, every
  * member having run the branch). */
-/* The branch at g's instruction for its n members (g->m), as moving_group's listed form runs it, where each one's
- * lanes go one way and the timing model's real build may take their issue steps four at a time (consecutive warps
- * in their kernel frames, every lane active, a multiple of 4): 1 done; 0 nothing done (moving_group runs it). */
-static int wide_branch(const group *g, int n)
-{
-    ws_launch *l = g->l;
-    ws_block *b = g->b;
-    const ptx_instr *in = g->in;
-    const ws_group_member *m = g->m;
-    if (!l->timing || l->timing->in_order || (n & 3) || n > WS_WARP_SIZE || 4 % l->timing->subpartitions != 0 ||
-        !ws_timing_wide_available() || g->d->shape.kind != WS_SHAPE_NONE || !rows_side_by_side(m, n))
-        return 0;
-    uint32_t taken = 0;   /* bit k: member k's lanes all go to the target (k < 32: n is at most 32 here) */
-    for (int k = 0; k < n; k++) {
-        if (m[k].top->mask != WS_FULL_MASK)
-            return 0;
-        uint32_t mask = ws_step_mask(in, m[k].frame, WS_FULL_MASK);
-        if (mask != 0 && mask != WS_FULL_MASK)
-            return 0;   /* its lanes split */
-        taken |= (uint32_t)(mask != 0) << k;
-    }
-    const int32_t target = (int32_t)in->operand[0].imm, pc = g->pc;
-    uint64_t *ic = g->counters[pc];
-    ws_issue_sums sums = {0};
-    ws_timing_wide_issue_branch(m->w, n, &b->tm, &g->d->timing, l->timing->subpartitions, l->arch->latency_branch,
-                                &sums);
-    for (int k = 0; k < n; k++) {
-        ws_step_context(m[k].w, pc, ic, WS_FULL_MASK);
-        m[k].top->pc = taken >> k & 1 ? target : pc + 1;
-        ws_step_settle(l, b, m[k].w, 1);
-    }
-    l->steps += (uint64_t)n, b->steps += (uint64_t)n;
-    const ws_step_sums steps = {(uint64_t)n, (uint64_t)n * WS_WARP_SIZE,
-                                (uint64_t)ws_popcount(taken) * WS_WARP_SIZE};
-    ws_step_add_sums(ic, &steps);
-    ic[WS_CTR_branch_targets] += (uint64_t)n;   /* ws_count_branch: every one uniform */
-    ic[WS_CTR_branch_targets_uniform] += (uint64_t)n;
-    ws_timing_add_issue_sums(ic, &b->tm, &g->d->timing, l->timing, &sums);
-    return 1;
-}
-
 static int branch_round(group *g, int n, const ptx_function *fn, const ws_decoded *decoded)
 {
-    if (!wide_branch(g, n))
-        moving_group(g, 0, 1, 0, 1, n);
+    moving_group(g, 0, 1, 0, 1, n);
     if (g->l->failed)
         return 0;
     const ws_group_member *m = g->m;

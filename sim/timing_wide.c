@@ -199,41 +199,6 @@ AVX2 void ws_timing_wide_issue_load(ws_warp *w, int n, ws_block_timing *bt, cons
         shared ? wide_issue(w, n, bt, op, subpartitions, s, -1, 2) : wide_issue(w, n, bt, op, subpartitions, s, -1, 1);
 }
 
-AVX2 void ws_timing_wide_issue_branch(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *op,
-                                      uint32_t subpartitions, uint32_t latency_branch, ws_issue_sums *s)
-{
-    const __m256i zero = _mm256_setzero_si256(), slots_op = _mm256_set1_epi64x(op->sass ? op->sass : 1);
-    const __m256i unroll = _mm256_set1_epi64x(WS_PTXAS_UNROLL - 1), resolving = _mm256_set1_epi64x(latency_branch);
-    const int back_edge = (op->branch & WS_BRANCH_BACK_EDGE) != 0;
-    four_sums f = {0};
-    const uint32_t first_index = (uint32_t)w->index;
-    for (int k = 0; k + 4 <= n; k += 4, w += 4) {
-        __m256i now = FOUR_FIELDS(w, tm.cycle), block_end = FOUR_FIELDS(w, tm.block_end), wait, kinds = zero;
-        uint64_t *const at[4] = {w[0].frames[0].ready, w[1].frames[0].ready, w[2].frames[0].ready,
-                                 w[3].frames[0].ready};
-        /* an unrolled copy's branch: no slot but on every WS_PTXAS_UNROLL-th back edge (counted before this one) */
-        __m256i slots = op->folds ? _mm256_and_si256(slots_op, counted_copy(w)) : slots_op;
-        issue_four(op, at, now, slots, &now, &block_end, &wait, &kinds, &f, op->nsrc == 1 ? 1 : -1);
-        /* the block's last instruction: the warp goes on once the block's latest issue is done, but where ptxas
-         * unrolled the loop only every WS_PTXAS_UNROLL-th back edge orders the iterations */
-        __m256i orders = _mm256_cmpeq_epi64(zero, zero);
-        if (back_edge) {
-            __m256i edges = _mm256_add_epi64(FOUR_FIELDS(w, tm.back_edges), _mm256_set1_epi64x(1));
-            uint64_t v_edges[4];
-            _mm256_storeu_si256((__m256i *)v_edges, edges);
-            for (int j = 0; j < 4; j++)
-                w[j].tm.back_edges = (uint32_t)v_edges[j];
-            orders = _mm256_cmpeq_epi64(_mm256_and_si256(edges, unroll), zero);
-        }
-        __m256i later = _mm256_and_si256(orders, _mm256_cmpgt_epi64(block_end, now));
-        now = _mm256_add_epi64(_mm256_blendv_epi8(now, block_end, later), resolving);   /* then it resolves */
-        store_clocks(w, now, block_end, kinds);
-    }
-    add_issued(bt, f.slots, first_index, subpartitions);
-    add_sums(s, &f);
-    s->branch_resolving += (uint64_t)(n & ~3) * latency_branch;
-}
-
 /* One arithmetic instruction (op, `nsrc` as issue_four's) of ws_timing_wide_issue_run for its `chunks` groups of
  * four warps, whose clocks are now[c] and block_end[c], their kernel frames' ready cycles at[4c .. 4c + 3]: the
  * issue step, then the retire step's ready cycle of its destination. */

@@ -38,12 +38,6 @@ void ws_timing_wide_issue_run(ws_warp *w, int n, ws_block_timing *bt, const ws_t
 void ws_timing_wide_issue_run_loads(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *const *ops,
                                     const ws_run_load *const *loads, int k, uint32_t subpartitions,
                                     ws_issue_sums *s);
-/* ws_timing_issue_scheduled for a bra (WS_ISSUE_BRANCH: op->nsrc 0, or 1, its guard) for the n & ~3 warps from
- * w on, as ws_timing_wide_issue's, `latency_branch` the arch's: each warp's clock, block end and back edges move
- * on; the issue cycle, latency and wait it leaves are not stored (a branch's retire step reads none of them, and
- * the next issue step sets them first). */
-void ws_timing_wide_issue_branch(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *op,
-                                 uint32_t subpartitions, uint32_t latency_branch, ws_issue_sums *s);
 /* ws_timing_issue_scheduled alone for a load (WS_ISSUE_LOAD_GLOBAL, or WS_ISSUE_LOAD_SHARED where `shared`), every
  * lane active, for the n & ~3 warps from w on, as ws_timing_wide_issue's: each warp's issue cycle, latency and
  * wait are left for its access and its retire step (ws_timing_retire_of). */
@@ -86,13 +80,6 @@ static inline void ws_timing_wide_issue_run_loads(ws_warp *w, int n, ws_block_ti
             ws_timing_retire_of(&w[j], ops[i], w[j].frames, WS_ISSUE_LOAD_SHARED, 1);
         }
     }
-}
-static inline void ws_timing_wide_issue_branch(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *op,
-                                               uint32_t subpartitions, uint32_t latency_branch, ws_issue_sums *s)
-{
-    (void)subpartitions;
-    for (int k = 0; k < (n & ~3); k++)
-        ws_timing_issue_scheduled(&w[k], bt, op, w[k].frames, WS_FULL_MASK, latency_branch, s, WS_ISSUE_BRANCH, -1);
 }
 static inline void ws_timing_wide_issue_load(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *op,
                                              uint32_t subpartitions, ws_issue_sums *s, int shared)
