@@ -1569,7 +1569,7 @@ void ws_ld_shared_wide(ws_warp *w, int n, const ptx_instr *in, const ws_shared_p
         ws_exec *x = &w[j].exec;
         const ws_shared_cost *cost = &p[j].cost;
         wavefronts += cost->wavefronts;   /* ws_count_shared's, summed */
-        conflicts += cost->wavefronts > cost->ideal_wavefronts ? cost->wavefronts - cost->ideal_wavefronts : 0;
+        conflicts += ws_shared_conflicts(cost);
         /* ws_timing_shared's access: a broadcast word merged into the LDS.128 before, or its wavefronts */
         if (p[j].stride == 0 && size == 4) {
             if (bt && ws_merges_into_vector(&w[j], p[j].a0))

@@ -123,11 +123,17 @@ void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_
  * not the last warp's. */
 void ws_ld_shared_known(ws_exec *x, const ptx_instr *in, ws_ld_shared_batch *b);
 
+/* A shared access's bank conflicts: its wavefronts past the conflict-free minimum. */
+static inline uint64_t ws_shared_conflicts(const ws_shared_cost *cost)
+{
+    return cost->wavefronts > cost->ideal_wavefronts ? cost->wavefronts - cost->ideal_wavefronts : 0;
+}
+
 /* count_access's counters of a shared access of cost `cost`. */
 static inline void ws_count_shared(ws_exec *x, const ws_shared_cost *cost, int is_store)
 {
     uint64_t *ic = ws_icounters(x);
-    uint64_t conflicts = cost->wavefronts > cost->ideal_wavefronts ? cost->wavefronts - cost->ideal_wavefronts : 0;
+    uint64_t conflicts = ws_shared_conflicts(cost);
     ic[is_store ? WS_CTR_shared_st_inst : WS_CTR_shared_ld_inst]++;
     ic[is_store ? WS_CTR_shared_st_wavefronts : WS_CTR_shared_ld_wavefronts] += cost->wavefronts;
     ic[is_store ? WS_CTR_shared_st_bank_conflicts : WS_CTR_shared_ld_bank_conflicts] += conflicts;

@@ -471,18 +471,18 @@ static inline int run_load_at(const ws_launch *l, const ptx_instr *in, const ws_
  * (ws_timing_shared's): 0 where a warp's takes another path (the run ends before it). */
 static int plan_run_load(const group *g, int n, const ptx_instr *in, int i, run_loads *rl)
 {
-    const uint32_t latency = g->l->arch->latency_shared;
+    const ws_arch *a = g->l->arch;
     const ws_shared_plan *p = rl->plan[i];
     uint32_t most = ws_ld_shared_plan(g->m->w, n, in, rl->plan[i]);
     if (!most)
         return 0;
-    if (!g->l->timing) {   /* no latencies */
-    } else if (most == 1) {   /* no conflict (the commonest): the latency alone */
+    if (g->l->timing && most == 1) {   /* no conflict (the commonest): one latency, stored in a loop that widens */
+        const uint32_t latency = ws_shared_latency(a, 1);
         for (int j = 0; j < n; j++)
             rl->timing[i].latency[j] = latency;
-    } else {
+    } else if (g->l->timing) {
         for (int j = 0; j < n; j++)
-            rl->timing[i].latency[j] = latency + 2 * (p[j].cost.wavefronts > 1 ? p[j].cost.wavefronts - 1 : 0);
+            rl->timing[i].latency[j] = ws_shared_latency(a, p[j].cost.wavefronts);
     }
     rl->loads[i] = &rl->timing[i];
     rl->any = 1;
@@ -493,9 +493,8 @@ static int plan_run_load(const group *g, int n, const ptx_instr *in, int i, run_
  * side by side: wide forms all, within the step budget; 0 or 1 where the group is not for a run (with the timing
  * model, the real build's issue step four warps at a time). `kind`: plain_rounds' (0 or 1 here); *load: 1 where a
  * shared load follows them, for WS_WIDE_RUN_WARPS members at most (load_run decides whether the run takes it). No
- * merge point
- * ends a run: a full warp's path merges nowhere (sim/simt.c gives a merge point only to the entries of part of
- * a warp). */
+ * merge point ends a run: a full warp's path merges nowhere (sim/simt.c gives a merge point only to the entries of
+ * part of a warp). */
 static int wide_run_length(const group *g, int n, const ptx_function *fn, const ws_decoded *decoded, int kind,
                            int *load)
 {

@@ -369,6 +369,12 @@ static inline int ws_merges_into_vector(ws_warp *w, uint64_t a)
     return merged;
 }
 
+/* A shared access's result latency at `wavefronts` passes of the banks: each pass after the first adds two cycles. */
+static inline uint32_t ws_shared_latency(const ws_arch *a, uint32_t wavefronts)
+{
+    return a->latency_shared + 2 * (wavefronts > 1 ? wavefronts - 1 : 0);
+}
+
 /* ws_timing_memory's shared-memory part (always inline: the group paths that take it cost 2-3% more where
  * the compiler made it a call): `first` the first active lane's address, one_address whether
  * every lane's is that one, `wavefronts` the access's. */
@@ -385,7 +391,7 @@ static inline __attribute__((always_inline)) void ws_timing_shared(ws_exec *x, u
         bt->shared_merged++;
     else
         bt->shared_cycles += wavefronts;
-    w->tm.latency = a->latency_shared + 2 * (wavefronts > 1 ? wavefronts - 1 : 0);
+    w->tm.latency = ws_shared_latency(a, wavefronts);
     w->tm.wait = WS_WAIT_SHORT;
 }
 

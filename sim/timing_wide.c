@@ -224,33 +224,33 @@ AVX2 __attribute__((always_inline)) static inline void run_step(const ws_timing_
     add_sums(s, &f);
 }
 
-/* The state of a run's shared loads, four warps a lane (ws_timing_wide_issue_run): the cycles after their
- * last shared stores, their loads' unused bits (ws_warp_timing.loads_unused) and when their last memory
- * operation completes (.done). */
+/* What a run's shared loads read and change of their warps' timing, four warps a lane
+ * (ws_timing_wide_issue_run_loads): the cycles after their last shared stores, their loads' unused bits
+ * (ws_warp_timing.loads_unused) and when their last memory operation completes (.done). */
 typedef struct {
     __m256i stored[WS_WIDE_RUN_WARPS / 4], unused[WS_WIDE_RUN_WARPS / 4], done[WS_WIDE_RUN_WARPS / 4];
-    uint64_t queued;   /* loads that waited for room to issue (ws_load_wait) */
-} run_loads;
+} load_clocks;
 
 /* A shared load (op, one address register) of the run for its `chunks` groups of four warps, as run_step: the
  * issue step of WS_ISSUE_LOAD_SHARED (after the warp's last shared store; no unrolled copy's slots), then
  * ws_load_wait's (the results the run's instructions used so far, `kinds`, are no longer unused), then the
- * retire step at each warp's latency (`latency`, the access's), waiting on the short scoreboard. */
-AVX2 static void run_load_step(const ws_timing_op *op, const ws_run_load *load, int chunks, __m256i *now,
-                               __m256i *block_end, __m256i *kinds, run_loads *rl, uint64_t *const *at,
-                               ws_issue_sums *s, __m256i *slots_all)
+ * retire step at each warp's latency (`latency`, the access's), waiting on the short scoreboard. Returns how many
+ * warps' loads waited for room to issue (ws_load_wait's WS_WAIT_SHARED_QUEUED). */
+AVX2 static uint64_t run_load_step(const ws_timing_op *op, const ws_run_load *load, int chunks, __m256i *now,
+                                   __m256i *block_end, __m256i *kinds, load_clocks *rl, uint64_t *const *at,
+                                   ws_issue_sums *s, __m256i *slots_all)
 {
     const __m256i slots = _mm256_set1_epi64x(op->sass ? op->sass : 1), one = _mm256_set1_epi64x(1);
     const __m256i three = _mm256_set1_epi64x(3);
     const uint16_t dst = op->dst[0];
     four_sums f = {0};
+    uint64_t queued = 0;
     for (int c = 0; c < chunks; c++, at += 4) {
         __m256i wait, ready = _mm256_blendv_epi8(now[c], rl->stored[c], _mm256_cmpgt_epi64(rl->stored[c], now[c]));
         ready = issue_four(op, at, ready, slots, &now[c], &block_end[c], &wait, &kinds[c], &f, 1);
         __m256i unused = _mm256_andnot_si256(_mm256_and_si256(kinds[c], three), rl->unused[c]);
         kinds[c] = _mm256_setzero_si256();
-        __m256i queued = _mm256_and_si256(unused, one);
-        rl->queued += lanes_sum(queued);
+        queued += lanes_sum(_mm256_and_si256(unused, one));
         rl->unused[c] = _mm256_or_si256(unused, one);
         __m256i latency = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)&load->latency[4 * c]));
         __m256i done_at = _mm256_add_epi64(ready, latency);
@@ -263,6 +263,7 @@ AVX2 static void run_load_step(const ws_timing_op *op, const ws_run_load *load, 
     }
     *slots_all = _mm256_add_epi64(*slots_all, f.slots);
     add_sums(s, &f);
+    return queued;
 }
 
 /* ws_timing_wide_issue_run (`with_loads` 0), or ws_timing_wide_issue_run_loads (1). */
@@ -276,7 +277,7 @@ AVX2 __attribute__((always_inline)) static inline void issue_run(ws_warp *w, int
     const __m256i zero = _mm256_setzero_si256();
     __m256i now[MAX_CHUNKS], block_end[MAX_CHUNKS], kinds[MAX_CHUNKS], copy[MAX_CHUNKS], slots_all = zero;
     uint64_t *at[WS_WIDE_RUN_WARPS];   /* the kernel frames' ready cycles */
-    run_loads rl;
+    load_clocks rl;
     const int chunks = n / 4;
     int folds = 0;
     for (int i = 0; i < k; i++)
@@ -296,14 +297,12 @@ AVX2 __attribute__((always_inline)) static inline void issue_run(ws_warp *w, int
         for (int j = 0; j < 4; j++)
             at[4 * c + j] = v[j].frames[0].ready;
     }
-    rl.queued = 0;
     for (int i = 0; i < k; i++) {
         const ws_timing_op *op = ops[i];
         if (with_loads && loads[i]) {
-            run_load_step(op, loads[i], chunks, now, block_end, kinds, &rl, at, &s[i], &slots_all);
-            bt->waits[WS_WAIT_SHARED_QUEUED] += rl.queued;
-            bt->waits[WS_WAIT_SHARED_LOAD] += (uint64_t)(4 * chunks) - rl.queued;
-            rl.queued = 0;
+            uint64_t queued = run_load_step(op, loads[i], chunks, now, block_end, kinds, &rl, at, &s[i], &slots_all);
+            bt->waits[WS_WAIT_SHARED_QUEUED] += queued;
+            bt->waits[WS_WAIT_SHARED_LOAD] += (uint64_t)(4 * chunks) - queued;
             continue;
         }
         switch (op->nsrc) {   /* the operands' count known: their loop unrolls */
