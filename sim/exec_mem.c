@@ -1596,6 +1596,132 @@ void ws_ld_shared_wide(ws_warp *w, int n, const ptx_instr *in, const ws_shared_p
     }
 }
 
+/* Rows `width` lanes wide of row r, each one 4-byte word broadcast, row j's at first + j * step (load_row_words_of's
+ * reads). */
+static inline __attribute__((always_inline)) void broadcast_rows(uint64_t *restrict r, const uint8_t *first,
+                                                                 uint64_t step, const unsigned width)
+{
+    for (unsigned j = 0; j < WS_WARP_SIZE / width; j++, first += step) {
+        uint32_t word;
+        memcpy(&word, first, 4);
+        lane_quad q = {word, word, word, word};
+        for (unsigned lane = 0; lane < width; lane += 4)
+            memcpy(r + j * width + lane, &q, sizeof q);
+    }
+}
+
+/* ws_ld_global_plan's for a warp whose address register's shape s is known and not the warp before's: as
+ * ws_ld_global_known would take it in one pass (load_run, load_row_words_of, or load_rows_of's rows read alike),
+ * into *p; 0 for any other access. `al`: the warp before's allocation (NULL: none), tried first. */
+static inline __attribute__((always_inline)) int global_plan_of(ws_launch *l, const ws_shape *s, uint64_t imm,
+                                                                unsigned size, int timing, const ws_allocation *al,
+                                                                ws_global_plan *p)
+{
+    uint64_t a0 = s->base + imm, stride = s->stride, step = s->row_step, end;
+    uint32_t width = s->width, words = 0, sectors;
+    if (width == WS_SHAPE_LANES) {   /* one run: run_allocation's tests, a sector apart at most */
+        uint64_t a31 = a0 + 31 * stride;
+        if (stride > 32 || ((a0 | stride) & (size - 1)) || a31 < a0 || a31 + (size - 1) < a31)
+            return 0;
+        step = 0;
+        end = a31 + (size - 1);
+        sectors = (uint32_t)((end >> 5) - (a0 >> 5) + 1);
+    } else if (width != 16 && width != 8 && width != 4) {
+        return 0;   /* none other (ws_shape_of_row's) */
+    } else if (step == 0) {   /* rows that read alike (load_rows_of's tests, its rows the first one) */
+        uint64_t last = a0 + (width - 1) * stride;
+        if (stride > 32 || ((a0 | stride) & (size - 1)) || last < a0 || last + (size - 1) < last)
+            return 0;
+        end = last + (size - 1);
+        sectors = (uint32_t)((end >> 5) - (a0 >> 5) + 1);
+    } else if (stride == 0 && size == 4) {   /* rows of one word (load_row_words_of's tests) */
+        unsigned rows = WS_WARP_SIZE / width;
+        if (((a0 | step) & 3) || step < 32 || step > (UINT64_MAX - 3 - a0) / (rows - 1))
+            return 0;
+        words = 1;
+        end = a0 + (rows - 1) * step + 3;
+        sectors = rows;
+    } else {
+        return 0;
+    }
+    /* the warp before's allocation where it holds these bytes (ws_allocation_of's own test), else the search */
+    if (!al || a0 < al->base || end - al->base >= al->size) {
+        al = ws_allocation_of(l, a0, end - (size - 1), size);
+        if (!al || (timing && !ws_sectors_own(al)))
+            return 0;
+    }
+    *p = (ws_global_plan){al, a0, stride, step, end, width, words, sectors, 0};
+    return 1;
+}
+
+uint64_t ws_ld_global_plan(ws_warp *w, int n, const ptx_instr *in, ws_global_plan *p)
+{
+    const ptx_operand *op = &in->operand[1];
+    ws_launch *l = w->exec.launch;
+    const unsigned size = ptx_types[in->type].size;
+    const int32_t reg = op->reg;
+    const uint64_t imm = (uint64_t)op->imm;
+    const int timing = l->timing != NULL;
+    const ws_shape *before = NULL;   /* the last warp's shape */
+    const ws_allocation *al = NULL;  /* and allocation */
+    uint64_t sectors = 0, last = 0;
+    if (!l->one_pass_global || l->check_shapes || (timing && !ws_l1_caches_loads(l, &w->exec.block->tm)))
+        return 0;
+    for (int j = 0; j < n; j++) {
+        const ws_shape *s = ws_shape_get(&w[j].exec, reg);
+        if (!s->known)
+            return 0;
+        if (before && ws_shape_same(s, before)) {   /* the warp before's addresses (a matmul's column of B) */
+            p[j].again = 1;
+            sectors += last;
+            continue;
+        }
+        before = s;
+        if (!global_plan_of(l, s, imm, size, timing, al, &p[j]))
+            return 0;
+        al = p[j].al;
+        last = p[j].sectors;
+        sectors += last;
+    }
+    return sectors;
+}
+
+void ws_ld_global_wide(ws_warp *w, int n, const ptx_instr *in, const ws_global_plan *p, uint64_t sectors,
+                       uint64_t *ic)
+{
+    const unsigned size = ptx_types[in->type].size;
+    uint64_t *row = ws_row(&w->exec, in->operand[0].reg);   /* warp j's: the rows lie side by side (sim/exec.h) */
+    for (int j = 0; j < n; j++, row += WS_WARP_SIZE) {
+        const ws_global_plan *q = &p[j];
+        if (q->again) {   /* the warp before's elements */
+            ws_copy_row(row, row - WS_WARP_SIZE);
+            continue;
+        }
+        const uint8_t *first = q->al->bytes + (q->a0 - q->al->base);
+        if (q->words) {   /* load_row_words_of's rows: a sector each, each row's word broadcast */
+            switch (q->width) {   /* known, its loops unroll */
+            case 16: broadcast_rows(row, first, q->row_step, 16); break;
+            case 8: broadcast_rows(row, first, q->row_step, 8); break;
+            default: broadcast_rows(row, first, q->row_step, 4); break;
+            }
+        } else if (q->width != WS_SHAPE_LANES) {   /* rows read alike: the first one's elements in each */
+            uint64_t start[WS_WARP_SIZE / 4];
+            for (unsigned r = 0; r < WS_WARP_SIZE / q->width; r++)
+                start[r] = q->a0;
+            read_rows(row, q->al->bytes, q->al->base, start, size, q->stride, q->width);
+        } else if (q->stride == 0 && size == 4) {
+            ws_broadcast_word(row, first);
+        } else {
+            read_run(row, first, size, q->stride);
+        }
+    }
+    ic[WS_CTR_global_ld_inst] += (uint64_t)n;   /* count_global's, summed */
+    ic[WS_CTR_global_ld_requests] += (uint64_t)n;
+    ic[WS_CTR_global_ld_sectors] += sectors;
+    ic[WS_CTR_transactions_32b] += sectors;
+    ic[WS_CTR_extra_transaction_cycles] += sectors - (uint64_t)n;
+}
+
 void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_shared_batch *b)
 {
     const ptx_operand *op = &in->operand[1];

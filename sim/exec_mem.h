@@ -160,6 +160,18 @@ uint32_t ws_ld_shared_plan(ws_warp *w, int n, const ptx_instr *in, ws_shared_pla
 void ws_ld_shared_wide(ws_warp *w, int n, const ptx_instr *in, const ws_shared_plan *p, uint64_t *ic,
                        ws_block_timing *bt);
 
+/* Whether the ld.global `in` (decode gave it the batch: WS_BATCH_GLOBAL) of the n consecutive warps from w on, in
+ * their kernel frames, every lane active, takes one pass in each as ws_ld_global_known would (its address register's
+ * shape a run or rows, forward by a sector at most or rows of one word, aligned, inside one allocation whose sectors
+ * the timing model's batch takes); p[j] then says where warp j's lies, and it returns their sectors. 0: the load's
+ * own paths decide. */
+uint64_t ws_ld_global_plan(ws_warp *w, int n, const ptx_instr *in, ws_global_plan *p);
+/* The loads that ws_ld_global_plan found (p[j] warp j's, on `sectors` sectors in all): their elements and their
+ * counters into ic; their timing is the run's (ws_timing_wide_issue_run_loads). The same as ws_ld_global_known's,
+ * warp by warp. */
+void ws_ld_global_wide(ws_warp *w, int n, const ptx_instr *in, const ws_global_plan *p, uint64_t sectors,
+                       uint64_t *ic);
+
 /* The last warp's shared load again (ws_ld_shared_batch: the same shape, so the same addresses): its
  * counters, timing and elements. */
 static inline void ws_ld_shared_again(ws_exec *x, const ptx_instr *in, const ws_ld_shared_batch *b)

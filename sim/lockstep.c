@@ -447,54 +447,71 @@ static int branch_round(group *g, int n, const ptx_function *fn, const ws_decode
     return 1;
 }
 
-/* A run's shared loads (wide_run_length finds them, wide_run runs them): instruction i's, where it is one, each
- * warp's access (plan[i]) and latency (timing[i]); loads[i] points at timing[i] then, NULL for the others;
- * `any`: the run has one. */
+/* A run's loads (load_run finds them, wide_run_of plans and runs them): instruction i's, where it is one, each warp's
+ * access (plan[i]) and timing (timing[i]); loads[i] points at timing[i] then, NULL for the others. */
 typedef struct {
-    ws_shared_plan plan[WS_WIDE_RUN_MAX][WS_WIDE_RUN_WARPS];
+    union {
+        ws_shared_plan shared[WS_WIDE_RUN_WARPS];
+        ws_global_plan global[WS_WIDE_RUN_WARPS];
+    } plan[WS_WIDE_RUN_MAX];
     ws_run_load timing[WS_WIDE_RUN_MAX];
     const ws_run_load *loads[WS_WIDE_RUN_MAX];
-    int any;
 } run_loads;
 
-/* Whether instruction `in` (decoded d) may join a run as a shared load: the commonest ld.shared (decode's batch),
- * no guard, one address register, one destination, accesses that may take one pass (with the timing model, its
- * real build: plain_rounds' kind 1; or none, kind 0). */
+/* Whether instruction `in` (decoded d) may join a run as a load: the commonest ld.shared or ld.global (decode's
+ * batch), no guard, one address register, one destination, accesses that may take one pass (with the timing model,
+ * its real build: plain_rounds' kind 1; or none, kind 0). */
 static inline int run_load_at(const ws_launch *l, const ptx_instr *in, const ws_decoded *d)
 {
     const ptx_operand *op = &in->operand[1];
-    return d->batched_load == WS_BATCH_SHARED && in->guard < 0 && l->one_pass && op->reg >= 0 && op->symbol < 0 &&
-           d->timing.nsrc == 1 && d->timing.ndst == 1;
+    const int batched = d->batched_load;
+    return batched && in->guard < 0 && (batched == WS_BATCH_SHARED ? l->one_pass : l->one_pass_global) &&
+           op->reg >= 0 && op->symbol < 0 && d->timing.nsrc == 1 && d->timing.ndst == 1;
 }
 
-/* Each of g's n members' access for the shared load `in` at place i of a run, and with the timing model its latency
- * (ws_timing_shared's): 0 where a warp's takes another path (the run ends before it). */
-static int plan_run_load(const group *g, int n, const ptx_instr *in, int i, run_loads *rl)
+/* The load `in` (decoded d, run_load_at's) at place i of a run, for g's n members, their address registers as the
+ * run's instructions before it left them: each one's access planned (ws_ld_shared_plan, ws_ld_global_plan), then
+ * done (its elements and counters; a shared load's latency for the timing model, ws_timing_shared's). 0, having
+ * done nothing, where a member's access takes another path (the run ends before it). */
+static int run_load_of(const group *g, int n, const ptx_instr *in, const ws_decoded *d, int i, run_loads *rl)
 {
-    const ws_arch *a = g->l->arch;
-    const ws_shared_plan *p = rl->plan[i];
-    uint32_t most = ws_ld_shared_plan(g->m->w, n, in, rl->plan[i]);
+    const ws_launch *l = g->l;
+    ws_warp *w = g->m->w;
+    ws_run_load *t = &rl->timing[i];
+    uint64_t *ic = g->counters[g->pc + i];
+    if (d->batched_load == WS_BATCH_GLOBAL) {
+        uint64_t sectors = ws_ld_global_plan(w, n, in, rl->plan[i].global);
+        if (!sectors)
+            return 0;
+        ws_ld_global_wide(w, n, in, rl->plan[i].global, sectors, ic);
+        t->global = rl->plan[i].global;
+        rl->loads[i] = t;
+        return 1;
+    }
+    const ws_shared_plan *p = rl->plan[i].shared;
+    uint32_t most = ws_ld_shared_plan(w, n, in, rl->plan[i].shared);
     if (!most)
         return 0;
-    if (g->l->timing && most == 1) {   /* no conflict (the commonest): one latency, stored in a loop that widens */
-        const uint32_t latency = ws_shared_latency(a, 1);
+    if (l->timing && most == 1) {   /* no conflict (the commonest): one latency, stored in a loop that widens */
+        const uint32_t latency = ws_shared_latency(l->arch, 1);
         for (int j = 0; j < n; j++)
-            rl->timing[i].latency[j] = latency;
-    } else if (g->l->timing) {
+            t->latency[j] = latency;
+    } else if (l->timing) {
         for (int j = 0; j < n; j++)
-            rl->timing[i].latency[j] = ws_shared_latency(a, p[j].cost.wavefronts);
+            t->latency[j] = ws_shared_latency(l->arch, p[j].cost.wavefronts);
     }
-    rl->loads[i] = &rl->timing[i];
-    rl->any = 1;
+    ws_ld_shared_wide(w, n, in, p, ic, l->timing ? &g->b->tm : NULL);
+    t->global = NULL;
+    rl->loads[i] = t;
     return 1;
 }
 
 /* How many instructions from g's on a wide run (wide_run) may take for g's n members, the whole round, their rows
  * side by side: wide forms all, within the step budget; 0 or 1 where the group is not for a run (with the timing
  * model, the real build's issue step four warps at a time). `kind`: plain_rounds' (0 or 1 here); *load: 1 where a
- * shared load follows them, for WS_WIDE_RUN_WARPS members at most (load_run decides whether the run takes it). No
- * merge point ends a run: a full warp's path merges nowhere (sim/simt.c gives a merge point only to the entries of
- * part of a warp). */
+ * load that may join a run (run_load_at) follows them, for WS_WIDE_RUN_WARPS members at most (load_run decides
+ * whether the run takes it). No merge point ends a run: a full warp's path merges nowhere (sim/simt.c gives a merge
+ * point only to the entries of part of a warp). */
 static int wide_run_length(const group *g, int n, const ptx_function *fn, const ws_decoded *decoded, int kind,
                            int *load)
 {
@@ -502,7 +519,7 @@ static int wide_run_length(const group *g, int n, const ptx_function *fn, const 
     const int32_t pc = g->pc;
     *load = 0;
     const int wide = wide_instr(l, g->in, g->d);
-    if ((!wide && !(kind >= 0 && n <= WS_WIDE_RUN_WARPS && g->d->batched_load == WS_BATCH_SHARED)) ||
+    if ((!wide && !(kind >= 0 && n <= WS_WIDE_RUN_WARPS && run_load_at(l, g->in, g->d))) ||
         (l->timing && ((n & 3) || n > WS_WIDE_RUN_WARPS || 4 % l->timing->subpartitions != 0 ||
                        !ws_timing_wide_available())))
         return 0;
@@ -512,18 +529,18 @@ static int wide_run_length(const group *g, int n, const ptx_function *fn, const 
            wide_instr(l, &fn->instrs[pc + k], &decoded[pc + k]))
         k++;
     /* decoded[] has an entry past the function's last instruction (none of its fields set) */
-    *load = kind >= 0 && n <= WS_WIDE_RUN_WARPS && decoded[pc + k].batched_load == WS_BATCH_SHARED;
+    *load = kind >= 0 && n <= WS_WIDE_RUN_WARPS && (uint64_t)k < room && k < WS_WIDE_RUN_MAX &&
+            (k == 0 || plain_at(fn, decoded, pc + k)) && run_load_at(l, &fn->instrs[pc + k], &decoded[pc + k]);
     return k;
 }
 
-static inline __attribute__((always_inline)) void wide_run_of(group *g, int n, int k, const run_loads *rl,
-                                                               const int with_loads);
+static inline __attribute__((always_inline)) int wide_run_of(group *g, int n, int k, run_loads *rl,
+                                                              const int with_loads);
 
 /* A run from g's instruction on for its n members, where wide_run_length found its first k instructions wide
- * and a shared load after them: the run goes on over wide instructions and shared loads (run_load_at) whose
- * address registers no earlier instruction of the run writes, as long as every member's access takes one pass
- * (ws_ld_shared_plan, the address registers as they are for the whole run). Runs it (wide_run) where it is two
- * instructions or more, and returns its length; 0 or 1: nothing ran. Out of line, its plans on its own stack
+ * and a load after them: the run goes on over wide instructions and loads (run_load_at), as long as every member's
+ * access takes one pass (run_load_of, the address registers as the run's instructions before it leave them).
+ * Returns how many instructions it ran (wide_run_of), 0 for none. Out of line, its plans on its own stack
  * (ws_step_group's frame, which inlines plain_rounds, stays small). */
 static __attribute__((noinline)) int load_run(group *g, int n, int k, const ptx_function *fn,
                                               const ws_decoded *decoded)
@@ -531,62 +548,61 @@ static __attribute__((noinline)) int load_run(group *g, int n, int k, const ptx_
     const ws_launch *l = g->l;
     const int32_t pc = g->pc;
     uint64_t room = (l->max_steps - l->steps) / (uint64_t)n;
-    uint16_t written[WS_WIDE_RUN_MAX];
     run_loads rl;
-    rl.any = 0;
-    for (int i = 0; i < k; i++) {
-        written[i] = decoded[pc + i].timing.dst[0];   /* a wide instruction's one destination */
-        rl.loads[i] = NULL;
-    }
     for (; k < WS_WIDE_RUN_MAX && (uint64_t)k < room && (k == 0 || plain_at(fn, decoded, pc + k)); k++) {
         const ptx_instr *in = &fn->instrs[pc + k];
         const ws_decoded *d = &decoded[pc + k];
-        rl.loads[k] = NULL;
-        if (!wide_instr(l, in, d)) {
-            if (!run_load_at(l, in, d))
-                break;
-            int written_before = 0;
-            for (int i = 0; i < k; i++)
-                written_before |= written[i] == in->operand[1].reg;
-            if (written_before || !plan_run_load(g, n, in, k, &rl))
-                break;
-        }
-        written[k] = d->timing.dst[0];   /* a wide instruction's one destination, as a load's */
+        if (!wide_instr(l, in, d) && !run_load_at(l, in, d))
+            break;
     }
-    if (k > 1)
-        wide_run_of(g, n, k, &rl, rl.any);
-    return k;
+    return wide_run_of(g, n, k, &rl, 1);
 }
 
-/* k wide instructions from g's on for its n members (wide_run_length's, and its shared loads rl): each one's lanes
- * and shapes at once, then the warps' issue steps for all k (ws_timing_wide_issue_run; none under --no-timing),
- * each warp moved past the run; g is left at the run's last instruction. */
-static inline __attribute__((always_inline)) void wide_run_of(group *g, int n, int k, const run_loads *rl,
-                                                               const int with_loads)
+/* k wide instructions and loads from g's on for its n members (wide_run_length's, and load_run's with_loads): each
+ * one's lanes and shapes at once (a load's access planned first, run_load_of: where it takes another path, the run
+ * ends before it), then the warps' issue steps for all of them (ws_timing_wide_issue_run; none under --no-timing),
+ * each warp moved past the run; g is left at the run's last instruction. Returns how many ran. */
+static inline __attribute__((always_inline)) int wide_run_of(group *g, int n, int k, run_loads *rl,
+                                                              const int with_loads)
 {
     ws_launch *l = g->l;
     ws_block *b = g->b;
     const ws_group_member *m = g->m;
     const ws_decoded *d = g->d;
     const ptx_instr *in = g->in;
+    int any = 0;   /* a load among them */
     for (int i = 0; i < k; i++) {   /* nothing of the warps' timing reads the values, nor a load's access */
-        if (with_loads && rl->loads[i])
-            ws_ld_shared_wide(m->w, n, &in[i], rl->plan[i], g->counters[g->pc + i], l->timing ? &b->tm : NULL);
-        else
+        if (with_loads && d[i].batched_load) {
+            if (!run_load_of(g, n, &in[i], &d[i], i, rl)) {
+                k = i;
+                break;
+            }
+            any = 1;
+        } else {
+            if (with_loads)
+                rl->loads[i] = NULL;
             d[i].wide(&m->w->exec, &in[i], n);
+        }
         if (d[i].shape.kind != WS_SHAPE_NONE)
             group_shapes(m, n, &d[i].shape, &in[i]);
     }
+    if (k <= 0)
+        return 0;
     ws_issue_sums sums[WS_WIDE_RUN_MAX];
     if (l->timing) {
         const ws_timing_op *ops[WS_WIDE_RUN_MAX];
         for (int i = 0; i < k; i++)
             ops[i] = &d[i].timing;
         memset(sums, 0, (size_t)k * sizeof *sums);
-        if (with_loads)
-            ws_timing_wide_issue_run_loads(m->w, n, &b->tm, ops, rl->loads, k, l->timing->subpartitions, sums);
-        else
+        if (with_loads && any) {
+            ws_load_batch lb;
+            ws_load_batch_start(&lb, l, &b->tm);
+            ws_timing_wide_issue_run_loads(m->w, n, &b->tm, ops, rl->loads, k, l->timing->subpartitions, sums, &lb);
+            if (lb.loads)
+                ws_load_batch_flush(&lb);
+        } else {
             ws_timing_wide_issue_run(m->w, n, &b->tm, ops, k, l->timing->subpartitions, sums);
+        }
     }
     for (int j = 0; j < n; j++)
         m[j].top->pc = g->pc + k;   /* full warps: no merge point to settle (wide_run_length) */
@@ -601,8 +617,9 @@ static inline __attribute__((always_inline)) void wide_run_of(group *g, int n, i
     g->pc += k - 1;
     g->in += k - 1;
     g->d += k - 1;
+    return k;
 }
-static __attribute__((noinline)) void wide_run(group *g, int n, int k) { wide_run_of(g, n, k, NULL, 0); }
+static __attribute__((noinline)) int wide_run(group *g, int n, int k) { return wide_run_of(g, n, k, NULL, 0); }
 
 /* Instructions that leave the stack alone, from g's on: the round's group, then, while it was the whole
  * round (`whole_round`), the next rounds' as long as each is the same warps at the next such instruction,
@@ -624,11 +641,12 @@ static inline __attribute__((always_inline)) int plain_rounds(group *g, int wi, 
     for (;;) {
         int load = 0, moved = 0;
         int k = kind >= 0 && whole_round && rows_at_once ? wide_run_length(g, n, fn, decoded, kind, &load) : 0;
+        int ran = 0;   /* a run's instructions, the group left at its last */
         if (load)
-            k = load_run(g, n, k, fn, decoded);   /* runs it where it is one */
+            ran = load_run(g, n, k, fn, decoded);
         else if (k > 1)
-            wide_run(g, n, k);
-        if (k <= 1)
+            ran = wide_run(g, n, k);
+        if (!ran)
             moved = plain_variant(g, n, full, wide_at(g, rows_at_once), kind, rows_at_once);
         if (lead && !moved && l->steps < l->max_steps)
             return lagged_rounds(g, wi, last + 1, kind);

@@ -200,12 +200,19 @@ static inline __attribute__((always_inline)) void ws_load_sector(ws_load_batch *
         *latency = level;
 }
 
-/* A load's end: n sectors on `lines` lines, the slowest `latency` away. */
-static inline void ws_load_end(ws_load_batch *lb, ws_warp *w, uint32_t latency, unsigned n, unsigned lines)
+/* The sums of a load's n sectors on `lines` lines, the slowest `latency` away; returns its result latency (the
+ * L1 returns four sectors a cycle). */
+static inline uint32_t ws_load_sums(ws_load_batch *lb, uint32_t latency, unsigned n, unsigned lines)
 {
     lb->sectors += n;
     lb->lines += lines;
-    w->tm.latency = latency + n / 4;   /* the L1 returns four sectors a cycle */
+    return latency + n / 4;
+}
+
+/* A load's end: n sectors on `lines` lines, the slowest `latency` away. */
+static inline void ws_load_end(ws_load_batch *lb, ws_warp *w, uint32_t latency, unsigned n, unsigned lines)
+{
+    w->tm.latency = ws_load_sums(lb, latency, n, lines);
     w->tm.wait = WS_WAIT_LONG;
 }
 
@@ -281,33 +288,31 @@ static inline __attribute__((always_inline)) uint32_t ws_load_line(ws_load_batch
     return latency;
 }
 
-/* The commonest global load: a full warp's, aligned, inside allocation al (which
- * ws_load_batch_applies takes), whose lanes read every sector from byte lo's to byte end's.
- * *one_line: the fill cycles of its line when its sectors lie on one (ws_load_repeat), else NULL. */
-static inline __attribute__((always_inline)) void ws_load_run(ws_load_batch *lb, ws_warp *w,
-                                                              const ws_allocation *al, uint64_t lo, uint64_t end,
-                                                              const uint64_t **one_line)
+/* The commonest global load's access: a full warp's, aligned, inside allocation al (which ws_load_batch_applies
+ * takes), issued at `issued`, whose lanes read every sector from byte lo's to byte end's; memo: ws_l1_line's for a
+ * one-sector load. Returns its result latency (ws_load_sums'). *one_line: the fill cycles of its line when its
+ * sectors lie on one (ws_load_repeat), else NULL. */
+static inline __attribute__((always_inline)) uint32_t ws_load_span(ws_load_batch *lb, uint32_t *memo,
+                                                                   const ws_allocation *al, uint64_t lo, uint64_t end,
+                                                                   uint64_t issued, const uint64_t **one_line)
 {
     ws_block_timing *bt = lb->bt;
-    ws_load_begin(lb, w);
-    uint64_t first = lo >> 5, last = end >> 5, issued = w->tm.issue;
+    uint64_t first = lo >> 5, last = end >> 5;
     uint32_t latency = 0;
     uint8_t *map = al->l2 ? al->l2 + (first - (al->base >> 5)) : NULL;   /* the L2 map of sector `first` on */
     uint8_t *held;
     uint64_t *filled_line;
     if (first == last) {   /* one sector (one address for the warp): ws_load_line's work for it alone */
-        ws_l1_line(bt, first, &held, &filled_line, &w->tm.l1_slot[0]);
+        ws_l1_line(bt, first, &held, &filled_line, memo);
         ws_load_sector(lb, held, filled_line, first, map, issued, &latency);
-        ws_load_end(lb, w, latency, 1, 1);
         *one_line = filled_line;
-        return;
+        return ws_load_sums(lb, latency, 1, 1);
     }
     if ((first >> 2) == (last >> 2)) {   /* one line (a coalesced warp's): no loop */
         ws_l1_line(bt, first, &held, &filled_line, NULL);
         latency = ws_load_line(lb, held, filled_line, map, first, first & ~UINT64_C(3), first, last, issued, 0);
-        ws_load_end(lb, w, latency, (unsigned)(last - first + 1), 1);
         *one_line = filled_line;
-        return;
+        return ws_load_sums(lb, latency, (unsigned)(last - first + 1), 1);
     }
     *one_line = NULL;
     for (uint64_t line_sector = first & ~UINT64_C(3); line_sector <= last; line_sector += 4) {
@@ -315,28 +320,47 @@ static inline __attribute__((always_inline)) void ws_load_run(ws_load_batch *lb,
         uint64_t from = line_sector > first ? line_sector : first, to = line_sector + 3 < last ? line_sector + 3 : last;
         latency = ws_load_line(lb, held, filled_line, map, first, line_sector, from, to, issued, latency);
     }
-    ws_load_end(lb, w, latency, (unsigned)(last - first + 1), (unsigned)((last >> 2) - (first >> 2) + 1));
+    return ws_load_sums(lb, latency, (unsigned)(last - first + 1), (unsigned)((last >> 2) - (first >> 2) + 1));
 }
 
-/* ws_load_run of the same `sectors` sectors as the batch's last load, on one line whose latest fill of them
- * is `latest` (ws_load_latest_fill): that load left every one held and nothing looked a line up since, so
- * each is a hit, as ws_load_run would find without looking the line up (ws_load_held_latency's wait). */
+/* ws_load_span for warp w at its issue cycle: its start (where it waits) and its result latency and wait. */
+static inline __attribute__((always_inline)) void ws_load_run(ws_load_batch *lb, ws_warp *w,
+                                                              const ws_allocation *al, uint64_t lo, uint64_t end,
+                                                              const uint64_t **one_line)
+{
+    ws_load_begin(lb, w);
+    w->tm.latency = ws_load_span(lb, &w->tm.l1_slot[0], al, lo, end, w->tm.issue, one_line);
+    w->tm.wait = WS_WAIT_LONG;
+}
+
+/* ws_load_span of the same `sectors` sectors as the last load, on one line whose latest fill of them is `latest`
+ * (ws_load_latest_fill), issued at `issued`: that load left every one held and nothing looked a line up since, so
+ * each is a hit, as ws_load_span would find without looking the line up (ws_load_held_latency's wait). */
+static inline uint32_t ws_load_span_again(ws_load_batch *lb, uint64_t latest, unsigned sectors, uint64_t issued)
+{
+    lb->l1_hits += sectors;
+    return ws_load_sums(lb, ws_load_hit_wait(lb, latest, issued), sectors, 1);
+}
+
+/* ws_load_span_again for warp w at its issue cycle, as ws_load_run. */
 static inline void ws_load_repeat(ws_load_batch *lb, ws_warp *w, uint64_t latest, unsigned sectors)
 {
     ws_load_begin(lb, w);
-    lb->l1_hits += sectors;
-    ws_load_end(lb, w, ws_load_hit_wait(lb, latest, w->tm.issue), sectors, 1);
+    w->tm.latency = ws_load_span_again(lb, latest, sectors, w->tm.issue);
+    w->tm.wait = WS_WAIT_LONG;
 }
 
-/* A load's sectors in any order (distinct, as the lanes meet them; on `lines` lines), when
- * ws_load_batch_applies takes the allocation (ws_timing_load_sectors). *one_line (when not NULL): the fill
- * cycles of its line when it has one (ws_load_repeat), else NULL. */
-static inline __attribute__((always_inline)) void ws_load_sectors_of(ws_load_batch *lb, ws_warp *w,
-                                                                     const ws_allocation *al, const uint64_t *sector,
-                                                                     unsigned n, unsigned lines,
-                                                                     const uint64_t **one_line, const unsigned memos)
+/* A load's sectors in any order (distinct, as the lanes meet them; on `lines` lines), when ws_load_batch_applies
+ * takes the allocation (ws_timing_load_sectors), issued at `issued`; the first `memos` lines' ws_l1_line memos are
+ * warp w's. Returns its result latency (ws_load_sums'). *one_line (when not NULL): the fill cycles of its line when
+ * it has one (ws_load_repeat), else NULL. */
+static inline __attribute__((always_inline)) uint32_t ws_load_sector_list(ws_load_batch *lb, ws_warp *w,
+                                                                          const ws_allocation *al,
+                                                                          const uint64_t *sector, unsigned n,
+                                                                          unsigned lines, uint64_t issued,
+                                                                          const uint64_t **one_line,
+                                                                          const unsigned memos)
 {
-    ws_load_begin(lb, w);
     uint8_t *held = NULL;
     uint64_t *filled_line = NULL;
     uint32_t latency = 0;
@@ -345,16 +369,84 @@ static inline __attribute__((always_inline)) void ws_load_sectors_of(ws_load_bat
         if (i == 0 || sector[i] >> 2 != sector[i - 1] >> 2)   /* a new line: looked up (the L1 holds the last one) */
             ws_l1_line(lb->bt, sector[i], &held, &filled_line, i < memos ? &w->tm.l1_slot[i] : NULL);
         ws_load_sector(lb, held, filled_line, sector[i], al->l2 ? &al->l2[sector[i] - (al->base >> 5)] : NULL,
-                       w->tm.issue, &latency);
+                       issued, &latency);
     }
-    ws_load_end(lb, w, latency, n, lines);
     if (one_line)
         *one_line = lines == 1 ? filled_line : NULL;
+    return ws_load_sums(lb, latency, n, lines);
+}
+
+/* ws_load_sector_list for warp w at its issue cycle, as ws_load_run. */
+static inline __attribute__((always_inline)) void ws_load_sectors_of(ws_load_batch *lb, ws_warp *w,
+                                                                     const ws_allocation *al, const uint64_t *sector,
+                                                                     unsigned n, unsigned lines,
+                                                                     const uint64_t **one_line, const unsigned memos)
+{
+    ws_load_begin(lb, w);
+    w->tm.latency = ws_load_sector_list(lb, w, al, sector, n, lines, w->tm.issue, one_line, memos);
+    w->tm.wait = WS_WAIT_LONG;
 }
 static inline void ws_load_sectors(ws_load_batch *lb, ws_warp *w, const ws_allocation *al, const uint64_t *sector,
                                    unsigned n, unsigned lines, const uint64_t **one_line)
 {
     ws_load_sectors_of(lb, w, al, sector, n, lines, one_line, 0);
+}
+
+/* A full warp's global load in a run of wide instructions (sim/lockstep.c), found before its timing: lane i of row r
+ * reads a0 + r * row_step + i * stride, the rows `width` lanes wide (32: one run), each a sector apart at most or
+ * one word (stride 0, `words`: a row of one 4-byte word each, the rows a sector or more apart, load_row_words_of's),
+ * or all alike (row_step 0); its bytes a0..end, on `sectors` sectors, lie inside allocation al, whose sectors the
+ * batch's paths take (ws_load_batch_applies) where the timing model is on. `again`: the warp before's addresses
+ * (the other fields then unset: the last plan without it says them). */
+typedef struct {
+    const ws_allocation *al;
+    uint64_t a0, stride, row_step, end;
+    uint32_t width, words, sectors, again;
+} ws_global_plan;
+
+/* The last access of a run's global load (ws_load_planned), for the next warp of the same addresses: its plan and,
+ * where its sectors lie on one line one after another, that line's fill cycles and their latest (0 until a warp
+ * repeats it). */
+typedef struct {
+    const ws_global_plan *plan;
+    const uint64_t *filled;
+    uint64_t latest;
+} ws_load_last;
+
+/* Planned access p of warp w issued at `issued` (ws_load_run's or, rows of one word, ws_load_sectors_of's, without
+ * their start or their warp's latency): a repeat of the last warp's (*last) where it has the same addresses
+ * (p->again) on one line, as the batch's ws_ld_global_again. Returns its result latency. */
+static inline __attribute__((always_inline)) uint32_t ws_load_planned(ws_load_batch *lb, ws_warp *w,
+                                                                      const ws_global_plan *p, uint64_t issued,
+                                                                      ws_load_last *last)
+{
+    if (p->again) {
+        p = last->plan;
+        if (last->filled) {
+            if (!last->latest)   /* the first warp to repeat it (a latest fill at cycle 0 is worked out again) */
+                last->latest = ws_load_latest_fill(last->filled, p->a0 >> 5, p->end >> 5);
+            return ws_load_span_again(lb, last->latest, p->sectors, issued);
+        }
+    }
+    const uint64_t *one_line;
+    uint32_t latency;
+    if (p->words) {   /* a sector a row, in order (load_row_words_of's) */
+        uint64_t sector[WS_WARP_SIZE / 4];
+        unsigned rows = p->sectors, lines = 1, in_order = 1;
+        for (unsigned j = 0; j < rows; j++) {
+            sector[j] = (p->a0 + j * p->row_step) >> 5;
+            lines += j > 0 && sector[j] >> 2 != sector[j - 1] >> 2;
+            in_order &= sector[j] == sector[0] + j;
+        }
+        latency = ws_load_sector_list(lb, w, p->al, sector, rows, lines, issued, &one_line, 2);
+        one_line = in_order ? one_line : NULL;   /* a repeat's sectors run from the first to the last */
+    } else {
+        latency = ws_load_span(lb, &w->tm.l1_slot[0], p->al, p->a0, p->end, issued, &one_line);
+    }
+    last->plan = p;
+    last->filled = one_line;
+    last->latest = 0;
+    return latency;
 }
 
 /* ptxas merges broadcast loads of consecutive words (a row of a tile read along k, as

@@ -2,8 +2,9 @@
  * The real build's issue and retire steps (sim/timing_issue.h, sim/timing.h) for a wide group's warps
  * (sim/lockstep.c), four at a time in AVX2 registers: arithmetic instructions, every lane active, one
  * destination each, one or a run of them (ws_timing_wide_issue_run: the warps' clocks read and stored once for
- * the run; ws_timing_wide_issue_run_loads: with shared loads among them, whose accesses were done before); and a
- * load group's issue steps alone (ws_timing_wide_issue_load). The warps' clocks stay where
+ * the run; ws_timing_wide_issue_run_loads: with shared and global loads among them, whose elements were read
+ * before, a global load's L1 and L2 looked up at each warp's issue cycle); and a load group's issue steps alone
+ * (ws_timing_wide_issue_load). The warps' clocks stay where
  * they are (each warp's ws_warp_timing, its kernel frame's ready cycles); four warps' fields are loaded one by
  * one into a vector and the results stored warp by warp (AVX2's gathers, one instruction each for callgrind,
  * cost this project's AMD VM 15% of the naive matmul's seconds and 10% of the tiled one's: bench/README.md,
@@ -224,46 +225,65 @@ AVX2 __attribute__((always_inline)) static inline void run_step(const ws_timing_
     add_sums(s, &f);
 }
 
-/* What a run's shared loads read and change of their warps' timing, four warps a lane
- * (ws_timing_wide_issue_run_loads): the cycles after their last shared stores, their loads' unused bits
- * (ws_warp_timing.loads_unused) and when their last memory operation completes (.done). */
+/* What a run's loads read and change of their warps' timing, four warps a lane
+ * (ws_timing_wide_issue_run_loads): the cycles after their last global (stored[0]) and shared (stored[1]) stores,
+ * their loads' unused bits (ws_warp_timing.loads_unused) and when their last memory operation completes (.done). */
 typedef struct {
-    __m256i stored[WS_WIDE_RUN_WARPS / 4], unused[WS_WIDE_RUN_WARPS / 4], done[WS_WIDE_RUN_WARPS / 4];
+    __m256i stored[2][WS_WIDE_RUN_WARPS / 4], unused[WS_WIDE_RUN_WARPS / 4], done[WS_WIDE_RUN_WARPS / 4];
 } load_clocks;
 
-/* A shared load (op, one address register) of the run for its `chunks` groups of four warps, as run_step: the
- * issue step of WS_ISSUE_LOAD_SHARED (after the warp's last shared store; no unrolled copy's slots), then
- * ws_load_wait's (the results the run's instructions used so far, `kinds`, are no longer unused), then the
- * retire step at each warp's latency (`latency`, the access's), waiting on the short scoreboard. Returns how many
- * warps' loads waited for room to issue (ws_load_wait's WS_WAIT_SHARED_QUEUED). */
-AVX2 static uint64_t run_load_step(const ws_timing_op *op, const ws_run_load *load, int chunks, __m256i *now,
-                                   __m256i *block_end, __m256i *kinds, load_clocks *rl, uint64_t *const *at,
-                                   ws_issue_sums *s, __m256i *slots_all)
+/* A load (op, one address register) of the run for its `chunks` groups of four warps from w on, as run_step: the
+ * issue step of WS_ISSUE_LOAD_SHARED or, `global`, WS_ISSUE_LOAD_GLOBAL (after the warp's last store to its space;
+ * no unrolled copy's slots), then ws_load_wait's (the results the run's instructions used so far, `kinds`, are no
+ * longer unused), the access's latency (a shared load's known, load->latency; a global load's from its access at
+ * the warp's issue cycle, warp after warp, in batch lb), then the retire step at that latency, waiting on the short
+ * (shared) or long (global) scoreboard. Returns how many warps' loads waited for room to issue (ws_load_wait's
+ * queued waits). */
+AVX2 __attribute__((always_inline)) static inline uint64_t run_load_step(const ws_timing_op *op,
+                                                                        const ws_run_load *load, ws_warp *w,
+                                                                        int chunks, __m256i *now, __m256i *block_end,
+                                                                        __m256i *kinds, load_clocks *rl,
+                                                                        uint64_t *const *at, ws_issue_sums *s,
+                                                                        __m256i *slots_all, ws_load_batch *lb,
+                                                                        const int global)
 {
-    const __m256i slots = _mm256_set1_epi64x(op->sass ? op->sass : 1), one = _mm256_set1_epi64x(1);
-    const __m256i three = _mm256_set1_epi64x(3);
+    const __m256i slots = _mm256_set1_epi64x(op->sass ? op->sass : 1), three = _mm256_set1_epi64x(3);
+    const __m256i space = _mm256_set1_epi64x(global ? 2 : 1);   /* ws_load_wait's bit, the ready word's wait */
     const uint16_t dst = op->dst[0];
+    const __m256i *stored = rl->stored[global ? 0 : 1];
     four_sums f = {0};
     uint64_t queued = 0;
+    ws_load_last last = {NULL, NULL, 0};
     for (int c = 0; c < chunks; c++, at += 4) {
-        __m256i wait, ready = _mm256_blendv_epi8(now[c], rl->stored[c], _mm256_cmpgt_epi64(rl->stored[c], now[c]));
+        __m256i wait, ready = _mm256_blendv_epi8(now[c], stored[c], _mm256_cmpgt_epi64(stored[c], now[c]));
         ready = issue_four(op, at, ready, slots, &now[c], &block_end[c], &wait, &kinds[c], &f, 1);
         __m256i unused = _mm256_andnot_si256(_mm256_and_si256(kinds[c], three), rl->unused[c]);
         kinds[c] = _mm256_setzero_si256();
-        queued += lanes_sum(_mm256_and_si256(unused, one));
-        rl->unused[c] = _mm256_or_si256(unused, one);
-        __m256i latency = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)&load->latency[4 * c]));
+        queued += lanes_sum(_mm256_and_si256(unused, space));
+        rl->unused[c] = _mm256_or_si256(unused, space);
+        __m256i latency;
+        if (global) {   /* each warp's access at its issue cycle, in the warps' order (the L1 is the block's) */
+            uint64_t v_issued[4];
+            uint32_t v_latency[4];
+            _mm256_storeu_si256((__m256i *)v_issued, ready);
+            for (int j = 0; j < 4; j++)
+                v_latency[j] = ws_load_planned(lb, &w[4 * c + j], &load->global[4 * c + j], v_issued[j], &last);
+            latency = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)v_latency));
+        } else {
+            latency = _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)&load->latency[4 * c]));
+        }
         __m256i done_at = _mm256_add_epi64(ready, latency);
         rl->done[c] = _mm256_blendv_epi8(rl->done[c], done_at, _mm256_cmpgt_epi64(done_at, rl->done[c]));
         uint64_t v_retired[4];
         _mm256_storeu_si256((__m256i *)v_retired, _mm256_or_si256(_mm256_slli_epi64(done_at, 2),
-                                                                  _mm256_set1_epi64x(WS_WAIT_SHORT)));
+                                                                  global ? _mm256_set1_epi64x(WS_WAIT_LONG)
+                                                                         : _mm256_set1_epi64x(WS_WAIT_SHORT)));
         for (int j = 0; j < 4; j++)
             at[j][dst] = v_retired[j];
     }
     *slots_all = _mm256_add_epi64(*slots_all, f.slots);
     add_sums(s, &f);
-    return queued;
+    return global ? queued / 2 : queued;
 }
 
 /* ws_timing_wide_issue_run (`with_loads` 0), or ws_timing_wide_issue_run_loads (1). */
@@ -271,7 +291,7 @@ AVX2 __attribute__((always_inline)) static inline void issue_run(ws_warp *w, int
                                                                 const ws_timing_op *const *ops,
                                                                 const ws_run_load *const *loads, int k,
                                                                 uint32_t subpartitions, ws_issue_sums *s,
-                                                                const int with_loads)
+                                                                ws_load_batch *lb, const int with_loads)
 {
     enum { MAX_CHUNKS = WS_WIDE_RUN_WARPS / 4 };
     const __m256i zero = _mm256_setzero_si256();
@@ -289,8 +309,9 @@ AVX2 __attribute__((always_inline)) static inline void issue_run(ws_warp *w, int
         kinds[c] = zero;
         if (folds)   /* no branch in the run: each warp's back edges are the same for every instruction */
             copy[c] = counted_copy(v);
-        if (with_loads) {
-            rl.stored[c] = FOUR_FIELDS(v, tm.store_issued[1]);   /* no store in the run */
+        if (with_loads) {   /* no store in the run */
+            rl.stored[0][c] = FOUR_FIELDS(v, tm.store_issued[0]);
+            rl.stored[1][c] = FOUR_FIELDS(v, tm.store_issued[1]);
             rl.unused[c] = FOUR_FIELDS(v, tm.loads_unused);
             rl.done[c] = FOUR_FIELDS(v, tm.done);
         }
@@ -299,8 +320,15 @@ AVX2 __attribute__((always_inline)) static inline void issue_run(ws_warp *w, int
     }
     for (int i = 0; i < k; i++) {
         const ws_timing_op *op = ops[i];
+        if (with_loads && loads[i] && loads[i]->global) {   /* its waits counted in the batch */
+            lb->queued += run_load_step(op, loads[i], w, chunks, now, block_end, kinds, &rl, at, &s[i], &slots_all,
+                                        lb, 1);
+            lb->loads += (uint64_t)(4 * chunks);
+            continue;
+        }
         if (with_loads && loads[i]) {
-            uint64_t queued = run_load_step(op, loads[i], chunks, now, block_end, kinds, &rl, at, &s[i], &slots_all);
+            uint64_t queued = run_load_step(op, loads[i], w, chunks, now, block_end, kinds, &rl, at, &s[i], &slots_all,
+                                            NULL, 0);
             bt->waits[WS_WAIT_SHARED_QUEUED] += queued;
             bt->waits[WS_WAIT_SHARED_LOAD] += (uint64_t)(4 * chunks) - queued;
             continue;
@@ -335,14 +363,14 @@ AVX2 __attribute__((always_inline)) static inline void issue_run(ws_warp *w, int
 AVX2 void ws_timing_wide_issue_run(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *const *ops, int k,
                                    uint32_t subpartitions, ws_issue_sums *s)
 {
-    issue_run(w, n, bt, ops, NULL, k, subpartitions, s, 0);
+    issue_run(w, n, bt, ops, NULL, k, subpartitions, s, NULL, 0);
 }
 
 AVX2 void ws_timing_wide_issue_run_loads(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *const *ops,
                                          const ws_run_load *const *loads, int k, uint32_t subpartitions,
-                                         ws_issue_sums *s)
+                                         ws_issue_sums *s, ws_load_batch *lb)
 {
-    issue_run(w, n, bt, ops, loads, k, subpartitions, s, 1);
+    issue_run(w, n, bt, ops, loads, k, subpartitions, s, lb, 1);
 }
 
 #endif

@@ -11,10 +11,12 @@
 #define WS_WIDE_RUN_MAX 16
 #define WS_WIDE_RUN_WARPS 32
 
-/* A shared load in a run (sim/lockstep.c, every lane active, its access done before the run's timing): each
- * warp's result latency, the access's (ws_timing_shared's). */
+/* A load in a run (sim/lockstep.c, every lane active, its elements read before the run's timing): a shared load's
+ * result latency for each warp, the access's (ws_timing_shared's); or a global load's accesses, warp by warp, whose
+ * L1 and L2 the run's timing looks up at each warp's issue cycle (NULL: a shared load). */
 typedef struct {
     uint32_t latency[WS_WIDE_RUN_WARPS];
+    const ws_global_plan *global;
 } ws_run_load;
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -32,12 +34,13 @@ void ws_timing_wide_issue(ws_warp *w, int n, ws_block_timing *bt, const ws_timin
  * stored once for the run: instruction i's sums go to s[i]. k is WS_WIDE_RUN_MAX at most. */
 void ws_timing_wide_issue_run(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *const *ops, int k,
                               uint32_t subpartitions, ws_issue_sums *s);
-/* ws_timing_wide_issue_run for a run with shared loads: loads[i] where instruction i is one (one address register,
- * one destination), whose issue, wait and retire steps are taken in the run's order (ws_timing_issue_scheduled
- * as WS_ISSUE_LOAD_SHARED, ws_load_wait, then ws_timing_retire_of at each warp's latency), NULL for the others. */
+/* ws_timing_wide_issue_run for a run with loads: loads[i] where instruction i is one (one address register, one
+ * destination), whose issue, wait and retire steps are taken in the run's order (ws_timing_issue_scheduled as
+ * WS_ISSUE_LOAD_SHARED or WS_ISSUE_LOAD_GLOBAL, ws_load_wait, a global load's access in the batch lb at its issue
+ * cycle, warp after warp, then ws_timing_retire_of at each warp's latency), NULL for the others. */
 void ws_timing_wide_issue_run_loads(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *const *ops,
                                     const ws_run_load *const *loads, int k, uint32_t subpartitions,
-                                    ws_issue_sums *s);
+                                    ws_issue_sums *s, ws_load_batch *lb);
 /* ws_timing_issue_scheduled alone for a load (WS_ISSUE_LOAD_GLOBAL, or WS_ISSUE_LOAD_SHARED where `shared`), every
  * lane active, for the n & ~3 warps from w on, as ws_timing_wide_issue's: each warp's issue cycle, latency and
  * wait are left for its access and its retire step (ws_timing_retire_of). */
@@ -65,19 +68,28 @@ static inline void ws_timing_wide_issue_run(ws_warp *w, int n, ws_block_timing *
 }
 static inline void ws_timing_wide_issue_run_loads(ws_warp *w, int n, ws_block_timing *bt,
                                                   const ws_timing_op *const *ops, const ws_run_load *const *loads,
-                                                  int k, uint32_t subpartitions, ws_issue_sums *s)
+                                                  int k, uint32_t subpartitions, ws_issue_sums *s, ws_load_batch *lb)
 {
     for (int i = 0; i < k; i++) {
         if (!loads[i]) {
             ws_timing_wide_issue(w, n, bt, ops[i], subpartitions, &s[i]);
             continue;
         }
+        const ws_global_plan *global = loads[i]->global;
+        const int kind = global ? WS_ISSUE_LOAD_GLOBAL : WS_ISSUE_LOAD_SHARED;
+        ws_load_last last = {NULL, NULL, 0};
         for (int j = 0; j < (n & ~3); j++) {
-            ws_timing_issue_scheduled(&w[j], bt, ops[i], w[j].frames, WS_FULL_MASK, 0, &s[i], WS_ISSUE_LOAD_SHARED, -1);
-            bt->waits[ws_load_wait(&w[j], 1)]++;
-            w[j].tm.latency = loads[i]->latency[j];
-            w[j].tm.wait = WS_WAIT_SHORT;
-            ws_timing_retire_of(&w[j], ops[i], w[j].frames, WS_ISSUE_LOAD_SHARED, 1);
+            ws_timing_issue_scheduled(&w[j], bt, ops[i], w[j].frames, WS_FULL_MASK, 0, &s[i], kind, -1);
+            if (global) {
+                ws_load_begin(lb, &w[j]);
+                w[j].tm.latency = ws_load_planned(lb, &w[j], &global[j], w[j].tm.issue, &last);
+                w[j].tm.wait = WS_WAIT_LONG;
+            } else {
+                bt->waits[ws_load_wait(&w[j], 1)]++;
+                w[j].tm.latency = loads[i]->latency[j];
+                w[j].tm.wait = WS_WAIT_SHORT;
+            }
+            ws_timing_retire_of(&w[j], ops[i], w[j].frames, kind, 1);
         }
     }
 }
