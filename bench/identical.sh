@@ -148,26 +148,29 @@ record() {
         run_case "$warpsim" "$dir" "${name%_}" tests/ptx/shared_runs.ptx --kernel shared_runs --grid 2 \
             --block "${args[2]}" --buf out=u64:2048 --arg out --arg u32:${args[0]} --arg u32:${args[1]} "${args[@]:3}"
     done
-    # global loads in runs of wide instructions (tests/ptx/global_runs.ptx): step, at, pitch, block and options;
-    # runs of lanes (a stride past a sector from warp 8 on where step is 4 and the block has 32 warps), the same
-    # addresses in every warp (step 0), rows that read alike and rows of one word (blocks 16, 8 and 4 wide; pitch
-    # 16: rows a sector apart at most, no run), a misaligned access, one past the buffer at the last warp only
-    # (faults), 3 warps (no run), an arch whose L1 keeps no global loads, no timing, O0, --sched lockstep,
-    # and the step budget (4 warps, the first run with loads from step 120 on, its sixth instruction its first
-    # load) leaving room for the five before it (140: a run without loads), for that load as its last (144) and
-    # one more (149), and for 13 of the next run's 14 (236)
+    # global loads and stores in runs of wide instructions (tests/ptx/global_runs.ptx): step, at, pitch, block, spot
+    # and options; runs of lanes (a stride past a sector from warp 8 on where step is 4 and the block has 32
+    # warps), the same addresses in every warp (step 0), rows that read alike and rows of one word (blocks 16, 8
+    # and 4 wide; pitch 16: rows a sector apart at most, no run), a misaligned load and store, a load and a store
+    # past the buffer at the last warp only (faults), 3 warps (no run), an arch whose L1 keeps no global loads, no
+    # timing, O0, --sched lockstep, and the step budget (4 warps, the first run with loads from step 120 on, its
+    # 15th instruction its first load; the next from 184 on, its 16th a store) leaving room for the 14 before that
+    # load (176: a run without loads), for the load as its last (180) and one more (185), and for the next run
+    # without its store (244) and with it as its last (248)
     local gr
-    for gr in "4 0 32 32,4" "0 0 64 32,8" "4 0 64 32,32" "0 0 64 16,16" "4 0 40 8,32" "0 0 48 4,64" "0 0 16 16,8" \
-              "4 2 64 32,4" "0 14400 64 32,32" "4 0 64 32,3" "4 0 64 32,4 --arch maxwell" \
-              "4 0 64 16,16 --no-timing" "4 0 64 32,4 --build O0" "4 0 64 32,4 --sched lockstep" \
-              "4 0 64 32,4 --max-steps 140" "4 0 64 32,4 --max-steps 144" "4 0 64 32,4 --max-steps 149" \
-              "4 0 64 32,4 --max-steps 236"; do
+    for gr in "4 0 32 32,4 32768" "0 0 64 32,8 32768" "4 0 64 32,32 32768" "0 0 64 16,16 32768" \
+              "4 0 40 8,32 32768" "0 0 48 4,64 32768" "0 0 16 16,8 32768" "4 2 64 32,4 32768" \
+              "0 14400 64 32,32 32768" "0 0 64 32,32 57348" "0 0 64 32,4 32770" "4 0 64 32,3 32768" \
+              "4 0 64 32,4 32768 --arch maxwell" "4 0 64 16,16 32768 --no-timing" "4 0 64 32,4 32768 --build O0" \
+              "4 0 64 32,4 32768 --sched lockstep" "4 0 64 32,4 32768 --max-steps 176" \
+              "4 0 64 32,4 32768 --max-steps 180" "4 0 64 32,4 32768 --max-steps 185" \
+              "4 0 64 32,4 32768 --max-steps 244" "4 0 64 32,4 32768 --max-steps 248"; do
         read -r -a args <<<"$gr"
-        name=global_runs_${args[0]}_${args[1]}_${args[2]}_${args[3]/,/x}
-        [ ${#args[@]} -eq 4 ] || name+=_${args[4]#--}_${args[5]:-}
+        name=global_runs_${args[0]}_${args[1]}_${args[2]}_${args[3]/,/x}_${args[4]}
+        [ ${#args[@]} -eq 5 ] || name+=_${args[5]#--}_${args[6]:-}
         run_case "$warpsim" "$dir" "${name%_}" tests/ptx/global_runs.ptx --kernel global_runs --grid 2 \
-            --block "${args[3]}" --buf in=u32:4096:random=1 --buf out=u64:4096 --arg in --arg out \
-            --arg u32:${args[0]} --arg u32:${args[1]} --arg u32:${args[2]} "${args[@]:4}"
+            --block "${args[3]}" --buf in=u32:4096:random=1 --buf out=u64:8192 --arg in --arg out \
+            --arg u32:${args[0]} --arg u32:${args[1]} --arg u32:${args[2]} --arg u32:${args[4]} "${args[@]:5}"
     done
     local dc=tests/nvcc/003_device_functions.ptx   # a .func call: a warp's call frame set up at its first call
     run_case "$warpsim" "$dir" device_calls $dc --kernel device_calls --grid 5 --block 96 \

@@ -1722,6 +1722,48 @@ void ws_ld_global_wide(ws_warp *w, int n, const ptx_instr *in, const ws_global_p
     ic[WS_CTR_extra_transaction_cycles] += sectors - (uint64_t)n;
 }
 
+uint64_t ws_st_global_plan(ws_warp *w, int n, const ptx_instr *in, ws_global_plan *p)
+{
+    const ptx_operand *op = &in->operand[0];
+    ws_launch *l = w->exec.launch;
+    const unsigned size = ptx_types[in->type].size;
+    const uint64_t imm = (uint64_t)op->imm;
+    const int timing = l->timing != NULL;
+    uint64_t sectors = 0;
+    if (!l->one_pass_global || l->check_shapes)
+        return 0;
+    for (int j = 0; j < n; j++) {
+        const ws_shape *s = ws_shape_get(&w[j].exec, op->reg);
+        /* run_allocation's tests for a store */
+        uint64_t a0 = s->base + imm, stride = s->stride, a31 = a0 + 31 * stride;
+        if (!ws_shape_is_run(s) || ((a0 | stride) & (size - 1)) || a31 < a0 || a31 + (size - 1) < a31)
+            return 0;
+        const ws_allocation *al = ws_allocation_of(l, a0, a31, size);
+        if (!al || al->read_only || (timing && !ws_sectors_own(al)))
+            return 0;
+        uint32_t n_sectors = (uint32_t)run_sectors(a0, stride, size);
+        p[j] = (ws_global_plan){al, a0, stride, 0, a31 + (size - 1), WS_SHAPE_LANES, 0, n_sectors, 0};
+        sectors += n_sectors;
+    }
+    return sectors;
+}
+
+void ws_st_global_wide(ws_warp *w, int n, const ptx_instr *in, const ws_global_plan *p, uint64_t sectors,
+                       uint64_t *ic)
+{
+    const unsigned size = ptx_types[in->type].size;
+    for (int j = 0; j < n; j++) {
+        uint64_t tmp[WS_WARP_SIZE];
+        const ws_global_plan *q = &p[j];
+        write_run(q->al->bytes + (q->a0 - q->al->base), ws_src(&w[j].exec, &in->operand[1], tmp), size, q->stride);
+    }
+    ic[WS_CTR_global_st_inst] += (uint64_t)n;   /* count_global's, summed */
+    ic[WS_CTR_global_st_requests] += (uint64_t)n;
+    ic[WS_CTR_global_st_sectors] += sectors;
+    ic[WS_CTR_transactions_32b] += sectors;
+    ic[WS_CTR_extra_transaction_cycles] += sectors - (uint64_t)n;
+}
+
 void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_shared_batch *b)
 {
     const ptx_operand *op = &in->operand[1];

@@ -172,6 +172,17 @@ uint64_t ws_ld_global_plan(ws_warp *w, int n, const ptx_instr *in, ws_global_pla
 void ws_ld_global_wide(ws_warp *w, int n, const ptx_instr *in, const ws_global_plan *p, uint64_t sectors,
                        uint64_t *ic);
 
+/* Whether the st.global `in` (a register's address; run_store_at's, sim/lockstep.c) of the n consecutive warps from
+ * w on, every lane active, takes one pass in each as store_global_run would (its address register's shape a run,
+ * aligned, without wrapping, inside one writable allocation whose sectors the timing model's store path takes);
+ * p[j] then says where warp j's lies (its sectors the run's), and it returns their sectors. 0: the store's own
+ * paths decide. */
+uint64_t ws_st_global_plan(ws_warp *w, int n, const ptx_instr *in, ws_global_plan *p);
+/* The stores that ws_st_global_plan found, warp after warp: their elements written and their counters into ic;
+ * their timing is the run's (ws_timing_wide_issue_run_loads). The same as store_global_run's. */
+void ws_st_global_wide(ws_warp *w, int n, const ptx_instr *in, const ws_global_plan *p, uint64_t sectors,
+                       uint64_t *ic);
+
 /* The last warp's shared load again (ws_ld_shared_batch: the same shape, so the same addresses): its
  * counters, timing and elements. */
 static inline void ws_ld_shared_again(ws_exec *x, const ptx_instr *in, const ws_ld_shared_batch *b)

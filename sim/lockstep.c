@@ -447,8 +447,11 @@ static int branch_round(group *g, int n, const ptx_function *fn, const ws_decode
     return 1;
 }
 
-/* A run's loads (load_run finds them, wide_run_of plans and runs them): instruction i's, where it is one, each warp's
- * access (plan[i]) and timing (timing[i]); loads[i] points at timing[i] then, NULL for the others. */
+/* A run's loads and global stores (load_run finds them, wide_run_of plans and runs them): instruction i's, where it
+ * is one, each warp's access (plan[i]) and timing (timing[i]); loads[i] points at timing[i] then, NULL for the
+ * others. The data pass runs the run's instructions one after another, each for every warp in order, as the
+ * groups would: a store's elements are in memory before any warp's later load, and nothing in the timing pass
+ * reads them. */
 typedef struct {
     union {
         ws_shared_plan shared[WS_WIDE_RUN_WARPS];
@@ -469,16 +472,47 @@ static inline int run_load_at(const ws_launch *l, const ptx_instr *in, const ws_
            op->reg >= 0 && op->symbol < 0 && d->timing.nsrc == 1 && d->timing.ndst == 1;
 }
 
-/* The load `in` (decoded d, run_load_at's) at place i of a run, for g's n members, their address registers as the
- * run's instructions before it left them: each one's access planned (ws_ld_shared_plan, ws_ld_global_plan), then
- * done (its elements and counters; a shared load's latency for the timing model, ws_timing_shared's). 0, having
- * done nothing, where a member's access takes another path (the run ends before it). */
-static int run_load_of(const group *g, int n, const ptx_instr *in, const ws_decoded *d, int i, run_loads *rl)
+/* Whether instruction `in` (decoded d) may join a run as a global store: store_global_run's instruction (one element
+ * of 4 or 8 bytes, a register's or an immediate value, through a 64-bit address register), no guard, accesses that
+ * may take one pass, and the timing model's store (the LSU's, no destination). */
+static inline int run_store_at(const ws_launch *l, const ptx_instr *in, const ws_decoded *d)
+{
+    const ptx_operand *op = &in->operand[0], *v = &in->operand[1];
+    const unsigned size = ptx_types[in->type].size;
+    return in->opcode == OP_st && in->space == PTX_SPACE_GLOBAL && in->guard < 0 && in->vec <= 1 &&
+           (size == 4 || size == 8) && op->reg >= 0 && op->symbol < 0 && op->reg_is_64 &&
+           (v->kind == PTX_OPD_REG || v->kind == PTX_OPD_IMM) && l->one_pass_global && d->timing.ndst == 0 &&
+           d->timing.pipe == WS_PIPE_LSU;
+}
+
+/* A load or a global store that may join a run. */
+static inline int run_memory_at(const ws_launch *l, const ptx_instr *in, const ws_decoded *d)
+{
+    return d->batched_load ? run_load_at(l, in, d) : run_store_at(l, in, d);
+}
+
+/* The load or store `in` (decoded d, run_memory_at's) at place i of a run, for g's n members, their address
+ * registers as the run's instructions before it left them: each one's access planned (ws_ld_shared_plan,
+ * ws_ld_global_plan, ws_st_global_plan), then done (its elements and counters; a shared load's latency for the
+ * timing model, ws_timing_shared's). 0, having done nothing, where a member's access takes another path (the run
+ * ends before it). */
+static int run_memory_of(const group *g, int n, const ptx_instr *in, const ws_decoded *d, int i, run_loads *rl)
 {
     const ws_launch *l = g->l;
     ws_warp *w = g->m->w;
     ws_run_load *t = &rl->timing[i];
     uint64_t *ic = g->counters[g->pc + i];
+    if (!d->batched_load) {   /* a global store (run_store_at) */
+        uint64_t sectors = ws_st_global_plan(w, n, in, rl->plan[i].global);
+        if (!sectors)
+            return 0;
+        ws_st_global_wide(w, n, in, rl->plan[i].global, sectors, ic);
+        t->global = rl->plan[i].global;
+        t->store = ptx_types[in->type].size;
+        rl->loads[i] = t;
+        return 1;
+    }
+    t->store = 0;
     if (d->batched_load == WS_BATCH_GLOBAL) {
         uint64_t sectors = ws_ld_global_plan(w, n, in, rl->plan[i].global);
         if (!sectors)
@@ -509,8 +543,8 @@ static int run_load_of(const group *g, int n, const ptx_instr *in, const ws_deco
 /* How many instructions from g's on a wide run (wide_run) may take for g's n members, the whole round, their rows
  * side by side: wide forms all, within the step budget; 0 or 1 where the group is not for a run (with the timing
  * model, the real build's issue step four warps at a time). `kind`: plain_rounds' (0 or 1 here); *load: 1 where a
- * load that may join a run (run_load_at) follows them, for WS_WIDE_RUN_WARPS members at most (load_run decides
- * whether the run takes it). No merge point ends a run: a full warp's path merges nowhere (sim/simt.c gives a merge
+ * load or store that may join a run (run_memory_at) follows them, for WS_WIDE_RUN_WARPS members at most (load_run
+ * decides whether the run takes it). No merge point ends a run: a full warp's path merges nowhere (sim/simt.c gives a merge
  * point only to the entries of part of a warp). */
 static int wide_run_length(const group *g, int n, const ptx_function *fn, const ws_decoded *decoded, int kind,
                            int *load)
@@ -519,7 +553,7 @@ static int wide_run_length(const group *g, int n, const ptx_function *fn, const 
     const int32_t pc = g->pc;
     *load = 0;
     const int wide = wide_instr(l, g->in, g->d);
-    if ((!wide && !(kind >= 0 && n <= WS_WIDE_RUN_WARPS && run_load_at(l, g->in, g->d))) ||
+    if ((!wide && !(kind >= 0 && n <= WS_WIDE_RUN_WARPS && run_memory_at(l, g->in, g->d))) ||
         (l->timing && ((n & 3) || n > WS_WIDE_RUN_WARPS || 4 % l->timing->subpartitions != 0 ||
                        !ws_timing_wide_available())))
         return 0;
@@ -530,7 +564,7 @@ static int wide_run_length(const group *g, int n, const ptx_function *fn, const 
         k++;
     /* decoded[] has an entry past the function's last instruction (none of its fields set) */
     *load = kind >= 0 && n <= WS_WIDE_RUN_WARPS && (uint64_t)k < room && k < WS_WIDE_RUN_MAX &&
-            (k == 0 || plain_at(fn, decoded, pc + k)) && run_load_at(l, &fn->instrs[pc + k], &decoded[pc + k]);
+            (k == 0 || plain_at(fn, decoded, pc + k)) && run_memory_at(l, &fn->instrs[pc + k], &decoded[pc + k]);
     return k;
 }
 
@@ -538,8 +572,8 @@ static inline __attribute__((always_inline)) int wide_run_of(group *g, int n, in
                                                               const int with_loads);
 
 /* A run from g's instruction on for its n members, where wide_run_length found its first k instructions wide
- * and a load after them: the run goes on over wide instructions and loads (run_load_at), as long as every member's
- * access takes one pass (run_load_of, the address registers as the run's instructions before it leave them).
+ * and a load or store after them: the run goes on over wide instructions, loads and global stores (run_memory_at),
+ * as long as every member's access takes one pass (run_memory_of, the address registers as the run's instructions before it leave them).
  * Returns how many instructions it ran (wide_run_of), 0 for none. Out of line, its plans on its own stack
  * (ws_step_group's frame, which inlines plain_rounds, stays small). */
 static __attribute__((noinline)) int load_run(group *g, int n, int k, const ptx_function *fn,
@@ -552,15 +586,15 @@ static __attribute__((noinline)) int load_run(group *g, int n, int k, const ptx_
     for (; k < WS_WIDE_RUN_MAX && (uint64_t)k < room && (k == 0 || plain_at(fn, decoded, pc + k)); k++) {
         const ptx_instr *in = &fn->instrs[pc + k];
         const ws_decoded *d = &decoded[pc + k];
-        if (!wide_instr(l, in, d) && !run_load_at(l, in, d))
+        if (!wide_instr(l, in, d) && !run_memory_at(l, in, d))
             break;
     }
     return wide_run_of(g, n, k, &rl, 1);
 }
 
-/* k wide instructions and loads from g's on for its n members (wide_run_length's, and load_run's with_loads): each
- * one's lanes and shapes at once (a load's access planned first, run_load_of: where it takes another path, the run
- * ends before it), then the warps' issue steps for all of them (ws_timing_wide_issue_run; none under --no-timing),
+/* k wide instructions, loads and stores from g's on for its n members (wide_run_length's, and load_run's
+ * with_loads): each one's lanes and shapes at once (an access planned first, run_memory_of: where it takes another
+ * path, the run ends before it), then the warps' issue steps for all of them (ws_timing_wide_issue_run; none under --no-timing),
  * each warp moved past the run; g is left at the run's last instruction. Returns how many ran. */
 static inline __attribute__((always_inline)) int wide_run_of(group *g, int n, int k, run_loads *rl,
                                                               const int with_loads)
@@ -572,8 +606,8 @@ static inline __attribute__((always_inline)) int wide_run_of(group *g, int n, in
     const ptx_instr *in = g->in;
     int any = 0;   /* a load among them */
     for (int i = 0; i < k; i++) {   /* nothing of the warps' timing reads the values, nor a load's access */
-        if (with_loads && d[i].batched_load) {
-            if (!run_load_of(g, n, &in[i], &d[i], i, rl)) {
+        if (with_loads && !d[i].wide) {   /* a load or a store (load_run's) */
+            if (!run_memory_of(g, n, &in[i], &d[i], i, rl)) {
                 k = i;
                 break;
             }

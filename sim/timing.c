@@ -545,10 +545,15 @@ WS_LANE_LOOPS int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint6
 {
     if (!ws_sectors_own(al))
         return 0;   /* store_sectors would not take them: the general path */
-    ws_launch *l = x->launch;
+    x->warp->tm.latency = ws_timing_store_span(x->launch, &x->block->tm, al, a0, stride, size);
+    x->warp->tm.wait = WS_WAIT_LONG;
+    return 1;
+}
+
+WS_LANE_LOOPS uint32_t ws_timing_store_span(const ws_launch *l, ws_block_timing *bt, const ws_allocation *al,
+                                            uint64_t a0, uint64_t stride, unsigned size)
+{
     const ws_arch *a = l->arch;
-    ws_block_timing *bt = &x->block->tm;
-    ws_warp *w = x->warp;
     int far = stride > 32;   /* a sector a lane, in lane order (ws_timing_memory's "by more") */
     uint64_t first = a0 >> 5, last = (a0 + 31 * stride) >> 5;
     unsigned n = far ? WS_WARP_SIZE : (unsigned)(last - first + 1);
@@ -585,13 +590,11 @@ WS_LANE_LOOPS int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint6
         slots = n;
     }
     bt->l1_wavefronts += lines;
-    w->tm.latency = a->latency_l2 + n / 4;
-    w->tm.wait = WS_WAIT_LONG;
     ws_traffic *tr = &bt->traffic;
     tr->l2_write_sectors += n;
     tr->l2_write_slots += slots;
     tr->dram_write_sectors += dram_writes;
-    return 1;
+    return a->latency_l2 + n / 4;
 }
 
 /* A word many updates queue on at L2: their cost in hundredths of a float update. */

@@ -132,6 +132,10 @@ void ws_timing_load_run_general(ws_exec *x, uint64_t lo, uint64_t end);
  * multiple of size, or 0), aligned, without wrapping, inside allocation al. 0, having done nothing, when
  * the allocation takes ws_timing_memory's general path (mapped host memory, a base off a sector). */
 int ws_timing_store_run(ws_exec *x, const ws_allocation *al, uint64_t a0, uint64_t stride, unsigned size);
+/* ws_timing_store_run's work for an allocation whose sectors are its own (ws_sectors_own), in block timing bt, but
+ * the warp's: returns the store's latency (its wait is the long scoreboard's). */
+uint32_t ws_timing_store_span(const ws_launch *l, ws_block_timing *bt, const ws_allocation *al, uint64_t a0,
+                              uint64_t stride, unsigned size);
 /* The lines of a full warp's run whose lanes are more than a sector apart, as ws_timing_memory counts them (a
  * new one where a lane's line is not the last lane's). */
 static inline unsigned ws_timing_far_lines(uint64_t a0, uint64_t stride)

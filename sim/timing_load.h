@@ -127,6 +127,7 @@ static inline int ws_l1_caches_loads(const ws_launch *l, const ws_block_timing *
 /* A batch of global loads of one block: the launch's latencies, and the sums its loads add to the block's. */
 typedef struct {
     ws_block_timing *bt;
+    const ws_launch *launch;
     uint32_t l1, l2, global;   /* the arch's latencies, read once (a byte store may alias them) */
     int atomics;               /* --jobs: the L2 map is shared (l->global_atomics) */
     int l1_caches;             /* the arch's L1 caches global loads, and the block has one */
@@ -136,7 +137,7 @@ typedef struct {
 
 static inline void ws_load_batch_start(ws_load_batch *lb, const ws_launch *l, ws_block_timing *bt)
 {
-    *lb = (ws_load_batch){bt, l->arch->latency_l1, l->arch->latency_l2, l->arch->latency_global,
+    *lb = (ws_load_batch){bt, l, l->arch->latency_l1, l->arch->latency_l2, l->arch->latency_global,
                           l->global_atomics != NULL, ws_l1_caches_loads(l, bt),
                           0, 0, 0, 0, 0, 0, 0};
 }

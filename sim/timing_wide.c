@@ -286,6 +286,34 @@ AVX2 __attribute__((always_inline)) static inline uint64_t run_load_step(const w
     return global ? queued / 2 : queued;
 }
 
+/* A global store (op) of the run for its `chunks` groups of four warps from w on, as run_step: the issue step of
+ * WS_ISSUE_ANY (a store waits for no earlier one; the later loads wait for it: stored[0], its issue cycle + 1; an
+ * unrolled copy's slots as run_step's), each warp's store at its issue cycle in the warps' order
+ * (ws_timing_store_span: the L2 and the write traffic of lb's block), then the retire step: no register, only
+ * when the warp's last memory operation completes (.done). */
+AVX2 static void run_store_step(const ws_timing_op *op, const ws_run_load *store, int chunks, __m256i *now,
+                                __m256i *block_end, __m256i *kinds, const __m256i *copy, load_clocks *rl,
+                                uint64_t *const *at, ws_issue_sums *s, __m256i *slots_all, ws_load_batch *lb)
+{
+    const __m256i slots_op = _mm256_set1_epi64x(op->sass ? op->sass : 1), one = _mm256_set1_epi64x(1);
+    const int folds = op->folds;
+    four_sums f = {0};
+    for (int c = 0; c < chunks; c++, at += 4) {
+        __m256i slots = folds ? _mm256_and_si256(slots_op, copy[c]) : slots_op, wait;
+        __m256i ready = issue_four(op, at, now[c], slots, &now[c], &block_end[c], &wait, &kinds[c], &f, -1);
+        rl->stored[0][c] = _mm256_add_epi64(ready, one);
+        uint32_t v_latency[4];
+        for (int j = 0; j < 4; j++) {
+            const ws_global_plan *p = &store->global[4 * c + j];
+            v_latency[j] = ws_timing_store_span(lb->launch, lb->bt, p->al, p->a0, p->stride, store->store);
+        }
+        __m256i done_at = _mm256_add_epi64(ready, _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)v_latency)));
+        rl->done[c] = _mm256_blendv_epi8(rl->done[c], done_at, _mm256_cmpgt_epi64(done_at, rl->done[c]));
+    }
+    *slots_all = _mm256_add_epi64(*slots_all, f.slots);
+    add_sums(s, &f);
+}
+
 /* ws_timing_wide_issue_run (`with_loads` 0), or ws_timing_wide_issue_run_loads (1). */
 AVX2 __attribute__((always_inline)) static inline void issue_run(ws_warp *w, int n, ws_block_timing *bt,
                                                                 const ws_timing_op *const *ops,
@@ -300,8 +328,9 @@ AVX2 __attribute__((always_inline)) static inline void issue_run(ws_warp *w, int
     load_clocks rl;
     const int chunks = n / 4;
     int folds = 0;
-    for (int i = 0; i < k; i++)
-        folds |= with_loads && loads[i] ? 0 : ops[i]->folds;   /* a load's are not looked at */
+    for (int i = 0; i < k; i++)   /* a load's are not looked at */
+        folds |= with_loads && loads[i] && !loads[i]->store ? 0 : ops[i]->folds;
+    int stores = 0;
     for (int c = 0; c < chunks; c++) {   /* the clocks, read once for the run */
         const ws_warp *v = w + 4 * c;
         now[c] = FOUR_FIELDS(v, tm.cycle);
@@ -320,6 +349,11 @@ AVX2 __attribute__((always_inline)) static inline void issue_run(ws_warp *w, int
     }
     for (int i = 0; i < k; i++) {
         const ws_timing_op *op = ops[i];
+        if (with_loads && loads[i] && loads[i]->store) {
+            run_store_step(op, loads[i], chunks, now, block_end, kinds, copy, &rl, at, &s[i], &slots_all, lb);
+            stores = 1;
+            continue;
+        }
         if (with_loads && loads[i] && loads[i]->global) {   /* its waits counted in the batch */
             lb->queued += run_load_step(op, loads[i], w, chunks, now, block_end, kinds, &rl, at, &s[i], &slots_all,
                                         lb, 1);
@@ -354,6 +388,12 @@ AVX2 __attribute__((always_inline)) static inline void issue_run(ws_warp *w, int
             for (int j = 0; j < 4; j++) {
                 v[j].tm.loads_unused = (uint8_t)v_unused[j];
                 v[j].tm.done = v_done[j];
+            }
+            if (stores) {
+                uint64_t v_stored[4];
+                _mm256_storeu_si256((__m256i *)v_stored, rl.stored[0][c]);
+                for (int j = 0; j < 4; j++)
+                    v[j].tm.store_issued[0] = v_stored[j];
             }
         }
     }

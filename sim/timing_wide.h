@@ -13,10 +13,12 @@
 
 /* A load in a run (sim/lockstep.c, every lane active, its elements read before the run's timing): a shared load's
  * result latency for each warp, the access's (ws_timing_shared's); or a global load's accesses, warp by warp, whose
- * L1 and L2 the run's timing looks up at each warp's issue cycle (NULL: a shared load). */
+ * L1 and L2 the run's timing looks up at each warp's issue cycle (NULL: a shared load); or a global store's (its
+ * elements written before the run's timing), whose L2 the run's timing marks at each warp's issue cycle. */
 typedef struct {
     uint32_t latency[WS_WIDE_RUN_WARPS];
     const ws_global_plan *global;
+    unsigned store;   /* a global store (`global` its accesses) of elements of this many bytes; 0: a load */
 } ws_run_load;
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -34,10 +36,12 @@ void ws_timing_wide_issue(ws_warp *w, int n, ws_block_timing *bt, const ws_timin
  * stored once for the run: instruction i's sums go to s[i]. k is WS_WIDE_RUN_MAX at most. */
 void ws_timing_wide_issue_run(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *const *ops, int k,
                               uint32_t subpartitions, ws_issue_sums *s);
-/* ws_timing_wide_issue_run for a run with loads: loads[i] where instruction i is one (one address register, one
- * destination), whose issue, wait and retire steps are taken in the run's order (ws_timing_issue_scheduled as
- * WS_ISSUE_LOAD_SHARED or WS_ISSUE_LOAD_GLOBAL, ws_load_wait, a global load's access in the batch lb at its issue
- * cycle, warp after warp, then ws_timing_retire_of at each warp's latency), NULL for the others. */
+/* ws_timing_wide_issue_run for a run with loads and global stores: loads[i] where instruction i is one (a load:
+ * one address register, one destination), whose issue, wait and retire steps are taken in the run's order
+ * (ws_timing_issue_scheduled as WS_ISSUE_LOAD_SHARED or WS_ISSUE_LOAD_GLOBAL, ws_load_wait, a global load's access
+ * in the batch lb at its issue cycle, warp after warp, then ws_timing_retire_of at each warp's latency; a store's
+ * issue step as WS_ISSUE_ANY, ws_timing_store_span in lb's block and launch, its retire step), NULL for the
+ * others. */
 void ws_timing_wide_issue_run_loads(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *const *ops,
                                     const ws_run_load *const *loads, int k, uint32_t subpartitions,
                                     ws_issue_sums *s, ws_load_batch *lb);
@@ -76,10 +80,18 @@ static inline void ws_timing_wide_issue_run_loads(ws_warp *w, int n, ws_block_ti
             continue;
         }
         const ws_global_plan *global = loads[i]->global;
-        const int kind = global ? WS_ISSUE_LOAD_GLOBAL : WS_ISSUE_LOAD_SHARED;
+        const unsigned store = loads[i]->store;
+        const int kind = store ? WS_ISSUE_ANY : global ? WS_ISSUE_LOAD_GLOBAL : WS_ISSUE_LOAD_SHARED;
         ws_load_last last = {NULL, NULL, 0};
         for (int j = 0; j < (n & ~3); j++) {
             ws_timing_issue_scheduled(&w[j], bt, ops[i], w[j].frames, WS_FULL_MASK, 0, &s[i], kind, -1);
+            if (store) {
+                w[j].tm.latency = ws_timing_store_span(lb->launch, bt, global[j].al, global[j].a0, global[j].stride,
+                                                       store);
+                w[j].tm.wait = WS_WAIT_LONG;
+                ws_timing_retire_of(&w[j], ops[i], w[j].frames, kind, 0);
+                continue;
+            }
             if (global) {
                 ws_load_begin(lb, &w[j]);
                 w[j].tm.latency = ws_load_planned(lb, &w[j], &global[j], w[j].tm.issue, &last);
