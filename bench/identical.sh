@@ -172,6 +172,22 @@ record() {
             --block "${args[3]}" --buf in=u32:4096:random=1 --buf out=u64:8192 --arg in --arg out \
             --arg u32:${args[0]} --arg u32:${args[1]} --arg u32:${args[2]} --arg u32:${args[4]} "${args[@]:5}"
     done
+    # shared stores in runs of wide instructions (tests/ptx/shared_stores.ptx): step, at, block and options; bank
+    # conflicts that differ by warp (step 1; step 2: more, and the block's last memory operation), none (step 0),
+    # 32 warps, the last warp's store past the tile and a
+    # misaligned one (faults), 3 warps (no run), --sched lockstep (no records held back: the load after the stores
+    # joins their run), no timing, O0, g80's banks, and the step budget (4 warps, the run from step 108 on, its
+    # second instruction the first store) ending it after that store (116) and, under lockstep, before the load (120)
+    local ss arg
+    for ss in "1 0 128" "0 0 256" "2 0 256" "1 0 1024" "1 12320 1024" "1 2 128" "1 0 96" "1 0 128 --sched lockstep" \
+              "1 0 128 --no-timing" "1 0 128 --build O0" "1 0 128 --arch g80" "1 0 128 --max-steps 116" \
+              "1 0 128 --sched lockstep --max-steps 120"; do
+        read -r -a args <<<"$ss"
+        name=shared_stores_${args[0]}_${args[1]}_${args[2]}
+        for arg in "${args[@]:3}"; do name+=_${arg#--}; done
+        run_case "$warpsim" "$dir" "$name" tests/ptx/shared_stores.ptx --kernel shared_stores --grid 2 \
+            --block "${args[2]}" --buf out=u64:2048 --arg out --arg u32:${args[0]} --arg u32:${args[1]} "${args[@]:3}"
+    done
     local dc=tests/nvcc/003_device_functions.ptx   # a .func call: a warp's call frame set up at its first call
     run_case "$warpsim" "$dir" device_calls $dc --kernel device_calls --grid 5 --block 96 \
         --buf in=u32:480:random=1 --buf out=u32:480 --arg in --arg out --arg s32:450

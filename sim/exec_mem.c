@@ -1764,6 +1764,51 @@ void ws_st_global_wide(ws_warp *w, int n, const ptx_instr *in, const ws_global_p
     ic[WS_CTR_extra_transaction_cycles] += sectors - (uint64_t)n;
 }
 
+uint32_t ws_st_shared_plan(ws_warp *w, int n, const ptx_instr *in, ws_shared_plan *p)
+{
+    const ptx_operand *op = &in->operand[0];
+    const ws_launch *l = w->exec.launch;
+    const unsigned size = ptx_types[in->type].size;
+    uint32_t most = 1;
+    if (!l->one_pass || l->check_shapes || op->reg < 0 || op->symbol >= 0)
+        return 0;
+    for (int j = 0; j < n; j++) {
+        ws_lane_span span;
+        ws_shared_cost cost;
+        if (!shared_run_at(&w[j].exec, op, size, &span, &cost) || span.hi > UINT32_MAX)
+            return 0;
+        p[j] = (ws_shared_plan){(uint32_t)span.lo, (uint32_t)span.stride, cost};
+        most = cost.wavefronts > most ? cost.wavefronts : most;
+    }
+    return most;
+}
+
+void ws_st_shared_wide(ws_warp *w, int n, const ptx_instr *in, const ws_shared_plan *p, uint64_t *ic,
+                       ws_block_timing *bt)
+{
+    const unsigned size = ptx_types[in->type].size;
+    uint64_t wavefronts = 0, conflicts = 0;
+    for (int j = 0; j < n; j++) {
+        ws_exec *x = &w[j].exec;
+        uint64_t tmp[WS_WARP_SIZE];
+        const uint64_t *values = ws_src(x, &in->operand[1], tmp);
+        wavefronts += p[j].cost.wavefronts;   /* ws_count_shared's, summed */
+        conflicts += ws_shared_conflicts(&p[j].cost);
+        if (x->launch->its)   /* --sched its: the warp's other lanes do not see it yet */
+            ws_its_store_run(x, WS_FULL_MASK, p[j].a0, p[j].stride, values, size);
+        write_run(x->block->shared + p[j].a0, values, size, p[j].stride);
+    }
+    ic[WS_CTR_shared_st_inst] += (uint64_t)n;
+    ic[WS_CTR_shared_st_wavefronts] += wavefronts;
+    ic[WS_CTR_shared_st_bank_conflicts] += conflicts;
+    ic[WS_CTR_shared_wavefronts] += wavefronts;
+    ic[WS_CTR_shared_conflict_cycles] += conflicts;
+    if (bt) {   /* ws_timing_shared's for a store: its wait, its wavefronts */
+        bt->waits[WS_WAIT_SHARED_STORE] += (uint64_t)n;
+        bt->shared_cycles += wavefronts;
+    }
+}
+
 void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_shared_batch *b)
 {
     const ptx_operand *op = &in->operand[1];

@@ -183,6 +183,18 @@ uint64_t ws_st_global_plan(ws_warp *w, int n, const ptx_instr *in, ws_global_pla
 void ws_st_global_wide(ws_warp *w, int n, const ptx_instr *in, const ws_global_plan *p, uint64_t sectors,
                        uint64_t *ic);
 
+/* Whether the st.shared `in` (a register's address; run_store_at's, sim/lockstep.c) of the n consecutive warps from
+ * w on, every lane active, takes one pass in each as store_shared_run would (shared_run_at's); p[j] then says where
+ * warp j's lies and at what cost, and it returns the most wavefronts of a warp (1 or more). 0: the store's own
+ * paths decide. */
+uint32_t ws_st_shared_plan(ws_warp *w, int n, const ptx_instr *in, ws_shared_plan *p);
+/* The stores that ws_st_shared_plan found, warp after warp: their elements written (and held back from the warp's
+ * other lanes under --sched its), their counters into ic, and with the timing model (its real build) their
+ * access's part of it in block timing bt (NULL: none); their latency and retire step are the run's. The same as
+ * store_shared_run's. */
+void ws_st_shared_wide(ws_warp *w, int n, const ptx_instr *in, const ws_shared_plan *p, uint64_t *ic,
+                       ws_block_timing *bt);
+
 /* The last warp's shared load again (ws_ld_shared_batch: the same shape, so the same addresses): its
  * counters, timing and elements. */
 static inline void ws_ld_shared_again(ws_exec *x, const ptx_instr *in, const ws_ld_shared_batch *b)

@@ -472,37 +472,66 @@ static inline int run_load_at(const ws_launch *l, const ptx_instr *in, const ws_
            op->reg >= 0 && op->symbol < 0 && d->timing.nsrc == 1 && d->timing.ndst == 1;
 }
 
-/* Whether instruction `in` (decoded d) may join a run as a global store: store_global_run's instruction (one element
- * of 4 or 8 bytes, a register's or an immediate value, through a 64-bit address register), no guard, accesses that
- * may take one pass, and the timing model's store (the LSU's, no destination). */
+/* Whether instruction `in` (decoded d) may join a run as a store: store_global_run's or store_shared_run's
+ * instruction (one element of 4 or 8 bytes, a register's or an immediate value, through an address register, 64-bit
+ * for a global one), no guard, accesses that may take one pass, and the timing model's store (the LSU's or the
+ * shared memory's, no destination). */
 static inline int run_store_at(const ws_launch *l, const ptx_instr *in, const ws_decoded *d)
 {
     const ptx_operand *op = &in->operand[0], *v = &in->operand[1];
     const unsigned size = ptx_types[in->type].size;
-    return in->opcode == OP_st && in->space == PTX_SPACE_GLOBAL && in->guard < 0 && in->vec <= 1 &&
-           (size == 4 || size == 8) && op->reg >= 0 && op->symbol < 0 && op->reg_is_64 &&
-           (v->kind == PTX_OPD_REG || v->kind == PTX_OPD_IMM) && l->one_pass_global && d->timing.ndst == 0 &&
-           d->timing.pipe == WS_PIPE_LSU;
+    const int global = in->space == PTX_SPACE_GLOBAL;
+    return in->opcode == OP_st && (global || in->space == PTX_SPACE_SHARED) && in->guard < 0 && in->vec <= 1 &&
+           (size == 4 || size == 8) && op->reg >= 0 && op->symbol < 0 && (op->reg_is_64 || !global) &&
+           (v->kind == PTX_OPD_REG || v->kind == PTX_OPD_IMM) && (global ? l->one_pass_global : l->one_pass) &&
+           d->timing.ndst == 0 && d->timing.pipe == (global ? WS_PIPE_LSU : WS_PIPE_SHARED);
 }
 
-/* A load or a global store that may join a run. */
+/* A load or a store that may join a run. */
 static inline int run_memory_at(const ws_launch *l, const ptx_instr *in, const ws_decoded *d)
 {
     return d->batched_load ? run_load_at(l, in, d) : run_store_at(l, in, d);
 }
 
+/* With the timing model, each of n warps' latency for its shared access p[j] (ws_timing_shared's), `most` the
+ * most wavefronts of one, into t. */
+static inline void shared_latencies(const ws_launch *l, int n, const ws_shared_plan *p, uint32_t most,
+                                    ws_run_load *t)
+{
+    if (l->timing && most == 1) {   /* no conflict (the commonest): one latency, stored in a loop that widens */
+        const uint32_t latency = ws_shared_latency(l->arch, 1);
+        for (int j = 0; j < n; j++)
+            t->latency[j] = latency;
+    } else if (l->timing) {
+        for (int j = 0; j < n; j++)
+            t->latency[j] = ws_shared_latency(l->arch, p[j].cost.wavefronts);
+    }
+}
+
 /* The load or store `in` (decoded d, run_memory_at's) at place i of a run, for g's n members, their address
  * registers as the run's instructions before it left them: each one's access planned (ws_ld_shared_plan,
- * ws_ld_global_plan, ws_st_global_plan), then done (its elements and counters; a shared load's latency for the
- * timing model, ws_timing_shared's). 0, having done nothing, where a member's access takes another path (the run
- * ends before it). */
+ * ws_ld_global_plan, ws_st_shared_plan, ws_st_global_plan), then done (its elements and counters; a shared
+ * access's latency for the timing model, ws_timing_shared's). 0, having done nothing, where a member's access takes
+ * another path (the run ends before it). */
 static int run_memory_of(const group *g, int n, const ptx_instr *in, const ws_decoded *d, int i, run_loads *rl)
 {
     const ws_launch *l = g->l;
     ws_warp *w = g->m->w;
     ws_run_load *t = &rl->timing[i];
     uint64_t *ic = g->counters[g->pc + i];
-    if (!d->batched_load) {   /* a global store (run_store_at) */
+    if (!d->batched_load && in->space == PTX_SPACE_SHARED) {   /* a shared store (run_store_at) */
+        const ws_shared_plan *p = rl->plan[i].shared;
+        uint32_t most = ws_st_shared_plan(w, n, in, rl->plan[i].shared);
+        if (!most)
+            return 0;
+        shared_latencies(l, n, p, most, t);
+        ws_st_shared_wide(w, n, in, p, ic, l->timing ? &g->b->tm : NULL);
+        t->global = NULL;
+        t->store = ptx_types[in->type].size;
+        rl->loads[i] = t;
+        return 1;
+    }
+    if (!d->batched_load) {   /* a global store */
         uint64_t sectors = ws_st_global_plan(w, n, in, rl->plan[i].global);
         if (!sectors)
             return 0;
@@ -526,14 +555,7 @@ static int run_memory_of(const group *g, int n, const ptx_instr *in, const ws_de
     uint32_t most = ws_ld_shared_plan(w, n, in, rl->plan[i].shared);
     if (!most)
         return 0;
-    if (l->timing && most == 1) {   /* no conflict (the commonest): one latency, stored in a loop that widens */
-        const uint32_t latency = ws_shared_latency(l->arch, 1);
-        for (int j = 0; j < n; j++)
-            t->latency[j] = latency;
-    } else if (l->timing) {
-        for (int j = 0; j < n; j++)
-            t->latency[j] = ws_shared_latency(l->arch, p[j].cost.wavefronts);
-    }
+    shared_latencies(l, n, p, most, t);
     ws_ld_shared_wide(w, n, in, p, ic, l->timing ? &g->b->tm : NULL);
     t->global = NULL;
     rl->loads[i] = t;

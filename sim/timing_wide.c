@@ -286,28 +286,35 @@ AVX2 __attribute__((always_inline)) static inline uint64_t run_load_step(const w
     return global ? queued / 2 : queued;
 }
 
-/* A global store (op) of the run for its `chunks` groups of four warps from w on, as run_step: the issue step of
- * WS_ISSUE_ANY (a store waits for no earlier one; the later loads wait for it: stored[0], its issue cycle + 1; an
- * unrolled copy's slots as run_step's), each warp's store at its issue cycle in the warps' order
- * (ws_timing_store_span: the L2 and the write traffic of lb's block), then the retire step: no register, only
- * when the warp's last memory operation completes (.done). */
+/* A store (op) of the run for its `chunks` groups of four warps from w on, as run_step: the issue step of
+ * WS_ISSUE_ANY (a store waits for no earlier one; the later loads from its space wait for it: stored[0] for a
+ * global store, stored[1] for a shared one, its issue cycle + 1; an unrolled copy's slots as run_step's), its
+ * latency (a shared store's known, store->latency; a global store's from its access at the warp's issue cycle,
+ * warp after warp, ws_timing_store_span: the L2 and the write traffic of lb's block), then the retire step: no
+ * register, only when the warp's last memory operation completes (.done). */
 AVX2 static void run_store_step(const ws_timing_op *op, const ws_run_load *store, int chunks, __m256i *now,
                                 __m256i *block_end, __m256i *kinds, const __m256i *copy, load_clocks *rl,
                                 uint64_t *const *at, ws_issue_sums *s, __m256i *slots_all, ws_load_batch *lb)
 {
     const __m256i slots_op = _mm256_set1_epi64x(op->sass ? op->sass : 1), one = _mm256_set1_epi64x(1);
     const int folds = op->folds;
+    const ws_global_plan *global = store->global;
+    __m256i *stored = rl->stored[global ? 0 : 1];
     four_sums f = {0};
     for (int c = 0; c < chunks; c++, at += 4) {
         __m256i slots = folds ? _mm256_and_si256(slots_op, copy[c]) : slots_op, wait;
         __m256i ready = issue_four(op, at, now[c], slots, &now[c], &block_end[c], &wait, &kinds[c], &f, -1);
-        rl->stored[0][c] = _mm256_add_epi64(ready, one);
+        stored[c] = _mm256_add_epi64(ready, one);
         uint32_t v_latency[4];
-        for (int j = 0; j < 4; j++) {
-            const ws_global_plan *p = &store->global[4 * c + j];
-            v_latency[j] = ws_timing_store_span(lb->launch, lb->bt, p->al, p->a0, p->stride, store->store);
+        const uint32_t *latency = &store->latency[4 * c];
+        if (global) {
+            for (int j = 0; j < 4; j++) {
+                const ws_global_plan *p = &global[4 * c + j];
+                v_latency[j] = ws_timing_store_span(lb->launch, lb->bt, p->al, p->a0, p->stride, store->store);
+            }
+            latency = v_latency;
         }
-        __m256i done_at = _mm256_add_epi64(ready, _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)v_latency)));
+        __m256i done_at = _mm256_add_epi64(ready, _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)latency)));
         rl->done[c] = _mm256_blendv_epi8(rl->done[c], done_at, _mm256_cmpgt_epi64(done_at, rl->done[c]));
     }
     *slots_all = _mm256_add_epi64(*slots_all, f.slots);
@@ -351,7 +358,7 @@ AVX2 __attribute__((always_inline)) static inline void issue_run(ws_warp *w, int
         const ws_timing_op *op = ops[i];
         if (with_loads && loads[i] && loads[i]->store) {
             run_store_step(op, loads[i], chunks, now, block_end, kinds, copy, &rl, at, &s[i], &slots_all, lb);
-            stores = 1;
+            stores |= loads[i]->global ? 1 : 2;
             continue;
         }
         if (with_loads && loads[i] && loads[i]->global) {   /* its waits counted in the batch */
@@ -389,11 +396,13 @@ AVX2 __attribute__((always_inline)) static inline void issue_run(ws_warp *w, int
                 v[j].tm.loads_unused = (uint8_t)v_unused[j];
                 v[j].tm.done = v_done[j];
             }
-            if (stores) {
+            for (int space = 0; space < 2; space++) {   /* the stores' issue cycles, global (0) and shared (1) */
+                if (!(stores >> space & 1))
+                    continue;
                 uint64_t v_stored[4];
-                _mm256_storeu_si256((__m256i *)v_stored, rl.stored[0][c]);
+                _mm256_storeu_si256((__m256i *)v_stored, rl.stored[space][c]);
                 for (int j = 0; j < 4; j++)
-                    v[j].tm.store_issued[0] = v_stored[j];
+                    v[j].tm.store_issued[space] = v_stored[j];
             }
         }
     }

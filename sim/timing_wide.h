@@ -13,12 +13,13 @@
 
 /* A load in a run (sim/lockstep.c, every lane active, its elements read before the run's timing): a shared load's
  * result latency for each warp, the access's (ws_timing_shared's); or a global load's accesses, warp by warp, whose
- * L1 and L2 the run's timing looks up at each warp's issue cycle (NULL: a shared load); or a global store's (its
- * elements written before the run's timing), whose L2 the run's timing marks at each warp's issue cycle. */
+ * L1 and L2 the run's timing looks up at each warp's issue cycle (NULL: a shared load); or a store's (its elements
+ * written before the run's timing): a shared store's latency for each warp, or a global store's accesses, whose L2
+ * the run's timing marks at each warp's issue cycle. */
 typedef struct {
     uint32_t latency[WS_WIDE_RUN_WARPS];
     const ws_global_plan *global;
-    unsigned store;   /* a global store (`global` its accesses) of elements of this many bytes; 0: a load */
+    unsigned store;   /* a store of elements of this many bytes (global, or shared where `global` is NULL); 0: a load */
 } ws_run_load;
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -36,12 +37,12 @@ void ws_timing_wide_issue(ws_warp *w, int n, ws_block_timing *bt, const ws_timin
  * stored once for the run: instruction i's sums go to s[i]. k is WS_WIDE_RUN_MAX at most. */
 void ws_timing_wide_issue_run(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *const *ops, int k,
                               uint32_t subpartitions, ws_issue_sums *s);
-/* ws_timing_wide_issue_run for a run with loads and global stores: loads[i] where instruction i is one (a load:
+/* ws_timing_wide_issue_run for a run with loads and stores: loads[i] where instruction i is one (a load:
  * one address register, one destination), whose issue, wait and retire steps are taken in the run's order
  * (ws_timing_issue_scheduled as WS_ISSUE_LOAD_SHARED or WS_ISSUE_LOAD_GLOBAL, ws_load_wait, a global load's access
  * in the batch lb at its issue cycle, warp after warp, then ws_timing_retire_of at each warp's latency; a store's
- * issue step as WS_ISSUE_ANY, ws_timing_store_span in lb's block and launch, its retire step), NULL for the
- * others. */
+ * issue step as WS_ISSUE_ANY, a global one's ws_timing_store_span in lb's block and launch, its retire step), NULL
+ * for the others. */
 void ws_timing_wide_issue_run_loads(ws_warp *w, int n, ws_block_timing *bt, const ws_timing_op *const *ops,
                                     const ws_run_load *const *loads, int k, uint32_t subpartitions,
                                     ws_issue_sums *s, ws_load_batch *lb);
@@ -86,9 +87,10 @@ static inline void ws_timing_wide_issue_run_loads(ws_warp *w, int n, ws_block_ti
         for (int j = 0; j < (n & ~3); j++) {
             ws_timing_issue_scheduled(&w[j], bt, ops[i], w[j].frames, WS_FULL_MASK, 0, &s[i], kind, -1);
             if (store) {
-                w[j].tm.latency = ws_timing_store_span(lb->launch, bt, global[j].al, global[j].a0, global[j].stride,
-                                                       store);
-                w[j].tm.wait = WS_WAIT_LONG;
+                w[j].tm.latency = global ? ws_timing_store_span(lb->launch, bt, global[j].al, global[j].a0,
+                                                                global[j].stride, store)
+                                         : loads[i]->latency[j];
+                w[j].tm.wait = global ? WS_WAIT_LONG : WS_WAIT_SHORT;
                 ws_timing_retire_of(&w[j], ops[i], w[j].frames, kind, 0);
                 continue;
             }
