@@ -1677,6 +1677,24 @@ uint64_t ws_ld_global_plan(ws_warp *w, int n, const ptx_instr *in, ws_global_pla
             continue;
         }
         before = s;
+        uint64_t a0 = s->base + imm;
+        if (al && s->width == WS_SHAPE_LANES && s->stride == 0 && !(a0 & (size - 1)) && a0 >= al->base &&
+            a0 + (size - 1) - al->base < al->size) {   /* one word in the warp before's allocation (a matmul's A) */
+            p[j] = (ws_global_plan){al, a0, 0, 0, a0 + (size - 1), WS_SHAPE_LANES, 0, 1, 0};
+            last = 1;
+            sectors++;
+            continue;
+        }
+        uint64_t step = s->row_step;
+        if (al && s->width == 16 && s->stride == 0 && size == 4 && !((a0 | step) & 3) && step >= 32 &&
+            a0 >= al->base && step <= al->size && a0 + step + 3 - al->base < al->size) {
+            /* two rows of one word (a 16x16 block's A) in the warp before's allocation: global_plan_of's, the second
+             * row's word inside it (no wrap: the step is within its size) */
+            p[j] = (ws_global_plan){al, a0, 0, step, a0 + step + 3, 16, 1, 2, 0};
+            last = 2;
+            sectors += 2;
+            continue;
+        }
         if (!global_plan_of(l, s, imm, size, timing, al, &p[j]))
             return 0;
         al = p[j].al;

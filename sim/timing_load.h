@@ -414,6 +414,26 @@ typedef struct {
     uint64_t latest;
 } ws_load_last;
 
+/* ws_load_planned's rows of one word (p->words), `rows` of them (p->sectors): a sector each, in order. *one_line:
+ * ws_load_sector_list's where the sectors also run one after another (a repeat's run from the first to the last). */
+static inline __attribute__((always_inline)) uint32_t ws_load_row_words(ws_load_batch *lb, ws_warp *w,
+                                                                        const ws_global_plan *p, uint64_t issued,
+                                                                        const uint64_t **one_line,
+                                                                        const unsigned rows)
+{
+    uint64_t sector[WS_WARP_SIZE / 4];
+    unsigned lines = 1, in_order = 1;
+    for (unsigned j = 0; j < rows; j++) {
+        sector[j] = (p->a0 + j * p->row_step) >> 5;
+        lines += j > 0 && sector[j] >> 2 != sector[j - 1] >> 2;
+        in_order &= sector[j] == sector[0] + j;
+    }
+    uint32_t latency = ws_load_sector_list(lb, w, p->al, sector, rows, lines, issued, one_line, 2);
+    if (!in_order)
+        *one_line = NULL;
+    return latency;
+}
+
 /* Planned access p of warp w issued at `issued` (ws_load_run's or, rows of one word, ws_load_sectors_of's, without
  * their start or their warp's latency): a repeat of the last warp's (*last) where it has the same addresses
  * (p->again) on one line, as the batch's ws_ld_global_again. Returns its result latency. */
@@ -431,16 +451,9 @@ static inline __attribute__((always_inline)) uint32_t ws_load_planned(ws_load_ba
     }
     const uint64_t *one_line;
     uint32_t latency;
-    if (p->words) {   /* a sector a row, in order (load_row_words_of's) */
-        uint64_t sector[WS_WARP_SIZE / 4];
-        unsigned rows = p->sectors, lines = 1, in_order = 1;
-        for (unsigned j = 0; j < rows; j++) {
-            sector[j] = (p->a0 + j * p->row_step) >> 5;
-            lines += j > 0 && sector[j] >> 2 != sector[j - 1] >> 2;
-            in_order &= sector[j] == sector[0] + j;
-        }
-        latency = ws_load_sector_list(lb, w, p->al, sector, rows, lines, issued, &one_line, 2);
-        one_line = in_order ? one_line : NULL;   /* a repeat's sectors run from the first to the last */
+    if (p->words) {   /* a sector a row (load_row_words_of's), the rows' count known where it is commonest */
+        latency = p->sectors == 2 ? ws_load_row_words(lb, w, p, issued, &one_line, 2)
+                                  : ws_load_row_words(lb, w, p, issued, &one_line, p->sectors);
     } else {
         latency = ws_load_span(lb, &w->tm.l1_slot[0], p->al, p->a0, p->end, issued, &one_line);
     }
