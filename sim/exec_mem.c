@@ -480,16 +480,22 @@ static inline const ws_allocation *global_run(ws_exec *x, const ptx_instr *in, c
     return run_allocation(x, op, size, is_store, first, step);
 }
 
-/* count_access's counters of a global access of `sectors` sectors, as ws_global_access_cost_span finds
- * them for a full warp's run (one request, a 32-byte transaction a sector). */
-static void count_global(ws_exec *x, uint64_t sectors, int is_store)
+/* count_access's counters of `accesses` global accesses of `sectors` sectors in all, as
+ * ws_global_access_cost_span finds them for a full warp's run (one request each, a 32-byte transaction a
+ * sector), into instruction counters ic. */
+static inline void count_global_runs(uint64_t *ic, uint64_t accesses, uint64_t sectors, int is_store)
 {
-    uint64_t *ic = ws_icounters(x);
-    ic[is_store ? WS_CTR_global_st_inst : WS_CTR_global_ld_inst]++;
-    ic[is_store ? WS_CTR_global_st_requests : WS_CTR_global_ld_requests]++;
+    ic[is_store ? WS_CTR_global_st_inst : WS_CTR_global_ld_inst] += accesses;
+    ic[is_store ? WS_CTR_global_st_requests : WS_CTR_global_ld_requests] += accesses;
     ic[is_store ? WS_CTR_global_st_sectors : WS_CTR_global_ld_sectors] += sectors;
     ic[WS_CTR_transactions_32b] += sectors;
-    ic[WS_CTR_extra_transaction_cycles] += sectors - 1;
+    ic[WS_CTR_extra_transaction_cycles] += sectors - accesses;
+}
+
+/* count_global_runs for one warp's access. */
+static void count_global(ws_exec *x, uint64_t sectors, int is_store)
+{
+    count_global_runs(ws_icounters(x), 1, sectors, is_store);
 }
 
 /* The sectors of a run: from the first lane's to the last's when the lanes are a sector apart at most,
@@ -1445,11 +1451,7 @@ void ws_ld_global_batch_end(const ws_ld_global_batch *b, uint64_t *counters)
 {
     if (!b->runs)
         return;
-    counters[WS_CTR_global_ld_inst] += b->runs;   /* count_global's, for each run */
-    counters[WS_CTR_global_ld_requests] += b->runs;
-    counters[WS_CTR_global_ld_sectors] += b->sectors;
-    counters[WS_CTR_transactions_32b] += b->sectors;
-    counters[WS_CTR_extra_transaction_cycles] += b->sectors - b->runs;
+    count_global_runs(counters, b->runs, b->sectors, 0);
     if (b->timing.loads)
         ws_load_batch_flush(&b->timing);
 }
@@ -1733,11 +1735,7 @@ void ws_ld_global_wide(ws_warp *w, int n, const ptx_instr *in, const ws_global_p
             read_run(row, first, size, q->stride);
         }
     }
-    ic[WS_CTR_global_ld_inst] += (uint64_t)n;   /* count_global's, summed */
-    ic[WS_CTR_global_ld_requests] += (uint64_t)n;
-    ic[WS_CTR_global_ld_sectors] += sectors;
-    ic[WS_CTR_transactions_32b] += sectors;
-    ic[WS_CTR_extra_transaction_cycles] += sectors - (uint64_t)n;
+    count_global_runs(ic, (uint64_t)n, sectors, 0);
 }
 
 uint64_t ws_st_global_plan(ws_warp *w, int n, const ptx_instr *in, ws_global_plan *p)
@@ -1775,11 +1773,7 @@ void ws_st_global_wide(ws_warp *w, int n, const ptx_instr *in, const ws_global_p
         const ws_global_plan *q = &p[j];
         write_run(q->al->bytes + (q->a0 - q->al->base), ws_src(&w[j].exec, &in->operand[1], tmp), size, q->stride);
     }
-    ic[WS_CTR_global_st_inst] += (uint64_t)n;   /* count_global's, summed */
-    ic[WS_CTR_global_st_requests] += (uint64_t)n;
-    ic[WS_CTR_global_st_sectors] += sectors;
-    ic[WS_CTR_transactions_32b] += sectors;
-    ic[WS_CTR_extra_transaction_cycles] += sectors - (uint64_t)n;
+    count_global_runs(ic, (uint64_t)n, sectors, 1);
 }
 
 uint32_t ws_st_shared_plan(ws_warp *w, int n, const ptx_instr *in, ws_shared_plan *p)

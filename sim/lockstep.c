@@ -519,45 +519,30 @@ static int run_memory_of(const group *g, int n, const ptx_instr *in, const ws_de
     ws_warp *w = g->m->w;
     ws_run_load *t = &rl->timing[i];
     uint64_t *ic = g->counters[g->pc + i];
-    if (!d->batched_load && in->space == PTX_SPACE_SHARED) {   /* a shared store (run_store_at) */
-        const ws_shared_plan *p = rl->plan[i].shared;
-        uint32_t most = ws_st_shared_plan(w, n, in, rl->plan[i].shared);
+    const int store = !d->batched_load;   /* run_store_at's, else run_load_at's */
+    if (in->space == PTX_SPACE_SHARED) {
+        ws_shared_plan *p = rl->plan[i].shared;
+        uint32_t most = store ? ws_st_shared_plan(w, n, in, p) : ws_ld_shared_plan(w, n, in, p);
         if (!most)
             return 0;
         shared_latencies(l, n, p, most, t);
-        ws_st_shared_wide(w, n, in, p, ic, l->timing ? &g->b->tm : NULL);
+        if (store)
+            ws_st_shared_wide(w, n, in, p, ic, l->timing ? &g->b->tm : NULL);
+        else
+            ws_ld_shared_wide(w, n, in, p, ic, l->timing ? &g->b->tm : NULL);
         t->global = NULL;
-        t->store = ptx_types[in->type].size;
-        rl->loads[i] = t;
-        return 1;
-    }
-    if (!d->batched_load) {   /* a global store */
-        uint64_t sectors = ws_st_global_plan(w, n, in, rl->plan[i].global);
+    } else {
+        ws_global_plan *p = rl->plan[i].global;
+        uint64_t sectors = store ? ws_st_global_plan(w, n, in, p) : ws_ld_global_plan(w, n, in, p);
         if (!sectors)
             return 0;
-        ws_st_global_wide(w, n, in, rl->plan[i].global, sectors, ic);
-        t->global = rl->plan[i].global;
-        t->store = ptx_types[in->type].size;
-        rl->loads[i] = t;
-        return 1;
+        if (store)
+            ws_st_global_wide(w, n, in, p, sectors, ic);
+        else
+            ws_ld_global_wide(w, n, in, p, sectors, ic);
+        t->global = p;
     }
-    t->store = 0;
-    if (d->batched_load == WS_BATCH_GLOBAL) {
-        uint64_t sectors = ws_ld_global_plan(w, n, in, rl->plan[i].global);
-        if (!sectors)
-            return 0;
-        ws_ld_global_wide(w, n, in, rl->plan[i].global, sectors, ic);
-        t->global = rl->plan[i].global;
-        rl->loads[i] = t;
-        return 1;
-    }
-    const ws_shared_plan *p = rl->plan[i].shared;
-    uint32_t most = ws_ld_shared_plan(w, n, in, rl->plan[i].shared);
-    if (!most)
-        return 0;
-    shared_latencies(l, n, p, most, t);
-    ws_ld_shared_wide(w, n, in, p, ic, l->timing ? &g->b->tm : NULL);
-    t->global = NULL;
+    t->store = store ? ptx_types[in->type].size : 0;
     rl->loads[i] = t;
     return 1;
 }
