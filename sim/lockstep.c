@@ -447,8 +447,8 @@ static int branch_round(group *g, int n, const ptx_function *fn, const ws_decode
     return 1;
 }
 
-/* A run's loads and global stores (load_run finds them, wide_run_of plans and runs them): instruction i's, where it
- * is one, each warp's access (plan[i]) and timing (timing[i]); loads[i] points at timing[i] then, NULL for the
+/* A run's loads and stores (load_run finds them, wide_run_of plans and runs them): instruction i's, where it is
+ * one, each warp's access (plan[i]) and timing (timing[i]); loads[i] points at timing[i] then, NULL for the
  * others. The data pass runs the run's instructions one after another, each for every warp in order, as the
  * groups would: a store's elements are in memory before any warp's later load, and nothing in the timing pass
  * reads them. */
@@ -551,8 +551,8 @@ static int run_memory_of(const group *g, int n, const ptx_instr *in, const ws_de
  * side by side: wide forms all, within the step budget; 0 or 1 where the group is not for a run (with the timing
  * model, the real build's issue step four warps at a time). `kind`: plain_rounds' (0 or 1 here); *load: 1 where a
  * load or store that may join a run (run_memory_at) follows them, for WS_WIDE_RUN_WARPS members at most (load_run
- * decides whether the run takes it). No merge point ends a run: a full warp's path merges nowhere (sim/simt.c gives a merge
- * point only to the entries of part of a warp). */
+ * decides whether the run takes it). No merge point ends a run: a full warp's path merges nowhere (sim/simt.c gives
+ * a merge point only to the entries of part of a warp). */
 static int wide_run_length(const group *g, int n, const ptx_function *fn, const ws_decoded *decoded, int kind,
                            int *load)
 {
@@ -579,10 +579,10 @@ static inline __attribute__((always_inline)) int wide_run_of(group *g, int n, in
                                                               const int with_loads);
 
 /* A run from g's instruction on for its n members, where wide_run_length found its first k instructions wide
- * and a load or store after them: the run goes on over wide instructions, loads and global stores (run_memory_at),
- * as long as every member's access takes one pass (run_memory_of, the address registers as the run's instructions before it leave them).
- * Returns how many instructions it ran (wide_run_of), 0 for none. Out of line, its plans on its own stack
- * (ws_step_group's frame, which inlines plain_rounds, stays small). */
+ * and a load or store after them: the run goes on over wide instructions, loads and stores (run_memory_at), as
+ * long as every member's access takes one pass (run_memory_of, the address registers as the run's instructions
+ * before it leave them). Returns how many instructions it ran (wide_run_of), 0 for none. Out of line, its plans on
+ * its own stack (ws_step_group's frame, which inlines plain_rounds, stays small). */
 static __attribute__((noinline)) int load_run(group *g, int n, int k, const ptx_function *fn,
                                               const ws_decoded *decoded)
 {
@@ -601,8 +601,9 @@ static __attribute__((noinline)) int load_run(group *g, int n, int k, const ptx_
 
 /* k wide instructions, loads and stores from g's on for its n members (wide_run_length's, and load_run's
  * with_loads): each one's lanes and shapes at once (an access planned first, run_memory_of: where it takes another
- * path, the run ends before it), then the warps' issue steps for all of them (ws_timing_wide_issue_run; none under --no-timing),
- * each warp moved past the run; g is left at the run's last instruction. Returns how many ran. */
+ * path, the run ends before it), then the warps' issue steps for all of them (ws_timing_wide_issue_run, or
+ * ws_timing_wide_issue_run_loads with the accesses' timing; none under --no-timing), each warp moved past the run;
+ * g is left at the run's last instruction. Returns how many ran. */
 static inline __attribute__((always_inline)) int wide_run_of(group *g, int n, int k, run_loads *rl,
                                                               const int with_loads)
 {
@@ -611,7 +612,7 @@ static inline __attribute__((always_inline)) int wide_run_of(group *g, int n, in
     const ws_group_member *m = g->m;
     const ws_decoded *d = g->d;
     const ptx_instr *in = g->in;
-    int any = 0;   /* a load among them */
+    int any = 0;   /* a load or store among them */
     for (int i = 0; i < k; i++) {   /* nothing of the warps' timing reads the values, nor a load's access */
         if (with_loads && !d[i].wide) {   /* a load or a store (load_run's) */
             if (!run_memory_of(g, n, &in[i], &d[i], i, rl)) {
