@@ -680,13 +680,10 @@ void ws_timing_block_done(ws_launch *l, ws_block *b)
     ws_block_record *r = &t->block[b->linear_index];
     r->path = path;
     r->demand[WS_BOUND_ISSUE] = issued / t->subpartitions;
-    uint64_t pipes = 0;
-    for (int p = 0; p < WS_PIPE_COUNT; p++) {
-        uint64_t c = bt->pipe[p] / t->subpartitions;
-        if (p <= WS_PIPE_CVT && c > pipes)
-            pipes = c;
-    }
-    r->demand[WS_BOUND_PIPE] = pipes;
+    uint64_t pipes = 0;   /* the busiest arithmetic pipe's cycles per sub-partition: one division (a block's) */
+    for (int p = 0; p <= WS_PIPE_CVT; p++)
+        pipes = bt->pipe[p] > pipes ? bt->pipe[p] : pipes;
+    r->demand[WS_BOUND_PIPE] = pipes / t->subpartitions;
     r->demand[WS_BOUND_SHARED] = bt->shared_cycles + bt->shared_merged / 3;   /* 4 loads: 1 + 3 merged = 2 */
     const ws_arch *a = l->arch;
     r->demand[WS_BOUND_L1] = bt->l1_wavefronts * a->line_bytes / (a->l1_bytes_per_cycle ? a->l1_bytes_per_cycle : 1) +

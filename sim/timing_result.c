@@ -118,7 +118,7 @@ uint32_t ws_timing_estimate_kernel_registers(const ws_arch *a, const ptx_functio
  * takes the longer of its latency path and its demand on the SM times the
  * blocks it shares the SM with. */
 
-typedef struct { uint64_t free_at; uint32_t order; } slot;
+typedef struct { uint64_t free_at; uint32_t order, sm; } slot;   /* sm: order % the SMs, kept (no division a block) */
 
 static int slot_before(const slot *a, const slot *b)
 {
@@ -237,7 +237,7 @@ void ws_timing_finish(ws_launch *l)
     int decided_by_demand = 0;
     if (heap && sm_busy && sm_next_start && sm_end) {
         for (uint64_t s = 0; s < slots; s++)
-            heap[s] = (slot){0, (uint32_t)s};   /* slot s is on SM s % sms: breadth-first */
+            heap[s] = (slot){0, (uint32_t)s, (uint32_t)(s % sms)};   /* slot s is on SM s % sms: breadth-first */
         for (uint64_t b = 0; b < t->blocks; b++) {
             const ws_block_record *br = &t->block[b];
             /* shared memory and global accesses share the SM's L1TEX unit: their cycles add */
@@ -252,7 +252,7 @@ void ws_timing_finish(ws_launch *l)
             if (took > br->path)
                 wait_behind(behind, busiest, br->waits, (double)(took - br->path) * br->warps);
             path_max = br->path > path_max ? br->path : path_max;
-            uint64_t sm = heap[0].order % sms;
+            uint64_t sm = heap[0].sm;
             /* the SM starts its blocks one by one: a slot free earlier waits for its turn */
             if (heap[0].free_at < sm_next_start[sm])
                 heap[0].free_at = sm_next_start[sm];
