@@ -646,6 +646,21 @@ static inline __attribute__((always_inline)) int load_rows_of(ws_exec *x, const 
     remember_load(&b->last, again ? r : NULL, s, n, one_line, sector[0], sector[n - 1]);
     return 1;
 }
+
+/* Rows `width` lanes wide of row r, each one 4-byte word broadcast, row j's at first + j * step (load_row_words_of's
+ * reads). */
+static inline __attribute__((always_inline)) void broadcast_rows(uint64_t *restrict r, const uint8_t *first,
+                                                                 uint64_t step, const unsigned width)
+{
+    for (unsigned j = 0; j < WS_WARP_SIZE / width; j++, first += step) {
+        uint32_t word;
+        memcpy(&word, first, 4);
+        lane_quad q = {word, word, word, word};
+        for (unsigned lane = 0; lane < width; lane += 4)
+            memcpy(r + j * width + lane, &q, sizeof q);
+    }
+}
+
 /* load_rows_of for rows of one 4-byte element each (a stride of 0: a 16x16 block's two rows of a matmul's A),
  * forward a sector or more apart without wrapping (its `apart` with a span of 0), no check: a sector a row, in
  * order, and each row's word broadcast inline. The same work in the same order as load_rows_of's (it took
@@ -676,14 +691,7 @@ static inline __attribute__((always_inline)) int load_row_words_of(ws_exec *x, c
     if (l->timing)
         ws_load_sectors_of(&b->timing, x->warp, al, sector, rows, lines, &one_line, 2);
     uint64_t *r = ws_row(x, in->operand[0].reg);
-    const uint8_t *p = al->bytes + (base - al->base);
-    for (unsigned j = 0; j < rows; j++, p += step) {   /* read_run_lanes's stride 0 (calling it here: n16 +20%) */
-        uint32_t word;
-        memcpy(&word, p, 4);
-        lane_quad q = {word, word, word, word};
-        for (unsigned lane = 0; lane < width; lane += 4)
-            memcpy(r + j * width + lane, &q, sizeof q);
-    }
+    broadcast_rows(r, al->bytes + (base - al->base), step, width);   /* not read_run_lanes's stride 0: n16 +20% */
     /* the next warp may take it from here when its sectors lie on one line, one after another */
     int again = one_line || !l->timing;
     for (unsigned j = 1; again && j < rows; j++)
@@ -1598,20 +1606,6 @@ void ws_ld_shared_wide(ws_warp *w, int n, const ptx_instr *in, const ws_shared_p
     }
 }
 
-/* Rows `width` lanes wide of row r, each one 4-byte word broadcast, row j's at first + j * step (load_row_words_of's
- * reads). */
-static inline __attribute__((always_inline)) void broadcast_rows(uint64_t *restrict r, const uint8_t *first,
-                                                                 uint64_t step, const unsigned width)
-{
-    for (unsigned j = 0; j < WS_WARP_SIZE / width; j++, first += step) {
-        uint32_t word;
-        memcpy(&word, first, 4);
-        lane_quad q = {word, word, word, word};
-        for (unsigned lane = 0; lane < width; lane += 4)
-            memcpy(r + j * width + lane, &q, sizeof q);
-    }
-}
-
 /* ws_ld_global_plan's for a warp whose address register's shape s is known and not the warp before's: as
  * ws_ld_global_known would take it in one pass (load_run, load_row_words_of, or load_rows_of's rows read alike),
  * into *p; 0 for any other access. `al`: the warp before's allocation (NULL: none), tried first. */
@@ -1743,22 +1737,19 @@ uint64_t ws_st_global_plan(ws_warp *w, int n, const ptx_instr *in, ws_global_pla
     const ptx_operand *op = &in->operand[0];
     ws_launch *l = w->exec.launch;
     const unsigned size = ptx_types[in->type].size;
-    const uint64_t imm = (uint64_t)op->imm;
     const int timing = l->timing != NULL;
     uint64_t sectors = 0;
     if (!l->one_pass_global || l->check_shapes)
         return 0;
     for (int j = 0; j < n; j++) {
-        const ws_shape *s = ws_shape_get(&w[j].exec, op->reg);
-        /* run_allocation's tests for a store */
-        uint64_t a0 = s->base + imm, stride = s->stride, a31 = a0 + 31 * stride;
-        if (!ws_shape_is_run(s) || ((a0 | stride) & (size - 1)) || a31 < a0 || a31 + (size - 1) < a31)
-            return 0;
-        const ws_allocation *al = ws_allocation_of(l, a0, a31, size);
-        if (!al || al->read_only || (timing && !ws_sectors_own(al)))
+        ws_exec *x = &w[j].exec;
+        uint64_t a0, stride;
+        const ws_allocation *al;
+        ws_shape_get(x, op->reg);   /* looked for where not known: run_allocation reads it as it is */
+        if (!(al = run_allocation(x, op, size, 1, &a0, &stride)) || (timing && !ws_sectors_own(al)))
             return 0;
         uint32_t n_sectors = (uint32_t)run_sectors(a0, stride, size);
-        p[j] = (ws_global_plan){al, a0, stride, 0, a31 + (size - 1), WS_SHAPE_LANES, 0, n_sectors, 0};
+        p[j] = (ws_global_plan){al, a0, stride, 0, a0 + 31 * stride + (size - 1), WS_SHAPE_LANES, 0, n_sectors, 0};
         sectors += n_sectors;
     }
     return sectors;

@@ -345,7 +345,7 @@ AVX2 __attribute__((always_inline)) static inline void issue_run(ws_warp *w, int
         kinds[c] = zero;
         if (folds)   /* no branch in the run: each warp's back edges are the same for every instruction */
             copy[c] = counted_copy(v);
-        if (with_loads) {   /* no store in the run */
+        if (with_loads) {   /* what its loads and stores read and change */
             rl.stored[0][c] = FOUR_FIELDS(v, tm.store_issued[0]);
             rl.stored[1][c] = FOUR_FIELDS(v, tm.store_issued[1]);
             rl.unused[c] = FOUR_FIELDS(v, tm.loads_unused);
