@@ -12,7 +12,7 @@
 
 #include "cuda/include/warpsim_texture.h"
 #include "sim/exec_alu.h"
-#include "sim/exec_mem.h"
+#include "sim/exec_mem_lanes.h"
 #include "sim/fault.h"
 #include "sim/memory.h"
 

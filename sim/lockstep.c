@@ -11,7 +11,8 @@
 
 #include <string.h>
 
-#include "sim/exec_mem.h"
+#include "sim/exec_mem_runs.h"
+#include "sim/exec_mem_wide.h"
 #include "sim/step.h"
 #include "sim/shape.h"
 #include "sim/timing.h"
@@ -142,7 +143,7 @@ static void group_shapes(const ws_group_member *m, int n, const ws_shape_op *op,
  * added once for the group; `pure` (ws_decoded.pure: registers alone, no fault, no memory): the steps
  * counted once (for the whole group where its lanes are all active and the instruction has no guard), no
  * fault looked for, no context but the registers; `batched`: the commonest global or shared load's batch
- * form (WS_BATCH_GLOBAL, WS_BATCH_SHARED: sim/exec_mem.h), 0 none; `nsrc`: the instruction's operand count
+ * form (WS_BATCH_GLOBAL, WS_BATCH_SHARED: sim/exec_mem_runs.h), 0 none; `nsrc`: the instruction's operand count
  * for the issue step, where the variant knows it (-1: read from it), and `ndst` its destinations' for the
  * retire step;
  * `wide`: a pure instruction's wide form runs the group's lanes and shapes first, all at once (full and

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "sim/exec_fast.h"
-#include "sim/exec_mem.h"
+#include "sim/exec_mem_runs.h"
 #include "sim/fault.h"
 #include "sim/memory.h"
 #include "sim/options.h"

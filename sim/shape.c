@@ -157,7 +157,7 @@ int ws_shape_prune(const ptx_function *fn, ws_shape_op *ops, ws_register_list *k
     for (int i = 0; i < fn->instr_count; i++) {
         const ptx_instr *in = &fn->instrs[i];
         if (in->opcode != OP_ld && in->opcode != OP_ldu && in->opcode != OP_st)
-            continue;   /* the instructions whose addresses sim/exec_mem.c takes from shapes */
+            continue;   /* the instructions whose addresses sim/exec_mem_runs.c takes from shapes */
         const ptx_operand *a = &in->operand[in->opcode == OP_st ? 0 : 1];
         if (a->kind == PTX_OPD_ADDR && a->reg >= 0 && a->reg < fn->value_reg_count)
             read[a->reg] = 1;

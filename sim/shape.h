@@ -5,7 +5,7 @@
  * an address that steps through memory, as threadIdx.x-derived addresses do;
  * or the same in rows of 16, 8 or 4 lanes (sim/shape_types.h). The rows are
  * always written as well; shapes only let a memory access take its lanes'
- * addresses and span from a formula (sim/exec_mem.c) instead of computing and
+ * addresses and span from a formula (sim/exec_mem_runs.c) instead of computing and
  * searching 32 addresses, and go in one pass.
  *
  * Who keeps them: ws_step() (sim/step.c) and sim/lockstep.c, after each instruction's handler,

@@ -204,9 +204,9 @@ typedef struct {
     uint8_t pure;              /* arithmetic by a specialised handler on registers and immediates: it touches
                                   its own warp's registers alone and cannot fault (sim/lockstep.c) */
     uint8_t batched_load;      /* the commonest ld.global's and ld.shared's handlers: a group's warps take
-                                  their batch forms (sim/exec_mem.h: WS_BATCH_GLOBAL, WS_BATCH_SHARED) */
+                                  their batch forms (sim/exec_mem_runs.h: WS_BATCH_GLOBAL, WS_BATCH_SHARED) */
     ws_wide_fn wide;           /* its wide form for a group of warps (sim/exec.h: ws_wide_fn): a pure
-                                  instruction's (sim/exec_fast.h), a kernel parameter's load (sim/exec_mem.h);
+                                  instruction's (sim/exec_fast.h), a kernel parameter's load (sim/exec_mem_runs.h);
                                   NULL: none */
     ws_timing_op timing;
     ws_shape_op shape;         /* what it does to its destinations' shapes (sim/shape.h) */
@@ -335,7 +335,7 @@ struct ws_launch {
                                     (sim/lockstep.h; tests/switch_equal.sh compares the two) */
     uint8_t barriers;            /* some function has bar.sync, bar.arrive or bar.red: a thread's exit may complete a
                                     barrier (ws_threads_exited looks at them) */
-    uint8_t one_pass;            /* accesses may take sim/exec_mem.c's one-pass paths: no check, no --html,
+    uint8_t one_pass;            /* accesses may take sim/exec_mem_runs.c's one-pass paths: no check, no --html,
                                     not WARPSIM_ONE_PASS=0 (tests/switch_equal.sh) */
     uint8_t one_pass_global;     /* global ones too: one_pass, and the arch's memory in 32-byte sectors of
                                     128-byte lines */

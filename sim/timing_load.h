@@ -1,6 +1,6 @@
 /*
  * The timing model's L1 and L2 for a global load, inline: sim/timing.c's
- * per-warp paths, sim/exec_mem.c's batch (a group of warps at one load,
+ * per-warp paths, sim/exec_mem_runs.c's batch (a group of warps at one load,
  * sim/lockstep.c) and the runs' timing pass (sim/timing_wide.c, an access
  * planned before it: ws_global_plan) share it. A batch reads the launch's latencies and the L1's
  * presence once, and adds what its warps' loads add to the block's sums

@@ -4,7 +4,7 @@
 # --build O0, and every programs/*/*.launch) give the same JSON, stderr, exit status and buffers with the
 # switch set as without. The switches (tests/README.md):
 #   WARPSIM_WARP_BY_WARP=1  every warp-instruction through ws_step alone, no lockstep groups (sim/lockstep.c)
-#   WARPSIM_ONE_PASS=0      every memory access through the general paths (sim/exec_mem.c's one-pass ones off)
+#   WARPSIM_ONE_PASS=0      every memory access through the general paths (sim/exec_mem_runs.c's one-pass ones off)
 #
 #   tests/switch_equal.sh NAME=VALUE path/to/warpsim
 set -eu

@@ -139,7 +139,7 @@ static void store_lanes(fixture *f, int warp)
     WS_FOR_LANES(mask, lane) memcpy(f->shared + addr[lane] + at, &values[lane], size);
 }
 
-/* A store of 4 or 8 bytes per lane at lo + lane * stride, as sim/exec_mem.c's store_shared_run (a full warp)
+/* A store of 4 or 8 bytes per lane at lo + lane * stride, as sim/exec_mem_runs.c's store_shared_run (a full warp)
  * and store_shared_masked (some of its lanes, lane 0's address lo whether it stores or not): a full warp's
  * runs of distinct words (stride a multiple of 4: ws_its_store_run's own path), and the others (a stride of 0,
  * all lanes one word; 8 bytes; a partial warp), which it takes lane by lane. */

@@ -915,7 +915,7 @@ START_TEST(groups_keep_the_rounds_order)
 END_TEST
 
 /* A group's load takes the last warp's elements and hits again only where its address shape is the last's
- * (sim/exec_mem.c: ws_ld_global_last). In a 16x16 block each warp's two rows of 16 lanes start at word 0 with
+ * (sim/exec_mem_runs.h: ws_ld_global_last). In a 16x16 block each warp's two rows of 16 lanes start at word 0 with
  * the same stride; the second row of warp w starts 8 >> w words on (8, 4, 2, 1, then 0 for warps 4-7): warps
  * 0-3 each have a row step of their own, on one line, and warps 5-7 repeat warp 4's rows. Each lane copies
  * in[tx + (ty & 1) * (8 >> (ty >> 1))] to out[ty * 16 + tx]. */
@@ -1052,7 +1052,7 @@ START_TEST(clock_read_warp_by_warp_in_groups)
 }
 END_TEST
 
-/* A kernel parameter's load runs for a whole group at once (sim/exec_mem.c: wide_ld_kernel_param) only where
+/* A kernel parameter's load runs for a whole group at once (sim/exec_mem_runs.c: wide_ld_kernel_param) only where
  * decode found it inside the parameter buffer: `a` read in every lane of 4 warps, and a read 4 bytes past
  * it (bytes 12-15 of 12) the general path's error, as warp by warp. */
 #define PARAM_AT(OFFSET) HEADER \
@@ -1135,7 +1135,7 @@ START_TEST(groups_count_as_warps_do)
 }
 END_TEST
 
-/* ---- The one-pass memory paths (sim/exec_mem.c) against the general ones ------------------------------ */
+/* ---- The one-pass memory paths (sim/exec_mem_runs.c) against the general ones -------------------------- */
 
 /* tests/ptx/strided_access.ptx's kernels with a run of addresses off a sector, with gaps, at one address, a
  * sector or more apart, and misaligned, in full and partial warps, run with the one-pass paths and without
@@ -1162,7 +1162,7 @@ static sim_run *general_as_one_pass(const char *ptx, const char *launch, const c
 
 /* A 2D block's warps load rows: lane (x, y) reads in[y * w + x] (w a parameter), so a warp of a block 16, 8
  * or 4 wide reads rows w words apart: one (w 0), overlapping or sharing sectors (w under the row's span and a
- * sector), or a sector and more apart, lines shared or not (sim/exec_mem.c's load_rows). */
+ * sector), or a sector and more apart, lines shared or not (sim/exec_mem_runs.c's load_rows). */
 static const char rows_kernel[] = HEADER
     ".visible .entry rows(.param .u64 out, .param .u64 in, .param .u32 w)\n"
     "{\n"

@@ -1,43 +1,17 @@
 /*
- * What sim/exec_mem.c, where the memory counters are kept, lends the other
- * memory instructions: texture fetches (sim/exec_tex.c) count their texel
- * reads as the global loads they are in warpsim.
+ * sim/exec_mem_runs.c's: ld and st in one pass where an access is such (ws_load, ws_store), the handlers
+ * decode picks for the commonest loads, and the batches a group of warps takes at one load (sim/lockstep.c).
  */
-#ifndef WARPSIM_SIM_EXEC_MEM_H
-#define WARPSIM_SIM_EXEC_MEM_H
+#ifndef WARPSIM_SIM_EXEC_MEM_RUNS_H
+#define WARPSIM_SIM_EXEC_MEM_RUNS_H
 
-#include "sim/exec.h"
-#include "sim/memmodel.h"
-#include "sim/memory.h"
+#include "sim/exec_mem_lanes.h"
 #include "sim/timing_load.h"
 
-/* The global allocation holding [lo, hi + bytes), or NULL. Most accesses hit
- * the allocation the previous one did: that is tried before the search. */
-static inline const ws_allocation *ws_allocation_of(ws_launch *l, uint64_t lo, uint64_t hi, unsigned bytes)
-{
-    const ws_allocation *a = l->last_allocation;
-    if (!a || lo < a->base || lo - a->base >= a->size) {
-        a = ws_global_find(l->global, lo, bytes);
-        if (!a)
-            return NULL;
-        l->last_allocation = a;
-    }
-    /* another GPU's memory without peer access: the checked path says so */
-    return a->size >= bytes && hi - a->base <= a->size - bytes && ws_allocation_reachable(l->device_mask, a) ? a : NULL;
-}
-
-/* One 4-byte element at p for every lane of row r, inline (read_run's call cost a warp as much as its stores). */
-static inline void ws_broadcast_word(uint64_t r[restrict WS_WARP_SIZE], const uint8_t *p)
-{
-    uint32_t word;
-    memcpy(&word, p, 4);
-    for (int lane = 0; lane < WS_WARP_SIZE; lane++)
-        r[lane] = word;
-}
-
-/* Count one warp-level global load of `bytes` per lane of `mask` at addr[lane]
- * (requests, sectors, the --html capture and the timing model), as ld.global. */
-void ws_count_global_load(ws_exec *x, const uint64_t addr[WS_WARP_SIZE], uint32_t mask, unsigned bytes);
+/* ld and ldu (exec_ld's work): a one-pass path where the access is such, else the general one (ws_load_lanes).
+ * st (exec_st's) the same (ws_store_lanes). */
+void ws_load(ws_exec *x, const ptx_instr *in, uint32_t mask);
+void ws_store(ws_exec *x, const ptx_instr *in, uint32_t mask);
 
 /* A handler specialised to a memory instruction's space, types and operands, or NULL when exec_ld's
  * serves it (picked once per launch, as sim/exec_fast.h's). */
@@ -72,8 +46,6 @@ enum { WS_BATCH_GLOBAL = 1, WS_BATCH_SHARED = 2 };
 int ws_load_batch_kind(ws_exec_fn run);
 void ws_ld_global_batch_start(ws_ld_global_batch *b, const ws_launch *l, ws_block *block);
 void ws_ld_global_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_global_batch *b);
-/* A register row copied from another: 32 lanes (out of line, its AVX2 clone the fastest copy). */
-void ws_copy_row(uint64_t *restrict d, const uint64_t *restrict s);
 
 /* A load of the same shape as the batch's last warp's (ws_ld_global_batch.last): its counters, hits and
  * elements. */
@@ -122,78 +94,6 @@ void ws_ld_shared_batched(ws_exec *x, const ptx_instr *in, uint32_t mask, ws_ld_
 /* ws_ld_shared_batched's work for a full warp, in one pass, whose address register's shape is known and is
  * not the last warp's. */
 void ws_ld_shared_known(ws_exec *x, const ptx_instr *in, ws_ld_shared_batch *b);
-
-/* A shared access's bank conflicts: its wavefronts past the conflict-free minimum. */
-static inline uint64_t ws_shared_conflicts(const ws_shared_cost *cost)
-{
-    return cost->wavefronts > cost->ideal_wavefronts ? cost->wavefronts - cost->ideal_wavefronts : 0;
-}
-
-/* count_access's counters of a shared access of cost `cost`. */
-static inline void ws_count_shared(ws_exec *x, const ws_shared_cost *cost, int is_store)
-{
-    uint64_t *ic = ws_icounters(x);
-    uint64_t conflicts = ws_shared_conflicts(cost);
-    ic[is_store ? WS_CTR_shared_st_inst : WS_CTR_shared_ld_inst]++;
-    ic[is_store ? WS_CTR_shared_st_wavefronts : WS_CTR_shared_ld_wavefronts] += cost->wavefronts;
-    ic[is_store ? WS_CTR_shared_st_bank_conflicts : WS_CTR_shared_ld_bank_conflicts] += conflicts;
-    ic[WS_CTR_shared_wavefronts] += cost->wavefronts;
-    ic[WS_CTR_shared_conflict_cycles] += conflicts;
-}
-
-/* A full warp's ld.shared in a run of wide instructions (sim/lockstep.c), found before the run: lane i reads
- * a0 + i * stride (stride 0: one address for every lane), at that cost. */
-typedef struct {
-    uint32_t a0, stride;
-    ws_shared_cost cost;
-} ws_shared_plan;
-/* Whether the ld.shared `in` (decode gave it the batch: WS_BATCH_SHARED) of the n consecutive warps from w on,
- * every lane active, takes one pass in each: its address register's shape known, the run in the block's shared
- * memory, aligned, with no store held back (--sched its); p[j] then says where warp j's lies and at what cost,
- * and it returns the most wavefronts of a warp (1 or more). 0: the load's own paths decide. */
-uint32_t ws_ld_shared_plan(ws_warp *w, int n, const ptx_instr *in, ws_shared_plan *p);
-/* The loads that ws_ld_shared_plan found (p[j] warp j's) for n consecutive warps from w on: their elements,
- * their counters into ic, and with the timing model (its real build) their access's part of it (the merged
- * broadcasts and wavefronts of block timing bt; NULL: no timing model); what their warps wait on, their
- * latency and their retire step are the run's (ws_timing_wide_issue_run_loads). The same as
- * load_shared_access's, warp by warp. */
-void ws_ld_shared_wide(ws_warp *w, int n, const ptx_instr *in, const ws_shared_plan *p, uint64_t *ic,
-                       ws_block_timing *bt);
-
-/* Whether the ld.global `in` (decode gave it the batch: WS_BATCH_GLOBAL) of the n consecutive warps from w on, in
- * their kernel frames, every lane active, takes one pass in each as ws_ld_global_known would (its address register's
- * shape a run or rows, forward by a sector at most or rows of one word, aligned, inside one allocation whose sectors
- * the timing model's batch takes); p[j] then says where warp j's lies, and it returns their sectors. 0: the load's
- * own paths decide. */
-uint64_t ws_ld_global_plan(ws_warp *w, int n, const ptx_instr *in, ws_global_plan *p);
-/* The loads that ws_ld_global_plan found (p[j] warp j's, on `sectors` sectors in all): their elements and their
- * counters into ic; their timing is the run's (ws_timing_wide_issue_run_loads). The same as ws_ld_global_known's,
- * warp by warp. */
-void ws_ld_global_wide(ws_warp *w, int n, const ptx_instr *in, const ws_global_plan *p, uint64_t sectors,
-                       uint64_t *ic);
-
-/* Whether the st.global `in` (a register's address; run_store_at's, sim/lockstep.c) of the n consecutive warps from
- * w on, every lane active, takes one pass in each as store_global_run would (its address register's shape a run,
- * aligned, without wrapping, inside one writable allocation whose sectors the timing model's store path takes);
- * p[j] then says where warp j's lies (its sectors the run's), and it returns their sectors. 0: the store's own
- * paths decide. */
-uint64_t ws_st_global_plan(ws_warp *w, int n, const ptx_instr *in, ws_global_plan *p);
-/* The stores that ws_st_global_plan found, warp after warp: their elements written and their counters into ic;
- * their timing is the run's (ws_timing_wide_issue_run_loads). The same as store_global_run's. */
-void ws_st_global_wide(ws_warp *w, int n, const ptx_instr *in, const ws_global_plan *p, uint64_t sectors,
-                       uint64_t *ic);
-
-/* Whether the st.shared `in` (a register's address; run_store_at's, sim/lockstep.c) of the n consecutive warps from
- * w on, every lane active, takes one pass in each as store_shared_run would (shared_run_at's); p[j] then says where
- * warp j's lies and at what cost, and it returns the most wavefronts of a warp (1 or more). 0: the store's own
- * paths decide. */
-uint32_t ws_st_shared_plan(ws_warp *w, int n, const ptx_instr *in, ws_shared_plan *p);
-/* The stores that ws_st_shared_plan found, warp after warp: their elements written (and held back from the warp's
- * other lanes under --sched its), their counters into ic, and with the timing model (its real build) their
- * access's part of it in block timing bt (NULL: none); their latency and retire step are the run's. The same as
- * store_shared_run's. */
-void ws_st_shared_wide(ws_warp *w, int n, const ptx_instr *in, const ws_shared_plan *p, uint64_t *ic,
-                       ws_block_timing *bt);
 
 /* The last warp's shared load again (ws_ld_shared_batch: the same shape, so the same addresses): its
  * counters, timing and elements. */
@@ -263,7 +163,7 @@ static inline int ws_ld_shared_words_of(const ws_launch *l, const ptx_instr *in,
 }
 
 /* ws_ld_shared_next for a full warp of a group that ws_ld_shared_words_of allows: one aligned word for every
- * lane (the tiled matmul's As[ty][k]) is read here, as uniform_shared_word (sim/exec_mem.c) would, without
+ * lane (the tiled matmul's As[ty][k]) is read here, as uniform_shared_word (sim/exec_mem_runs.c) would, without
  * its call and the tests the group made once; *words counts them (ws_ld_shared_words_end adds their
  * counters). The batch keeps its last load: a later warp of that shape takes the same elements from it. */
 static inline void ws_ld_shared_word_next(ws_exec *x, const ptx_instr *in, ws_ld_shared_batch *b, uint64_t *words)
