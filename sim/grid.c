@@ -17,6 +17,7 @@
 #include "sim/fault.h"
 #include "sim/machine.h"
 #include "sim/setup.h"
+#include "sim/timing_blocks.h"
 #include "sim/timing_internal.h"
 #include "sim/timing_result.h"
 #include "sim/warp.h"
@@ -276,9 +277,9 @@ static int run_parallel(ws_launch *l, uint64_t blocks, int jobs)
 }
 
 /* The timing model's state, and the occupancy it places blocks by. */
-static int start_timing(ws_launch *l, const ws_launch_config *cfg)
+static int start_timing(ws_launch *l, const ws_launch_config *cfg, uint64_t blocks, int jobs)
 {
-    if (ws_timing_start(l) < 0) {
+    if (ws_timing_start(l, jobs > 1) < 0) {
         ws_launch_error(l, "error: out of host memory for the timing model");
         return -1;
     }
@@ -293,6 +294,10 @@ static int start_timing(ws_launch *l, const ws_launch_config *cfg)
                                                   l->shared_size, t->regs, &t->occupancy_limit);
     if (t->blocks_per_sm == 0)
         t->blocks_per_sm = 1;   /* too many registers: the GPU would refuse; time it as one block per SM */
+    if (ws_block_placement_start(&t->placement, l->arch, blocks, t->blocks_per_sm) < 0) {
+        ws_launch_error(l, "error: out of host memory for the timing model");
+        return -1;
+    }
     return 0;
 }
 
@@ -302,14 +307,14 @@ int ws_launch_run(ws_launch *l, const ws_launch_config *cfg, ws_global_memory *g
     l->global = global;
     if (ws_launch_setup(l, cfg) < 0)
         return 1;
-    if (cfg->timing && start_timing(l, cfg) < 0)
-        return 1;
     uint64_t blocks = (uint64_t)cfg->grid[0] * cfg->grid[1] * cfg->grid[2];
     int jobs = cfg->jobs < 1 ? 1 : cfg->jobs;
     if (cfg->initcheck || cfg->racecheck || cfg->synccheck || cfg->capture || l->launches_grids)
         jobs = 1;   /* the checks, --html and the device-side launches keep their records on one thread */
     if ((uint64_t)jobs > blocks)
         jobs = (int)blocks;
+    if (cfg->timing && start_timing(l, cfg, blocks, jobs) < 0)
+        return 1;
     if (jobs > 1) {
         run_parallel(l, blocks, jobs);
     } else {

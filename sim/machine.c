@@ -16,6 +16,7 @@
 #include "sim/lockstep.h"
 #include "sim/step.h"
 #include "sim/timing.h"
+#include "sim/timing_blocks.h"
 #include "sim/warp.h"
 
 static void report_deadlock(ws_launch *l, ws_block *b)

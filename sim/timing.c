@@ -150,11 +150,11 @@ void ws_timing_decode_loop(const ptx_function *fn, int i, ws_decoded *d)
 
 /* ---- Launch and block state ------------------------------------------------------ */
 
-int ws_timing_start(ws_launch *l)
+int ws_timing_start(ws_launch *l, int records)
 {
     uint64_t blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
     ws_launch_timing *t = calloc(1, sizeof *t);
-    if (!t || !(t->block = calloc(blocks ? blocks : 1, sizeof *t->block))) {
+    if (!t || (records && !(t->block = calloc(blocks ? blocks : 1, sizeof *t->block)))) {
         free(t);
         return -1;
     }
@@ -193,6 +193,7 @@ void ws_timing_free(ws_launch *l)
     if (!l->timing)
         return;
     free(l->timing->block);
+    ws_block_placement_free(&l->timing->placement);
     free(l->timing);
     l->timing = NULL;
 }
@@ -660,41 +661,6 @@ void ws_timing_barrier(ws_launch *l, ws_block *b, int id)
         w->tm.cycle = release;
         b->tm.waits[WS_WAIT_AT_BARRIER]++;
     }
-}
-
-void ws_timing_block_done(ws_launch *l, ws_block *b)
-{
-    ws_launch_timing *t = l->timing;
-    const ws_block_timing *bt = &b->tm;
-    uint64_t path = 0, issued = 0;
-    for (int wi = 0; wi < b->warp_count; wi++) {
-        const ws_warp_timing *wt = &b->warps[wi].tm;
-        uint64_t end = wt->cycle > wt->done ? wt->cycle : wt->done;
-        end = wt->block_end > end ? wt->block_end : end;
-        path = end > path ? end : path;
-    }
-    for (uint32_t s = 0; s < t->subpartitions; s++) {
-        path = bt->issued[s] > path ? bt->issued[s] : path;
-        issued += bt->issued[s];
-    }
-    ws_block_record *r = &t->block[b->linear_index];
-    r->path = path;
-    r->demand[WS_BOUND_ISSUE] = issued / t->subpartitions;
-    uint64_t pipes = 0;   /* the busiest arithmetic pipe's cycles per sub-partition: one division (a block's) */
-    for (int p = 0; p <= WS_PIPE_CVT; p++)
-        pipes = bt->pipe[p] > pipes ? bt->pipe[p] : pipes;
-    r->demand[WS_BOUND_PIPE] = pipes / t->subpartitions;
-    r->demand[WS_BOUND_SHARED] = bt->shared_cycles + bt->shared_merged / 3;   /* 4 loads: 1 + 3 merged = 2 */
-    const ws_arch *a = l->arch;
-    r->demand[WS_BOUND_L1] = bt->l1_wavefronts * a->line_bytes / (a->l1_bytes_per_cycle ? a->l1_bytes_per_cycle : 1) +
-                             bt->l1_partial_cycles;
-    r->warps = (uint32_t)b->warp_count;
-    memcpy(r->waits, bt->waits, sizeof r->waits);
-    ws_timing_sums *sums = &b->timing_sums;
-    sums->issued += issued;
-#define X(name) sums->traffic.name += bt->traffic.name;
-    WS_TRAFFIC(X)
-#undef X
 }
 
 void ws_timing_add_sums(ws_launch *l, const ws_block *b)

@@ -106,8 +106,9 @@ void ws_timing_decode(const ws_arch *a, const ptx_function *fn, const ptx_instr 
  * branch) folds away in all but one of the unrolled copies. */
 void ws_timing_decode_loop(const ptx_function *fn, int i, ws_decoded *d);
 
-/* Set-up and tear-down of a launch's timing state (l->timing); 0 or -1 (out of memory). */
-int ws_timing_start(ws_launch *l);
+/* Set-up and tear-down of a launch's timing state (l->timing); 0 or -1 (out of memory). `records`: blocks are
+ * done out of launch order (--jobs), so each keeps a record until the grid is done. */
+int ws_timing_start(ws_launch *l, int records);
 void ws_timing_free(ws_launch *l);
 /* A block's state, allocated with the block and reset before each block runs. */
 int ws_timing_block_alloc(ws_launch *l, ws_block *b);
@@ -163,8 +164,7 @@ void ws_timing_atomic(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
                       int is_float, uint32_t serial_lanes);
 /* A barrier releases its warps (sim/warp.c), before they leave it. */
 void ws_timing_barrier(ws_launch *l, ws_block *b, int id);
-/* A block finished: its latency path and demands are recorded, and its sums kept with the block struct's. */
-void ws_timing_block_done(ws_launch *l, ws_block *b);
+/* A block finished: sim/timing_blocks.h's ws_timing_block_done. */
 /* Once the grid is done: a block struct's sums into the launch's (each worker's, or the one thread's). */
 void ws_timing_add_sums(ws_launch *l, const ws_block *b);
 

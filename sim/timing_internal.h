@@ -2,10 +2,13 @@
  * The timing model's launch state, shared by sim/timing.c (collecting, while
  * blocks run) and sim/timing_result.c (placing the blocks, the result);
  * sim/timing_load.h's L1 takes its set with ws_fastmod_u32.
- * Blocks record themselves by index; their sums wait in each worker's block until the grid is done.
+ * On one thread each block is placed on the SMs as it is done (sim/timing_blocks.c); under --jobs blocks record
+ * themselves by index, and their sums wait in each worker's block, until the grid is done.
  */
 #ifndef WARPSIM_SIM_TIMING_INTERNAL_H
 #define WARPSIM_SIM_TIMING_INTERNAL_H
+
+#include <stdlib.h>
 
 #include "sim/timing.h"
 
@@ -21,17 +24,45 @@ static inline uint32_t ws_fastmod_u32(uint32_t n, uint64_t magic, uint32_t d)
 /* One block: its latency path and its demand on the SM's resources, cycles. */
 typedef struct {
     uint64_t path;
-    uint64_t demand[WS_BOUND_COUNT];   /* issue, pipe, shared, l1 */
+    uint64_t demand[WS_BOUND_L1 + 1];      /* issue, pipe, shared, l1 (the others are the chip's) */
     uint64_t waits[WS_WAIT_POINT_COUNT];   /* its warps' waits on the L1TEX unit */
     uint32_t warps;
 } ws_block_record;
+
+typedef struct { uint64_t free_at; uint32_t order, sm; } ws_sm_slot;   /* sm: order % the SMs, kept */
+
+/* The placement so far, and the sums ws_timing_finish reads from it. */
+typedef struct {
+    uint64_t blocks, placed;               /* the grid's blocks, and those placed so far */
+    uint64_t sms, slots, co;               /* co: blocks sharing an SM at once */
+    uint64_t block_launch_cycles;          /* an SM starts its blocks one by one, this far apart */
+    ws_sm_slot *heap;                      /* [slots], the first to free on top */
+    uint64_t *sm_busy, *sm_next_start, *sm_end;   /* [sms] */
+    uint64_t kernel, path_max, decided_by_demand;
+    double warp_cycles;                    /* each block's warps over its time */
+    double behind[WS_STALL_COUNT];         /* warp-cycles spent behind other warps, by stall reason */
+    double demand[WS_BOUND_L1 + 1];        /* the blocks' demands summed, in launch order */
+    uint64_t waits[WS_WAIT_POINT_COUNT];   /* and their waits */
+} ws_block_placement;
+
+static inline void ws_block_placement_free(ws_block_placement *p)
+{
+    free(p->heap);
+    free(p->sm_busy);
+    free(p->sm_next_start);
+    free(p->sm_end);
+    p->heap = NULL;
+    p->sm_busy = p->sm_next_start = p->sm_end = NULL;
+}
 
 #define WS_HOT_WORDS 1024
 typedef struct { uint64_t addr, updates; } ws_hot_word;   /* updates: in hundredths of a float update */
 
 typedef struct ws_launch_timing {
     uint64_t blocks;
-    ws_block_record *block;            /* [blocks], by linear index */
+    ws_block_record *block;            /* --jobs: [blocks], by linear index, placed once the grid is done; NULL:
+                                          blocks done in launch order, each placed at once */
+    ws_block_placement placement;
     uint32_t subpartitions;
     int in_order;                      /* --build O0: every instruction waits for the one before */
     uint32_t extra_overhead_ns;        /* --build O0: its larger code's instruction fetch */

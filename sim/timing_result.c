@@ -1,13 +1,14 @@
 /*
  * sim/timing_result.h: the timing model's end of a launch: occupancy (with registers estimated
- * from the PTX unless --regs gives them), the blocks placed on the SMs in
- * waves, the chip's bandwidth bounds, and the result in ncu's terms.
+ * from the PTX unless --regs gives them), the blocks' placement on the SMs (sim/timing_blocks.c), the chip's
+ * bandwidth bounds, and the result in ncu's terms.
  */
 #include "sim/timing_result.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/timing_blocks.h"
 #include "sim/timing_internal.h"
 
 const char *const ws_stall_names[WS_STALL_COUNT] = {
@@ -112,66 +113,6 @@ uint32_t ws_timing_estimate_kernel_registers(const ws_arch *a, const ptx_functio
     return regs;
 }
 
-/* ---- Placing the blocks -------------------------------------------------------------
- * Blocks go to SM slots in linear order, breadth-first over the SMs for the
- * first wave, then each to the slot that frees first (a binary heap). A block
- * takes the longer of its latency path and its demand on the SM times the
- * blocks it shares the SM with. */
-
-typedef struct { uint64_t free_at; uint32_t order, sm; } slot;   /* sm: order % the SMs, kept (no division a block) */
-
-static int slot_before(const slot *a, const slot *b)
-{
-    return a->free_at != b->free_at ? a->free_at < b->free_at : a->order < b->order;
-}
-
-static void sift_down(slot *h, uint32_t n, uint32_t i)
-{
-    for (;;) {
-        uint32_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < n && slot_before(&h[l], &h[m])) m = l;
-        if (r < n && slot_before(&h[r], &h[m])) m = r;
-        if (m == i)
-            return;
-        slot t = h[i]; h[i] = h[m]; h[m] = t;
-        i = m;
-    }
-}
-
-/* ---- Time behind other warps ------------------------------------------------------
- * A block that its SM's busiest resource holds beyond its own latency path spends
- * those warp-cycles where ncu sees its warps wait: behind the L1TEX unit, at each
- * wait on it alike (a shared load's result: short scoreboard; room for a shared
- * store: MIO throttle; a global load's result: long scoreboard; the block's other
- * warps: barrier; a global store, at the warp's exit: ncu's drain, not reported; a
- * load issued before its warp used the previous one's result: room to issue, MIO or
- * LG throttle; an atomic: its result, or, a red with none, at exit). Slower DRAM or
- * L2 lengthens the global accesses alone, an atomic-bound launch its atomics alone.
- * Behind the issue slots, not selected; behind a math pipe, its throttle. On the H100's transposes (32
- * requests of each kind per block) ncu shows each of these within 2x of the others. */
-
-static const int8_t stall_of_wait[WS_WAIT_POINT_COUNT] = {
-    [WS_WAIT_SHARED_LOAD] = WS_STALL_SHORT_SCOREBOARD, [WS_WAIT_SHARED_STORE] = WS_STALL_MIO_THROTTLE,
-    [WS_WAIT_GLOBAL_LOAD] = WS_STALL_LONG_SCOREBOARD, [WS_WAIT_GLOBAL_STORE] = -1,
-    [WS_WAIT_AT_BARRIER] = WS_STALL_BARRIER, [WS_WAIT_SHARED_QUEUED] = WS_STALL_MIO_THROTTLE,
-    [WS_WAIT_GLOBAL_QUEUED] = WS_STALL_LG_THROTTLE, [WS_WAIT_GLOBAL_ATOMIC] = WS_STALL_LONG_SCOREBOARD,
-    [WS_WAIT_GLOBAL_REDUCTION] = -1,
-};
-
-static void wait_behind(double *behind, ws_bound busiest, const uint64_t *waits, double warp_cycles)
-{
-    if (busiest == WS_BOUND_ISSUE || busiest == WS_BOUND_PIPE) {
-        behind[busiest == WS_BOUND_ISSUE ? WS_STALL_NOT_SELECTED : WS_STALL_MATH_PIPE_THROTTLE] += warp_cycles;
-        return;
-    }
-    double all = 0;
-    for (int k = 0; k < WS_WAIT_POINT_COUNT; k++)
-        all += (double)waits[k];
-    for (int k = 0; k < WS_WAIT_POINT_COUNT && all > 0; k++)
-        if (stall_of_wait[k] >= 0)
-            behind[stall_of_wait[k]] += warp_cycles * (double)waits[k] / all;
-}
-
 /* sim/counters.def keeps a stall counter per reason, in the reasons' order */
 _Static_assert(WS_CTR_stall_not_selected - WS_CTR_stall_long_scoreboard == WS_STALL_NOT_SELECTED &&
                WS_CTR_stall_branch_resolving - WS_CTR_stall_long_scoreboard == WS_STALL_BRANCH_RESOLVING,
@@ -223,51 +164,14 @@ void ws_timing_finish(ws_launch *l)
     memset(r, 0, sizeof *r);
     uint32_t threads = l->block_dim[0] * l->block_dim[1] * l->block_dim[2];
     uint32_t warps_per_block = (threads + 31) / 32, k = t->blocks_per_sm ? t->blocks_per_sm : 1;
-    uint64_t sms = a->sm_count ? a->sm_count : 1, slots = sms * k;
-    uint64_t co = (t->blocks + sms - 1) / sms;   /* blocks sharing an SM at once */
-    co = co < 1 ? 1 : co > k ? k : co;
-    if (slots > t->blocks)
-        slots = t->blocks ? t->blocks : 1;
-    slot *heap = malloc(sizeof *heap * (size_t)slots);
-    uint64_t *sm_busy = calloc((size_t)sms, sizeof *sm_busy);
-    uint64_t *sm_next_start = calloc((size_t)sms, sizeof *sm_next_start);   /* block_launch_cycles' pace */
-    uint64_t *sm_end = calloc((size_t)sms, sizeof *sm_end);                 /* its last block's end */
-    double warp_cycles = 0, behind[WS_STALL_COUNT] = {0};   /* warp-cycles spent behind other warps */
-    uint64_t kernel = 0, path_max = 0;
-    int decided_by_demand = 0;
-    if (heap && sm_busy && sm_next_start && sm_end) {
-        for (uint64_t s = 0; s < slots; s++)
-            heap[s] = (slot){0, (uint32_t)s, (uint32_t)(s % sms)};   /* slot s is on SM s % sms: breadth-first */
-        for (uint64_t b = 0; b < t->blocks; b++) {
-            const ws_block_record *br = &t->block[b];
-            /* shared memory and global accesses share the SM's L1TEX unit: their cycles add */
-            uint64_t demand = br->demand[WS_BOUND_SHARED] + br->demand[WS_BOUND_L1];
-            ws_bound busiest = WS_BOUND_L1;
-            for (int d = WS_BOUND_ISSUE; d <= WS_BOUND_PIPE; d++)
-                if (br->demand[d] > demand)
-                    demand = br->demand[d], busiest = (ws_bound)d;
-            demand *= co;
-            uint64_t took = br->path > demand ? br->path : demand;
-            decided_by_demand += demand > br->path;
-            if (took > br->path)
-                wait_behind(behind, busiest, br->waits, (double)(took - br->path) * br->warps);
-            path_max = br->path > path_max ? br->path : path_max;
-            uint64_t sm = heap[0].sm;
-            /* the SM starts its blocks one by one: a slot free earlier waits for its turn */
-            if (heap[0].free_at < sm_next_start[sm])
-                heap[0].free_at = sm_next_start[sm];
-            sm_next_start[sm] = heap[0].free_at + a->block_launch_cycles;
-            heap[0].free_at += took;
-            sm_busy[sm] += took;
-            sm_end[sm] = heap[0].free_at > sm_end[sm] ? heap[0].free_at : sm_end[sm];
-            if (heap[0].free_at > kernel)
-                kernel = heap[0].free_at;
-            warp_cycles += (double)took * br->warps;
-            sift_down(heap, (uint32_t)slots, 0);
-        }
-    }
-    free(heap);
-    free(sm_next_start);
+    uint64_t sms = a->sm_count ? a->sm_count : 1;
+    ws_block_placement *p = &t->placement;
+    for (uint64_t b = p->placed; t->block && b < t->blocks; b++)   /* --jobs: the blocks placed in launch order */
+        ws_block_placement_add(p, &t->block[b]);
+    uint64_t co = p->co, kernel = p->kernel, path_max = p->path_max;
+    const uint64_t *sm_busy = p->sm_busy, *sm_end = p->sm_end;
+    double warp_cycles = p->warp_cycles, behind[WS_STALL_COUNT];   /* warp-cycles spent behind other warps */
+    memcpy(behind, p->behind, sizeof behind);
     /* The chip's bounds: L2 slots, DRAM bytes, one word's queue of atomics. */
     double clock_hz = (a->timing_clock_mhz ? a->timing_clock_mhz : a->clock_mhz) * 1e6;
     double l2_slots = (double)(t->sums.traffic.l2_read_sectors + t->sums.traffic.l2_write_slots + t->sums.traffic.l2_atomic_updates) * 32;
@@ -281,13 +185,9 @@ void ws_timing_finish(ws_launch *l)
     for (int i = 0; i < WS_HOT_WORDS; i++)
         hottest = t->hot[i].updates > hottest ? t->hot[i].updates : hottest;
     r->bound_cycles[WS_BOUND_LATENCY] = (double)path_max;
-    double sm_sum[WS_BOUND_COUNT] = {0};
-    for (uint64_t b = 0; b < t->blocks; b++)
-        for (int d = WS_BOUND_ISSUE; d <= WS_BOUND_L1; d++)
-            sm_sum[d] += (double)t->block[b].demand[d];
     double sms_used = t->blocks < sms ? (double)(t->blocks ? t->blocks : 1) : (double)sms;   /* a small grid leaves SMs idle */
     for (int d = WS_BOUND_ISSUE; d <= WS_BOUND_L1; d++)
-        r->bound_cycles[d] = sm_sum[d] / sms_used;
+        r->bound_cycles[d] = p->demand[d] / sms_used;
     r->bound_cycles[WS_BOUND_L1] += r->bound_cycles[WS_BOUND_SHARED];   /* one L1TEX unit serves both */
     r->bound_cycles[WS_BOUND_L2] = l2_slots / (a->l2_bytes_per_cycle ? a->l2_bytes_per_cycle : 1);
     r->bound_cycles[WS_BOUND_DRAM] = dram_per_cycle > 0 ? dram_bytes / dram_per_cycle : 0;
@@ -299,7 +199,7 @@ void ws_timing_finish(ws_launch *l)
     double cycles = (double)kernel;
     double resident = kernel ? warp_cycles / (double)kernel : 0;   /* warps in flight, on average */
     r->bound = WS_BOUND_LATENCY;
-    if (decided_by_demand * 2 > (int64_t)t->blocks) {   /* most blocks waited on their SM's resources */
+    if (p->decided_by_demand * 2 > t->blocks) {   /* most blocks waited on their SM's resources */
         r->bound = WS_BOUND_ISSUE;
         for (int d = WS_BOUND_ISSUE; d <= WS_BOUND_L1; d++)
             if (d != WS_BOUND_SHARED && r->bound_cycles[d] > r->bound_cycles[r->bound])
@@ -320,12 +220,11 @@ void ws_timing_finish(ws_launch *l)
     if (cycles > (double)kernel) {   /* the chip's memory: its global accesses (or its atomics) wait longer */
         uint64_t waits[WS_WAIT_POINT_COUNT] = {0};
         int atomics = r->bound == WS_BOUND_ATOMIC;
-        for (uint64_t b = 0; b < t->blocks; b++)
-            for (int k = WS_WAIT_GLOBAL_LOAD; k < WS_WAIT_POINT_COUNT; k++)
-                if (k >= WS_WAIT_GLOBAL_ATOMIC ||
-                    (!atomics && (k == WS_WAIT_GLOBAL_LOAD || k == WS_WAIT_GLOBAL_STORE || k == WS_WAIT_GLOBAL_QUEUED)))
-                    waits[k] += t->block[b].waits[k];
-        wait_behind(behind, r->bound, waits, (cycles - (double)kernel) * resident);
+        for (int k = WS_WAIT_GLOBAL_LOAD; k < WS_WAIT_POINT_COUNT; k++)
+            if (k >= WS_WAIT_GLOBAL_ATOMIC ||
+                (!atomics && (k == WS_WAIT_GLOBAL_LOAD || k == WS_WAIT_GLOBAL_STORE || k == WS_WAIT_GLOBAL_QUEUED)))
+                waits[k] = p->waits[k];
+        ws_wait_behind(behind, r->bound, waits, (cycles - (double)kernel) * resident);
     }
     r->cycles = cycles;
     r->overhead_ns = a->launch_overhead_ns + t->extra_overhead_ns;
@@ -353,8 +252,6 @@ void ws_timing_finish(ws_launch *l)
     r->achieved_occupancy = busy > 0 ? pct(warp_cycles / busy, a->max_warps_per_sm) : 0;
     if (r->achieved_occupancy > r->theoretical_occupancy)
         r->achieved_occupancy = r->theoretical_occupancy;
-    free(sm_busy);
-    free(sm_end);
     r->waves = (double)t->blocks / (double)(sms * k);
     r->dram_read_bytes = t->sums.traffic.dram_read_sectors * 32;
     r->dram_write_bytes = dram_writes * 32;

@@ -1140,9 +1140,27 @@ END_TEST
 /* tests/ptx/strided_access.ptx's kernels with a run of addresses off a sector, with gaps, at one address, a
  * sector or more apart, and misaligned, in full and partial warps, run with the one-pass paths and without
  * (WARPSIM_ONE_PASS=0): the same counters, buffer, predicted time, and every block's timing record. */
+/* Two launches' blocks placed alike on the SMs (sim/timing_blocks.c): every block's record went into these, in
+ * launch order (its path and demand into the SMs' busy times and ends, its waits into the sums). */
+static void assert_same_placement(const ws_block_placement *a, const ws_block_placement *b, const char *launch)
+{
+    ck_assert_uint_eq(a->placed, b->placed);
+    ck_assert_uint_eq(a->sms, b->sms);
+    ck_assert_msg(a->kernel == b->kernel && a->path_max == b->path_max && a->decided_by_demand == b->decided_by_demand,
+                  "%s: the blocks' placement", launch);
+    ck_assert_msg(memcmp(&a->warp_cycles, &b->warp_cycles, sizeof a->warp_cycles) == 0 &&
+                  memcmp(a->behind, b->behind, sizeof a->behind) == 0 &&
+                  memcmp(a->demand, b->demand, sizeof a->demand) == 0 &&
+                  memcmp(a->waits, b->waits, sizeof a->waits) == 0, "%s: the blocks' sums of time", launch);
+    ck_assert_msg(!a->heap || (memcmp(a->sm_busy, b->sm_busy, a->sms * sizeof *a->sm_busy) == 0 &&
+                               memcmp(a->sm_end, b->sm_end, a->sms * sizeof *a->sm_end) == 0 &&
+                               memcmp(a->heap, b->heap, a->slots * sizeof *a->heap) == 0),
+                  "%s: the SMs' times", launch);
+}
+
 /* The launch without the one-pass paths (WARPSIM_ONE_PASS=0) and with them: the same status and error,
- * every counter and the predicted time, `bytes` of buffer `buf`, every block's timing record and the blocks'
- * sums. `ok`: the launch must succeed. Returns the run without them, for the caller's own checks. */
+ * every counter and the predicted time, `bytes` of buffer `buf`, the blocks' placement (every block's timing
+ * record, in launch order) and the blocks' sums. `ok`: the launch must succeed. Returns the run without them, for the caller's own checks. */
 static sim_run *general_as_one_pass(const char *ptx, const char *launch, const char *buf, size_t bytes, int ok)
 {
     setenv("WARPSIM_ONE_PASS", "0", 1);
@@ -1154,7 +1172,7 @@ static sim_run *general_as_one_pass(const char *ptx, const char *launch, const c
     ck_assert_int_eq(memcmp(u32(general, buf), u32(one_pass, buf), bytes), 0);
     const ws_launch_timing *a = general->session.launches[0].timing, *b = one_pass->session.launches[0].timing;
     ck_assert_uint_eq(a->blocks, b->blocks);
-    ck_assert_msg(memcmp(a->block, b->block, a->blocks * sizeof *a->block) == 0, "%s: block records", launch);
+    assert_same_placement(&a->placement, &b->placement, launch);
     ck_assert_msg(memcmp(&a->sums, &b->sums, sizeof a->sums) == 0, "%s: the blocks' sums", launch);
     done(one_pass);
     return general;
@@ -1215,7 +1233,7 @@ START_TEST(one_pass_accesses_as_the_general_path)
                  "buf B=f32:4096:random=2\nbuf C=f32:4096\narg A\narg B\narg C\narg s32:%d\n", blocks[i],
                  2 * atoi(blocks[i]));
         sim_run *general = general_as_one_pass(ptx, launch, "C", 4096 * 4, 1);
-        ck_assert_msg(general->session.launches[0].timing->block[0].waits[WS_WAIT_GLOBAL_QUEUED] > 0,
+        ck_assert_msg(general->session.launches[0].timing->placement.waits[WS_WAIT_GLOBAL_QUEUED] > 0,
                       "block %s: no load waited for the L1", blocks[i]);
         done(general);
     }
