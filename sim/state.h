@@ -50,8 +50,9 @@ typedef struct {
                               host link, uncached in L2 (sim/timing.c); managed memory is not */
     uint8_t *init;         /* --check initcheck: a bit per byte, set once written (NULL: not tracked) */
     struct ws_race_cell *race;   /* --racecheck-global: per byte, its last write and read (sim/check.c; NULL: none yet) */
-    uint8_t *l2;           /* timing: per 32-byte sector, bit 0 in L2, bit 1 written, this launch (NULL: none yet) */
-    uint64_t l2_sectors;   /* its size */
+    uint8_t *l2;           /* timing: a byte per 128-byte line it spans, two bits per 32-byte sector (sector k of the
+                              line: bit 2k in L2, bit 2k + 1 written), this launch (NULL: none yet; ws_l2_map) */
+    uint64_t l2_bytes;     /* its size */
 } ws_allocation;
 
 /* Whether a launch may touch an allocation: its own GPU's memory, a peer's
@@ -297,6 +298,7 @@ struct ws_block {
     int32_t warp_count;
     uint64_t *kernel_regs;       /* the kernel frame's value registers of every warp, by register: register r
                                     of warp k is the row at (r * warp_count + k) * 32 (sim/exec.h: ws_row) */
+    void *kernel_regs_alloc;     /* where they were allocated (kernel_regs: its first 64-byte line) */
     struct ws_group_member *group;   /* sim/lockstep.c's warps of a group, 2 * warp_count of them */
     uint32_t thread_count;       /* threads not exited */
     uint8_t *shared;             /* static + dynamic shared memory */

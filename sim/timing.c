@@ -171,18 +171,18 @@ int ws_timing_start(ws_launch *l, int records)
     /* Every launch starts with cold caches, as ncu's --cache-control all makes it. */
     for (int i = 0; i < l->global->count; i++) {
         ws_allocation *al = l->global->allocs[i];
-        uint64_t sectors = (al->size + 31) / 32;
-        if (al->l2 && al->l2_sectors == sectors) {
-            memset(al->l2, 0, sectors);
+        uint64_t bytes = al->size ? ((al->base + al->size - 1) >> 7) - (al->base >> 7) + 1 : 1;   /* lines spanned */
+        if (al->l2 && al->l2_bytes == bytes) {
+            memset(al->l2, 0, bytes);
             continue;
         }
         free(al->l2);
-        al->l2_sectors = 0;
-        if (!(al->l2 = calloc(sectors, 1))) {
+        al->l2_bytes = 0;
+        if (!(al->l2 = calloc(bytes, 1))) {
             ws_timing_free(l);
             return -1;
         }
-        al->l2_sectors = sectors;
+        al->l2_bytes = bytes;
     }
     l->timing = t;
     return 0;
@@ -338,11 +338,11 @@ static int store_sectors(ws_launch *l, ws_block_timing *bt, const uint64_t *sect
         return 0;
     if (!al->l2)
         return 1;   /* nothing kept: as the loop, which finds no entry */
-    uint64_t first = al->base >> 5;   /* the sector of the map's first entry */
+    uint8_t *map = ws_l2_map(al);
     int atomics = l->global_atomics != NULL;
     uint32_t partial = l->arch->partial_write_cycles;
     for (unsigned i = 0; i < n; i++) {
-        *dram_writes += !(ws_l2_mark(&al->l2[sector[i] - first], 3, atomics) & 2);
+        *dram_writes += !(ws_l2_mark(map, sector[i], 3, atomics) & 2);
         if (bytes[i] < 32)
             bt->l1_partial_cycles += partial;
     }
@@ -485,9 +485,8 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
             else
                 host_reads++, level = a->latency_global + a->latency_host_link;
         } else if (!local) {
-            uint8_t *st = al && al->l2 ? &al->l2[((sector[i] << 5) - al->base) / 32] : NULL;
-            if (st) {
-                uint8_t before = ws_l2_mark(st, is_store ? 3 : 1, l->global_atomics != NULL);
+            if (al && al->l2) {
+                uint8_t before = ws_l2_mark(ws_l2_map(al), sector[i], is_store ? 3 : 1, l->global_atomics != NULL);
                 if (is_store) {
                     dram_writes += !(before & 2);
                     slots++;
@@ -562,7 +561,7 @@ WS_LANE_LOOPS uint32_t ws_timing_store_span(const ws_launch *l, ws_block_timing 
     bt->waits[WS_WAIT_GLOBAL_STORE]++;
     uint32_t slots = 0, dram_writes = 0;
     if (al->l2) {   /* store_sectors' loop, the sectors' order and atomics' tests made once */
-        uint8_t *map = al->l2 - (al->base >> 5);
+        uint8_t *map = ws_l2_map(al);
         /* Lanes 32-byte apart: lane i's sector is the first's + i * step, so a store to the first sector of the
          * last such store, by the same step, writes the sectors it marked written (and marks only ever get set
          * within a launch): no DRAM write, nothing to mark. */
@@ -572,15 +571,15 @@ WS_LANE_LOOPS uint32_t ws_timing_store_span(const ws_launch *l, ws_block_timing 
             ;
         else if (l->global_atomics)
             for (unsigned i = 0; i < n; i++)
-                dram_writes += !(ws_l2_mark(&map[far ? (a0 + i * stride) >> 5 : first + i], 3, 1) & 2);
+                dram_writes += !(ws_l2_mark(map, far ? (a0 + i * stride) >> 5 : first + i, 3, 1) & 2);
         else if (far)   /* a sector a lane, in lane order */
             for (uint64_t i = 0, at = a0; i < WS_WARP_SIZE; i++, at += stride)
-                dram_writes += !(ws_l2_mark(&map[at >> 5], 3, 0) & 2);
-        else if (n == 4 && first % 4 == 0)   /* one whole line (a coalesced warp's): its four entries at once */
-            dram_writes = 4 - ws_four_bits((ws_l2_mark_four(&map[first], 3) >> 1) & UINT32_C(0x01010101));   /* bit 2 */
+                dram_writes += !(ws_l2_mark(map, at >> 5, 3, 0) & 2);
+        else if (n == 4 && first % 4 == 0)   /* one whole line (a coalesced warp's): its four sectors at once */
+            dram_writes = 4 - ws_four_bits((ws_l2_mark_four(map, first, 3) >> 1) & 0x55u);   /* the "written" bits */
         else
             for (unsigned i = 0; i < n; i++)
-                dram_writes += !(ws_l2_mark(&map[first + i], 3, 0) & 2);
+                dram_writes += !(ws_l2_mark(map, first + i, 3, 0) & 2);
         if (same_sectors)
             bt->far_store.map = map, bt->far_store.sector = first, bt->far_store.step = stride >> 5;
         /* the sectors given fewer than 32 bytes: none by one address (32 lanes' bytes), every one with

@@ -14,37 +14,46 @@
 
 #include "sim/timing_internal.h"
 
-/* An L2 map entry's bits (1: read, 2: written) marked; what they were before. --jobs: the map is shared. */
-static inline uint8_t ws_l2_mark(uint8_t *st, uint8_t want, int atomics)
+/* An allocation's L2 map (ws_allocation.l2) indexed by line number: the byte of global line n (128 bytes) at
+ * map[n], for the lines the allocation spans. Two bits a sector, not a byte: a quarter of the fresh memory a
+ * launch touches (on this project's VM each new page costs some 12 us, bench/README.md). */
+static inline uint8_t *ws_l2_map(const ws_allocation *al)
 {
-    uint8_t before;
-    if (atomics) {
-        before = __atomic_load_n(st, __ATOMIC_RELAXED);
-        if ((before & want) != want)
-            before = __atomic_fetch_or(st, want, __ATOMIC_RELAXED);
-    } else {
-        before = *st;
-        *st = before | want;
-    }
-    return before;
+    return al->l2 - (al->base >> 7);
 }
 
-/* ws_l2_mark(st + k, set, 0) for the four sectors k of a line at once (no --jobs atomics): their entries before,
- * sector k's in byte k (read and written back byte by byte, which the compiler makes one load and one store). */
-static inline uint32_t ws_l2_mark_four(uint8_t *st, uint8_t set)
+/* A sector's L2 map bits (1: read, 2: written) marked; what they were before. --jobs: the map is shared (a
+ * line's four sectors share a byte: marked with an atomic or). */
+static inline uint8_t ws_l2_mark(uint8_t *map, uint64_t sector, uint8_t want, int atomics)
 {
-    uint32_t marks = (uint32_t)st[0] | (uint32_t)st[1] << 8 | (uint32_t)st[2] << 16 | (uint32_t)st[3] << 24;
-    uint32_t after = marks | UINT32_C(0x01010101) * set;
-    for (int k = 0; k < 4; k++)
-        st[k] = (uint8_t)(after >> (8 * k));
+    uint8_t *st = &map[sector >> 2], before;
+    unsigned shift = 2 * (unsigned)(sector & 3);
+    if (atomics) {
+        before = __atomic_load_n(st, __ATOMIC_RELAXED);
+        if (((before >> shift) & want) != want)
+            before = __atomic_fetch_or(st, (uint8_t)(want << shift), __ATOMIC_RELAXED);
+    } else {
+        before = *st;
+        *st = (uint8_t)(before | want << shift);
+    }
+    return (uint8_t)((before >> shift) & 3);
+}
+
+/* ws_l2_mark for the four sectors of the line whose first sector is line_sector, at once (no --jobs atomics): their
+ * bits before, sector k's at bits 2k and 2k + 1. */
+static inline uint32_t ws_l2_mark_four(uint8_t *map, uint64_t line_sector, uint8_t set)
+{
+    uint8_t *st = &map[line_sector >> 2], marks = *st;
+    *st = (uint8_t)(marks | 0x55 * set);
     return marks;
 }
 
-/* How many of four bytes' bit 0 are set (ws_l2_mark_four's entries, shifted and masked): summed in the top byte by
- * a multiply, no call. */
+/* How many of bits 0, 2, 4 and 6 are set (ws_l2_mark_four's, shifted and masked; no other bit): summed in pairs,
+ * no call. */
 static inline unsigned ws_four_bits(uint32_t bits)
 {
-    return (bits * UINT32_C(0x01010101)) >> 24;
+    uint32_t pairs = (bits & 0x33u) + ((bits >> 2) & 0x33u);   /* bits 0 and 2 in bits 0-1, bits 4 and 6 in 4-5 */
+    return (pairs & 0xfu) + (pairs >> 4);
 }
 
 /* The L1 set of a line (its number + 1, as the tags keep it): a hash of it, modulo the sets. */
@@ -172,11 +181,12 @@ static inline void ws_load_begin(ws_load_batch *lb, ws_warp *w)
     lb->queued += ws_load_wait(w, 2) == WS_WAIT_GLOBAL_QUEUED;
 }
 
-/* One sector of a load: the L1 (its line found by ws_l1_line), else the L2 map (st: its entry, NULL: none
- * kept). *latency: the load's so far. */
+/* One sector of a load in allocation al: the L1 (its line found by ws_l1_line), else al's L2 map (where it keeps
+ * one). *latency: the load's so far. */
 static inline __attribute__((always_inline)) void ws_load_sector(ws_load_batch *lb, uint8_t *held,
-                                                                 uint64_t *filled_line, uint64_t sector, uint8_t *st,
-                                                                 uint64_t issued, uint32_t *latency)
+                                                                 uint64_t *filled_line, uint64_t sector,
+                                                                 const ws_allocation *al, uint64_t issued,
+                                                                 uint32_t *latency)
 {
     uint8_t bit = (uint8_t)(1u << (sector & 3));
     uint64_t *filled = &filled_line[sector & 3];
@@ -188,8 +198,8 @@ static inline __attribute__((always_inline)) void ws_load_sector(ws_load_batch *
             level = (uint32_t)(*filled - issued);
     } else {
         *held |= bit;
-        if (st) {
-            if (ws_l2_mark(st, 1, lb->atomics) & 1) {
+        if (al->l2) {   /* the map found on a miss alone */
+            if (ws_l2_mark(ws_l2_map(al), sector, 1, lb->atomics) & 1) {
                 lb->l2_hits++;
             } else {
                 lb->dram++;
@@ -244,38 +254,37 @@ static inline uint32_t ws_load_held_latency(const ws_load_batch *lb, const uint6
     return level > latency ? level : latency;
 }
 
-/* ws_load_sector for the four sectors of a line the L1 holds none of (a streaming load's), their L2 map entries
- * at st (not shared: no --jobs atomics) read and marked at once. Returns the load's latency so far. */
-static inline uint32_t ws_load_new_line(ws_load_batch *lb, uint8_t *held, uint64_t *filled_line, uint8_t *st,
-                                        uint64_t issued, uint32_t latency)
+/* ws_load_sector for the four sectors of a line the L1 holds none of (a streaming load's), the first line_sector,
+ * their L2 map bits (map: not shared, no --jobs atomics) read and marked at once. Returns the load's latency so
+ * far. */
+static inline uint32_t ws_load_new_line(ws_load_batch *lb, uint8_t *held, uint64_t *filled_line, uint8_t *map,
+                                        uint64_t line_sector, uint64_t issued, uint32_t latency)
 {
-    uint32_t read = ws_l2_mark_four(st, 1) & UINT32_C(0x01010101);   /* each sector's "read" bit: an L2 hit */
+    uint32_t read = ws_l2_mark_four(map, line_sector, 1) & 0x55u;   /* each sector's "read" bit: an L2 hit */
     unsigned hits = ws_four_bits(read);
     lb->l2_hits += hits;
     lb->dram += 4 - hits;
     *held = 0xf;
-    if (read == 0 || read == UINT32_C(0x01010101)) {   /* the commonest: all four from DRAM (a stream), or the L2 */
+    if (read == 0 || read == 0x55u) {   /* the commonest: all four from DRAM (a stream), or the L2 */
         uint32_t level = read ? lb->l2 : lb->global;
         for (int k = 0; k < 4; k++)
             filled_line[k] = issued + level;
         return level > latency ? level : latency;
     }
     for (int k = 0; k < 4; k++) {
-        uint32_t level = (read >> (8 * k)) & 1 ? lb->l2 : lb->global;
+        uint32_t level = (read >> (2 * k)) & 1 ? lb->l2 : lb->global;
         filled_line[k] = issued + level;
         latency = level > latency ? level : latency;
     }
     return latency;
 }
 
-/* Sectors from..to of one line of a load (its line's held sectors and fills found by ws_l1_line), the first at
- * line_sector; map: the L2 map of the load's first sector, `first` (NULL: none kept). Returns the load's latency
- * so far. */
+/* Sectors from..to of one line of a load in allocation al (its line's held sectors and fills found by ws_l1_line),
+ * the first at line_sector. Returns the load's latency so far. */
 static inline __attribute__((always_inline)) uint32_t ws_load_line(ws_load_batch *lb, uint8_t *held,
-                                                                   uint64_t *filled_line, uint8_t *map,
-                                                                   uint64_t first, uint64_t line_sector,
-                                                                   uint64_t from, uint64_t to, uint64_t issued,
-                                                                   uint32_t latency)
+                                                                   uint64_t *filled_line, const ws_allocation *al,
+                                                                   uint64_t line_sector, uint64_t from, uint64_t to,
+                                                                   uint64_t issued, uint32_t latency)
 {
     uint8_t wanted = (uint8_t)((0xfu << (from & 3)) & (0xfu >> (3 - (to & 3))));
     if ((*held & wanted) == wanted) {
@@ -283,10 +292,10 @@ static inline __attribute__((always_inline)) uint32_t ws_load_line(ws_load_batch
         lb->l1_hits += (uint32_t)(to - from + 1);
         return ws_load_held_latency(lb, filled_line, from, to, issued, latency);
     }
-    if (wanted == 0xf && !*held && map && !lb->atomics)
-        return ws_load_new_line(lb, held, filled_line, &map[line_sector - first], issued, latency);
+    if (wanted == 0xf && !*held && al->l2 && !lb->atomics)
+        return ws_load_new_line(lb, held, filled_line, ws_l2_map(al), line_sector, issued, latency);
     for (uint64_t sector = from; sector <= to; sector++)
-        ws_load_sector(lb, held, filled_line, sector, map ? &map[sector - first] : NULL, issued, &latency);
+        ws_load_sector(lb, held, filled_line, sector, al, issued, &latency);
     return latency;
 }
 
@@ -301,18 +310,17 @@ static inline __attribute__((always_inline)) uint32_t ws_load_span(ws_load_batch
     ws_block_timing *bt = lb->bt;
     uint64_t first = lo >> 5, last = end >> 5;
     uint32_t latency = 0;
-    uint8_t *map = al->l2 ? al->l2 + (first - (al->base >> 5)) : NULL;   /* the L2 map of sector `first` on */
     uint8_t *held;
     uint64_t *filled_line;
     if (first == last) {   /* one sector (one address for the warp): ws_load_line's work for it alone */
         ws_l1_line(bt, first, &held, &filled_line, memo);
-        ws_load_sector(lb, held, filled_line, first, map, issued, &latency);
+        ws_load_sector(lb, held, filled_line, first, al, issued, &latency);
         *one_line = filled_line;
         return ws_load_sums(lb, latency, 1, 1);
     }
     if ((first >> 2) == (last >> 2)) {   /* one line (a coalesced warp's): no loop */
         ws_l1_line(bt, first, &held, &filled_line, NULL);
-        latency = ws_load_line(lb, held, filled_line, map, first, first & ~UINT64_C(3), first, last, issued, 0);
+        latency = ws_load_line(lb, held, filled_line, al, first & ~UINT64_C(3), first, last, issued, 0);
         *one_line = filled_line;
         return ws_load_sums(lb, latency, (unsigned)(last - first + 1), 1);
     }
@@ -320,7 +328,7 @@ static inline __attribute__((always_inline)) uint32_t ws_load_span(ws_load_batch
     for (uint64_t line_sector = first & ~UINT64_C(3); line_sector <= last; line_sector += 4) {
         ws_l1_line(bt, line_sector, &held, &filled_line, NULL);   /* once for the line's sectors */
         uint64_t from = line_sector > first ? line_sector : first, to = line_sector + 3 < last ? line_sector + 3 : last;
-        latency = ws_load_line(lb, held, filled_line, map, first, line_sector, from, to, issued, latency);
+        latency = ws_load_line(lb, held, filled_line, al, line_sector, from, to, issued, latency);
     }
     return ws_load_sums(lb, latency, (unsigned)(last - first + 1), (unsigned)((last >> 2) - (first >> 2) + 1));
 }
@@ -370,8 +378,7 @@ static inline __attribute__((always_inline)) uint32_t ws_load_sector_list(ws_loa
     for (unsigned i = 0; i < n; i++) {
         if (i == 0 || sector[i] >> 2 != sector[i - 1] >> 2)   /* a new line: looked up (the L1 holds the last one) */
             ws_l1_line(lb->bt, sector[i], &held, &filled_line, i < memos ? &w->tm.l1_slot[i] : NULL);
-        ws_load_sector(lb, held, filled_line, sector[i], al->l2 ? &al->l2[sector[i] - (al->base >> 5)] : NULL,
-                       issued, &latency);
+        ws_load_sector(lb, held, filled_line, sector[i], al, issued, &latency);
     }
     if (one_line)
         *one_line = lines == 1 ? filled_line : NULL;
