@@ -71,7 +71,6 @@ int ws_block_placement_start(ws_block_placement *p, const ws_arch *a, uint64_t b
     p->co = co < 1 ? 1 : co > k ? k : co;
     if (slots > blocks)
         slots = blocks ? blocks : 1;
-    p->blocks = blocks;
     p->sms = sms;
     p->slots = slots;
     p->block_launch_cycles = a->block_launch_cycles;

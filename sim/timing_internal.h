@@ -1,6 +1,6 @@
 /*
  * The timing model's launch state, shared by sim/timing.c (collecting, while
- * blocks run) and sim/timing_result.c (placing the blocks, the result);
+ * blocks run), sim/timing_blocks.c (placing the blocks) and sim/timing_result.c (the result);
  * sim/timing_load.h's L1 takes its set with ws_fastmod_u32.
  * On one thread each block is placed on the SMs as it is done (sim/timing_blocks.c); under --jobs blocks record
  * themselves by index, and their sums wait in each worker's block, until the grid is done.
@@ -33,7 +33,7 @@ typedef struct { uint64_t free_at; uint32_t order, sm; } ws_sm_slot;   /* sm: or
 
 /* The placement so far, and the sums ws_timing_finish reads from it. */
 typedef struct {
-    uint64_t blocks, placed;               /* the grid's blocks, and those placed so far */
+    uint64_t placed;                       /* the blocks placed so far */
     uint64_t sms, slots, co;               /* co: blocks sharing an SM at once */
     uint64_t block_launch_cycles;          /* an SM starts its blocks one by one, this far apart */
     ws_sm_slot *heap;                      /* [slots], the first to free on top */
@@ -45,6 +45,7 @@ typedef struct {
     uint64_t waits[WS_WAIT_POINT_COUNT];   /* and their waits */
 } ws_block_placement;
 
+/* The placement's arrays freed (ws_timing_free). */
 static inline void ws_block_placement_free(ws_block_placement *p)
 {
     free(p->heap);
