@@ -45,7 +45,8 @@ typedef struct {
     uint64_t waits[WS_WAIT_POINT_COUNT];   /* and their waits */
 } ws_block_placement;
 
-/* The placement's arrays freed (ws_timing_free). */
+/* The placement's arrays freed: inline here for ws_timing_free, as sim/timing.c does not depend on
+ * sim/timing_blocks.c (which depends on it: tests/test_layers.c). */
 static inline void ws_block_placement_free(ws_block_placement *p)
 {
     free(p->heap);

@@ -42,6 +42,7 @@ typedef struct {
     char error[2048];
     int status;
     ws_timing_sums timing;                     /* the first launch's, where timed (run_text's `timed`) */
+    ws_timing_result result;                   /* and its predicted time */
 } run_result;
 
 static void result_free(run_result *r)
@@ -74,8 +75,10 @@ static void run_text_timed(const char *text, int jobs, int timed, run_result *r)
                   diag.count ? diag.lines[0] : "", r->error);
     r->status = ws_session_run(&s, r->error, sizeof r->error);
     r->launches = s.launch_count;
-    if (timed && s.launch_count > 0 && s.launches[0].timing)
+    if (timed && s.launch_count > 0 && s.launches[0].timing) {
         r->timing = s.launches[0].timing->sums;
+        r->result = s.launches[0].timing->result;
+    }
     r->counters = calloc((size_t)s.launch_count + 1, sizeof *r->counters);
     for (int l = 0; l < s.launch_count; l++) {
         const ws_launch *L = &s.launches[l];
@@ -372,6 +375,32 @@ START_TEST(timing_sums_the_same_with_jobs)
 }
 END_TEST
 
+/* Blocks of uneven length whose timing does not depend on the order they run in (tests/ptx/uneven_blocks.ptx):
+ * placed on the SMs as each is done on one thread, from their records at the end under --jobs
+ * (sim/timing_blocks.c), the same predicted time, bound, occupancy and stalls. */
+START_TEST(timing_placed_the_same_with_jobs)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "ptx %s/tests/ptx/uneven_blocks.ptx\nkernel k\ngrid 2000\nblock 64\nbuf out=f32:128000\narg out\n",
+             WARPSIM_SOURCE_DIR);
+    run_result one;
+    run_text_timed(text, 1, 1, &one);
+    ck_assert_msg(one.status == 0, "%s", one.error);
+    ck_assert_double_gt(one.result.cycles, 0);
+    ck_assert_double_gt(one.result.achieved_occupancy, 0);
+    for (int jobs = 2; jobs <= 5; jobs += 3) {
+        run_result many;
+        run_text_timed(text, jobs, 1, &many);
+        ck_assert_msg(many.status == 0, "%d jobs: %s", jobs, many.error);
+        ck_assert_msg(memcmp(&many.result, &one.result, sizeof one.result) == 0,
+                      "%d jobs: %.1f cycles, one thread %.1f", jobs, many.result.cycles, one.result.cycles);
+        result_free(&many);
+    }
+    result_free(&one);
+}
+END_TEST
+
 /* `warpsim run ... --trace-warp` with and without jobs: the same output but for the timing line. */
 static char *run_cli(const char *args)
 {
@@ -426,6 +455,7 @@ int main(void)
     tcase_add_test(edges, step_budget_over_runs_of_blocks);
     tcase_add_test(edges, step_budget_of_all_workers_together);
     tcase_add_test(edges, timing_sums_the_same_with_jobs);
+    tcase_add_test(edges, timing_placed_the_same_with_jobs);
     tcase_add_test(edges, trace_is_the_same_with_jobs);
     suite_add_tcase(suite, edges);
     SRunner *runner = srunner_create(suite);
