@@ -558,3 +558,18 @@ WS_LANE_LOOPS void ws_write_run(uint8_t *first, const uint64_t v[restrict WS_WAR
             memcpy(first + lane * stride, &v[lane], 8);
     }
 }
+
+/* Warp j's lane l (j < n, its row rows[j]) into 4 bytes at first + l * stride + 4 * j, lane by lane: a line of the
+ * n warps' words at a time where warp by warp each lane's would be a line of its own (a column store; at the
+ * transposes' 4 KiB stride every line in one set of the host's L1). */
+WS_LANE_LOOPS void ws_write_words_across(uint8_t *first, const uint64_t *const rows[restrict], int n, uint64_t stride)
+{
+    for (int lane = 0; lane < WS_WARP_SIZE; lane++) {
+        uint8_t *line = first + lane * stride;
+        for (int j = 0; j < n; j++) {
+            uint32_t low = (uint32_t)rows[j][lane];
+            memcpy(line + 4 * j, &low, 4);
+        }
+    }
+}
+

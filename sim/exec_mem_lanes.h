@@ -85,5 +85,9 @@ void ws_read_run(uint64_t r[restrict WS_WARP_SIZE], const uint8_t *first, unsign
 void ws_read_rows(uint64_t *restrict r, const uint8_t *bytes, uint64_t base, const uint64_t *start, unsigned size,
                   uint64_t stride, unsigned width);
 void ws_write_run(uint8_t *first, const uint64_t v[restrict WS_WARP_SIZE], unsigned size, uint64_t stride);
+/* Warp j's lane l (j < n, its row rows[j]) into 4 bytes at first + l * stride + 4 * j, lane by lane: n warps' runs
+ * of words side by side (their first elements consecutive), written a line at a time. Writes as ws_write_run warp
+ * after warp would where no two elements meet: stride >= 4 * n. */
+void ws_write_words_across(uint8_t *first, const uint64_t *const rows[restrict], int n, uint64_t stride);
 
 #endif

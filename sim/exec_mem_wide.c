@@ -11,6 +11,7 @@
 #include "sim/exec_mem_helpers.h"
 #include "sim/its.h"
 #include "sim/timing.h"
+#include "sim/timing_wide.h"
 
 /* ws_ld_shared_plan's for one warp x, through ws_ld_shared_known's tests. */
 static int shared_plan_of(ws_exec *x, const ptx_operand *op, unsigned size, ws_shared_plan *p)
@@ -230,6 +231,19 @@ void ws_ld_global_wide(ws_warp *w, int n, const ptx_instr *in, const ws_global_p
     count_global_runs(ic, (uint64_t)n, sectors, 0);
 }
 
+/* Whether the n warps' runs of words (plans p) lie side by side, warp j's first element 4 * j bytes after warp 0's,
+ * their lanes' elements a stride apart that leaves room for all n (no element written twice: the order of the
+ * writes cannot be seen), in one allocation: ws_write_words_across's. */
+static int words_across(const ws_global_plan *p, int n)
+{
+    if (n < 2 || n > WS_WIDE_RUN_WARPS || (int64_t)p->stride < 4 * (int64_t)n)
+        return 0;
+    for (int j = 1; j < n; j++)
+        if (p[j].al != p->al || p[j].stride != p->stride || p[j].a0 != p->a0 + 4 * (uint64_t)j)
+            return 0;
+    return 1;
+}
+
 uint64_t ws_st_global_plan(ws_warp *w, int n, const ptx_instr *in, ws_global_plan *p)
 {
     const ptx_operand *op = &in->operand[0];
@@ -257,10 +271,18 @@ void ws_st_global_wide(ws_warp *w, int n, const ptx_instr *in, const ws_global_p
                        uint64_t *ic)
 {
     const unsigned size = ptx_types[in->type].size;
-    for (int j = 0; j < n; j++) {
-        uint64_t tmp[WS_WARP_SIZE];
-        const ws_global_plan *q = &p[j];
-        ws_write_run(q->al->bytes + (q->a0 - q->al->base), ws_src(&w[j].exec, &in->operand[1], tmp), size, q->stride);
+    if (size == 4 && in->operand[1].kind == PTX_OPD_REG && words_across(p, n)) {   /* a line of all at a time */
+        const uint64_t *rows[WS_WIDE_RUN_WARPS];
+        for (int j = 0; j < n; j++)
+            rows[j] = ws_row(&w[j].exec, in->operand[1].reg);
+        ws_write_words_across(p->al->bytes + (p->a0 - p->al->base), rows, n, p->stride);
+    } else {
+        for (int j = 0; j < n; j++) {
+            uint64_t tmp[WS_WARP_SIZE];
+            const ws_global_plan *q = &p[j];
+            ws_write_run(q->al->bytes + (q->a0 - q->al->base), ws_src(&w[j].exec, &in->operand[1], tmp), size,
+                         q->stride);
+        }
     }
     count_global_runs(ic, (uint64_t)n, sectors, 1);
 }

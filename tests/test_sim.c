@@ -1202,6 +1202,49 @@ static const char rows_kernel[] = HEADER
     "  ret;\n"
     "}\n";
 
+/* A column store across a block's warps: lane (x, y) writes y * 32 + x to out[x * s + y] (s a parameter), so warp
+ * y's lanes are s words apart and the warps' first words side by side (the transposes' store). */
+static const char columns_kernel[] = HEADER
+    ".visible .entry columns(.param .u64 out, .param .u32 s)\n"
+    "{\n"
+    "  .reg .b32 %r<7>; .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  ld.param.u32 %r1, [s];\n"
+    "  mov.u32 %r2, %tid.x;\n"
+    "  mov.u32 %r3, %tid.y;\n"
+    "  mad.lo.s32 %r4, %r2, %r1, %r3;\n"
+    "  mul.wide.u32 %rd2, %r4, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  shl.b32 %r5, %r3, 5;\n"
+    "  add.s32 %r6, %r5, %r2;\n"
+    "  st.global.u32 [%rd3], %r6;\n"
+    "  ret;\n"
+    "}\n";
+
+/* The column stores of a run (sim/exec_mem_wide.c writes them a line of all the warps' words at a time where no
+ * element is written twice: s >= the warps' count) and those whose elements meet (s under it, 0): the buffer
+ * of a C loop that writes them warp after warp, lane after lane, and the general path's counters and time. */
+START_TEST(column_stores_across_warps_as_warp_after_warp)
+{
+    static const struct {
+        unsigned warps, s;
+    } cases[] = {{32, 32}, {32, 33}, {32, 40}, {32, 31}, {32, 16}, {32, 1}, {32, 0}, {4, 4}, {4, 3}, {8, 1024}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char launch[256];
+        snprintf(launch, sizeof launch, "kernel columns\ngrid 1\nblock 32,%u\nbuf out=u32:34000\narg out\n"
+                 "arg u32:%u\n", cases[i].warps, cases[i].s);
+        static uint32_t want[34000];
+        memset(want, 0, sizeof want);
+        for (unsigned y = 0; y < cases[i].warps; y++)
+            for (unsigned x = 0; x < 32; x++)
+                want[x * cases[i].s + y] = y * 32 + x;
+        sim_run *general = general_as_one_pass(columns_kernel, launch, "out", sizeof want, 1);
+        ck_assert_msg(memcmp(u32(general, "out"), want, sizeof want) == 0, "%s", launch);
+        done(general);
+    }
+}
+END_TEST
+
 START_TEST(one_pass_accesses_as_the_general_path)
 {
     char *ptx = strdup(source_file("tests/ptx/strided_access.ptx"));
@@ -1291,6 +1334,7 @@ int main(void)
     tcase_add_test(errors, kernel_parameters_read_at_once_where_they_are);
     tcase_add_test(errors, groups_count_as_warps_do);
     tcase_add_test(errors, one_pass_accesses_as_the_general_path);
+    tcase_add_test(errors, column_stores_across_warps_as_warp_after_warp);
     tcase_add_test(errors, groups_stop_at_a_fault);
     tcase_add_test(errors, bra_uni_on_divergent_condition_is_an_error);
     suite_add_tcase(s, errors);
