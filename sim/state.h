@@ -235,8 +235,12 @@ typedef struct {
     uint32_t *pred;
     size_t reg_capacity, pred_capacity;   /* registers allocated at this depth, kept for the next call
                                              (reg_capacity 0 at depth 0: the block owns those rows) */
-    uint64_t *ready;                      /* timing: per register, ready cycle << 2 | ws_wait_kind */
-    size_t ready_capacity;
+    uint64_t *ready;                      /* timing: register r's ready cycle << 2 | ws_wait_kind at
+                                             ready[r << ready_shift] */
+    uint32_t ready_shift;                 /* 0, or the kernel's frame's: its warp's among the block's
+                                             (ws_block.kernel_ready; a shift, not a product: the warp-by-warp
+                                             issue steps ran 4% slower with one) */
+    size_t ready_capacity;                /* (0 at depth 0: the block owns those) */
     ws_shape *shape;                      /* per value register, its lanes' shape (sim/shape.h) */
     size_t shape_capacity;
 } ws_frame;
@@ -299,6 +303,11 @@ struct ws_block {
     uint64_t *kernel_regs;       /* the kernel frame's value registers of every warp, by register: register r
                                     of warp k is the row at (r * warp_count + k) * 32 (sim/exec.h: ws_row) */
     void *kernel_regs_alloc;     /* where they were allocated (kernel_regs: its first 64-byte line) */
+    uint64_t *kernel_ready;      /* timing: the kernel frame's ready cycles of every warp, by register: register
+                                    r of warp k at (r << kernel_ready_shift) + k, so that four warps' are one
+                                    vector (sim/timing_wide.c) */
+    uint32_t kernel_ready_shift; /* warp_count rounded up to a power of two, its log2 */
+    void *kernel_ready_alloc;    /* where they were allocated (kernel_ready: its first 64-byte line) */
     struct ws_group_member *group;   /* sim/lockstep.c's warps of a group, 2 * warp_count of them */
     uint32_t thread_count;       /* threads not exited */
     uint8_t *shared;             /* static + dynamic shared memory */

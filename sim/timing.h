@@ -190,7 +190,7 @@ static inline __attribute__((always_inline)) void ws_timing_retire_of(ws_warp *w
     uint64_t r = at << 2 | w->tm.wait;
     const int ndst = ndst_known >= 0 ? ndst_known : op->ndst;
     for (int i = 0; i < ndst; i++)
-        f->ready[op->dst[i]] = r;
+        f->ready[(size_t)op->dst[i] << f->ready_shift] = r;
     int memory = ws_issue_is_load(kind) ? 1
                : kind != WS_ISSUE_ANY ? 0 : op->pipe == WS_PIPE_LSU || op->pipe == WS_PIPE_SHARED;
     if (memory && at > w->tm.done)

@@ -38,7 +38,7 @@ static inline __attribute__((always_inline)) uint64_t ws_timing_ready_of(ws_warp
     uint64_t kinds = 0;
     const int nsrc = nsrc_known >= 0 ? nsrc_known : op->nsrc;
     for (int i = 0; i < nsrc; i++) {
-        uint64_t r = f->ready[op->src[i]];
+        uint64_t r = f->ready[(size_t)op->src[i] << f->ready_shift];
         kinds |= r;
         if (r >> 2 > ready) {
             ready = r >> 2;

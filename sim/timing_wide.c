@@ -64,11 +64,13 @@ AVX2 static inline void add_issued(ws_block_timing *bt, __m256i slots, uint32_t 
 }
 
 /* ws_timing_issue_scheduled's step for four warps at op, taking `slots` issue slots each: their clocks *now and
- * *block_end move on, their operands' ready cycles are read from at[0 .. 3] (`nsrc` of them where >= 0, else
+ * *block_end move on, their operands' ready cycles are read from the four words at at + (r << shift) for register
+ * r (four consecutive warps' kernel frames: ws_block.kernel_ready's rows) (`nsrc` of them where >= 0, else
  * op->nsrc), `ready` is where they may issue before those (their clocks, or later: a load's wait for a store).
  * Returns the cycle each issues at; *wait, what it waited on; *kinds or's the operands' ready words in (the
  * loads whose results are used). */
-AVX2 __attribute__((always_inline)) static inline __m256i issue_four(const ws_timing_op *op, uint64_t *const *at,
+AVX2 __attribute__((always_inline)) static inline __m256i issue_four(const ws_timing_op *op, const uint64_t *at,
+                                                                    unsigned shift,
                                                                     __m256i ready, __m256i slots, __m256i *now,
                                                                     __m256i *block_end, __m256i *wait,
                                                                     __m256i *kinds, four_sums *f, const int nsrc)
@@ -78,8 +80,7 @@ AVX2 __attribute__((always_inline)) static inline __m256i issue_four(const ws_ti
     *wait = _mm256_setzero_si256();
     for (int i = 0; i < count; i++) {   /* ws_timing_ready_of's loop: the latest operand, and what it waits on */
         const uint16_t src = op->src[i];
-        __m256i r = _mm256_setr_epi64x((long long)at[0][src], (long long)at[1][src], (long long)at[2][src],
-                                       (long long)at[3][src]);
+        __m256i r = _mm256_loadu_si256((const __m256i *)(at + ((size_t)src << shift)));
         __m256i cycle = _mm256_srli_epi64(r, 2), later = _mm256_cmpgt_epi64(cycle, ready);
         ready = _mm256_blendv_epi8(ready, cycle, later);
         *wait = _mm256_blendv_epi8(*wait, _mm256_and_si256(r, three), later);
@@ -149,15 +150,15 @@ AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, in
     for (int k = 0; k + 4 <= n; k += 4, w += 4) {
         __m256i now = FOUR_FIELDS(w, tm.cycle), block_end = FOUR_FIELDS(w, tm.block_end);
         __m256i ready = now, wait, kinds = zero;
-        uint64_t *const at[4] = {w[0].frames[0].ready, w[1].frames[0].ready, w[2].frames[0].ready,
-                                 w[3].frames[0].ready};   /* the kernel frames' ready cycles */
+        uint64_t *at = w->frames[0].ready;   /* the kernel frames' ready cycles, the four warps' side by side */
+        const unsigned shift = w->frames[0].ready_shift;
         if (load) {   /* a load may read what an earlier store wrote: it waits (ws_timing_ready_of) */
             __m256i stored = FOUR_FIELDS(w, tm.store_issued[load - 1]);
             ready = _mm256_blendv_epi8(ready, stored, _mm256_cmpgt_epi64(stored, ready));
         }
         /* an unrolled copy's bookkeeping: no slot but on every WS_PTXAS_UNROLL-th back edge */
         __m256i slots = folds ? _mm256_and_si256(slots_op, counted_copy(w)) : slots_op;
-        ready = issue_four(op, at, ready, slots, &now, &block_end, &wait, &kinds, &f, nsrc);
+        ready = issue_four(op, at, shift, ready, slots, &now, &block_end, &wait, &kinds, &f, nsrc);
         store_clocks(w, now, block_end, kinds);
         uint64_t v_ready[4];
         if (load) {   /* the issue cycle, latency and wait the access and the retire step read */
@@ -170,9 +171,7 @@ AVX2 __attribute__((always_inline)) static inline void wide_issue(ws_warp *w, in
         } else {
             /* the issue cycle, latency and wait the issue step leaves for the retire step are not stored: the
              * retire step is done, and the next issue step sets them before anything reads them */
-            _mm256_storeu_si256((__m256i *)v_ready, retired_four(op, ready));
-            for (int j = 0; j < 4; j++)
-                at[j][op->dst[0]] = v_ready[j];
+            _mm256_storeu_si256((__m256i *)(at + ((size_t)op->dst[0] << shift)), retired_four(op, ready));
         }
     }
     add_issued(bt, f.slots, first_index, subpartitions);
@@ -201,11 +200,12 @@ AVX2 void ws_timing_wide_issue_load(ws_warp *w, int n, ws_block_timing *bt, cons
 }
 
 /* One arithmetic instruction (op, `nsrc` as issue_four's) of ws_timing_wide_issue_run for its `chunks` groups of
- * four warps, whose clocks are now[c] and block_end[c], their kernel frames' ready cycles at[4c .. 4c + 3]: the
+ * four warps, whose clocks are now[c] and block_end[c], their kernel frames' ready cycles from at + 4c on (register
+ * r's at + (r << shift): issue_four's): the
  * issue step, then the retire step's ready cycle of its destination. */
 AVX2 __attribute__((always_inline)) static inline void run_step(const ws_timing_op *op, int chunks, __m256i *now,
                                                                __m256i *block_end, __m256i *kinds,
-                                                               const __m256i *copy, uint64_t *const *at,
+                                                               const __m256i *copy, uint64_t *at, unsigned shift,
                                                                ws_issue_sums *s, __m256i *slots_all, const int nsrc)
 {
     const __m256i slots_op = _mm256_set1_epi64x(op->sass ? op->sass : 1);
@@ -215,11 +215,8 @@ AVX2 __attribute__((always_inline)) static inline void run_step(const ws_timing_
     for (int c = 0; c < chunks; c++, at += 4) {
         /* an unrolled copy's bookkeeping: no slot but on every WS_PTXAS_UNROLL-th back edge */
         __m256i slots = folds ? _mm256_and_si256(slots_op, copy[c]) : slots_op, wait;
-        __m256i ready = issue_four(op, at, now[c], slots, &now[c], &block_end[c], &wait, &kinds[c], &f, nsrc);
-        uint64_t v_retired[4];
-        _mm256_storeu_si256((__m256i *)v_retired, retired_four(op, ready));
-        for (int j = 0; j < 4; j++)
-            at[j][dst] = v_retired[j];
+        __m256i ready = issue_four(op, at, shift, now[c], slots, &now[c], &block_end[c], &wait, &kinds[c], &f, nsrc);
+        _mm256_storeu_si256((__m256i *)(at + ((size_t)dst << shift)), retired_four(op, ready));
     }
     *slots_all = _mm256_add_epi64(*slots_all, f.slots);
     add_sums(s, &f);
@@ -243,7 +240,7 @@ AVX2 __attribute__((always_inline)) static inline uint64_t run_load_step(const w
                                                                         const ws_run_load *load, ws_warp *w,
                                                                         int chunks, __m256i *now, __m256i *block_end,
                                                                         __m256i *kinds, load_clocks *rl,
-                                                                        uint64_t *const *at, ws_issue_sums *s,
+                                                                        uint64_t *at, unsigned shift, ws_issue_sums *s,
                                                                         __m256i *slots_all, ws_load_batch *lb,
                                                                         const int global)
 {
@@ -256,7 +253,7 @@ AVX2 __attribute__((always_inline)) static inline uint64_t run_load_step(const w
     ws_load_last last = {NULL, NULL, 0};
     for (int c = 0; c < chunks; c++, at += 4) {
         __m256i wait, ready = _mm256_blendv_epi8(now[c], stored[c], _mm256_cmpgt_epi64(stored[c], now[c]));
-        ready = issue_four(op, at, ready, slots, &now[c], &block_end[c], &wait, &kinds[c], &f, 1);
+        ready = issue_four(op, at, shift, ready, slots, &now[c], &block_end[c], &wait, &kinds[c], &f, 1);
         __m256i unused = _mm256_andnot_si256(_mm256_and_si256(kinds[c], three), rl->unused[c]);
         kinds[c] = _mm256_setzero_si256();
         queued += lanes_sum(_mm256_and_si256(unused, space));
@@ -274,12 +271,9 @@ AVX2 __attribute__((always_inline)) static inline uint64_t run_load_step(const w
         }
         __m256i done_at = _mm256_add_epi64(ready, latency);
         rl->done[c] = _mm256_blendv_epi8(rl->done[c], done_at, _mm256_cmpgt_epi64(done_at, rl->done[c]));
-        uint64_t v_retired[4];
-        _mm256_storeu_si256((__m256i *)v_retired, _mm256_or_si256(_mm256_slli_epi64(done_at, 2),
-                                                                  global ? _mm256_set1_epi64x(WS_WAIT_LONG)
-                                                                         : _mm256_set1_epi64x(WS_WAIT_SHORT)));
-        for (int j = 0; j < 4; j++)
-            at[j][dst] = v_retired[j];
+        _mm256_storeu_si256((__m256i *)(at + ((size_t)dst << shift)),
+                            _mm256_or_si256(_mm256_slli_epi64(done_at, 2), global ? _mm256_set1_epi64x(WS_WAIT_LONG)
+                                                                                  : _mm256_set1_epi64x(WS_WAIT_SHORT)));
     }
     *slots_all = _mm256_add_epi64(*slots_all, f.slots);
     add_sums(s, &f);
@@ -294,7 +288,7 @@ AVX2 __attribute__((always_inline)) static inline uint64_t run_load_step(const w
  * register, only when the warp's last memory operation completes (.done). */
 AVX2 static void run_store_step(const ws_timing_op *op, const ws_run_load *store, int chunks, __m256i *now,
                                 __m256i *block_end, __m256i *kinds, const __m256i *copy, load_clocks *rl,
-                                uint64_t *const *at, ws_issue_sums *s, __m256i *slots_all, ws_load_batch *lb)
+                                uint64_t *at, unsigned shift, ws_issue_sums *s, __m256i *slots_all, ws_load_batch *lb)
 {
     const __m256i slots_op = _mm256_set1_epi64x(op->sass ? op->sass : 1), one = _mm256_set1_epi64x(1);
     const int folds = op->folds;
@@ -303,7 +297,7 @@ AVX2 static void run_store_step(const ws_timing_op *op, const ws_run_load *store
     four_sums f = {0};
     for (int c = 0; c < chunks; c++, at += 4) {
         __m256i slots = folds ? _mm256_and_si256(slots_op, copy[c]) : slots_op, wait;
-        __m256i ready = issue_four(op, at, now[c], slots, &now[c], &block_end[c], &wait, &kinds[c], &f, -1);
+        __m256i ready = issue_four(op, at, shift, now[c], slots, &now[c], &block_end[c], &wait, &kinds[c], &f, -1);
         stored[c] = _mm256_add_epi64(ready, one);
         uint32_t v_latency[4];
         const uint32_t *latency = &store->latency[4 * c];
@@ -331,7 +325,9 @@ AVX2 __attribute__((always_inline)) static inline void issue_run(ws_warp *w, int
     enum { MAX_CHUNKS = WS_WIDE_RUN_WARPS / 4 };
     const __m256i zero = _mm256_setzero_si256();
     __m256i now[MAX_CHUNKS], block_end[MAX_CHUNKS], kinds[MAX_CHUNKS], copy[MAX_CHUNKS], slots_all = zero;
-    uint64_t *at[WS_WIDE_RUN_WARPS];   /* the kernel frames' ready cycles */
+    /* the kernel frames' ready cycles, the warps' side by side (register r's at + (r << shift)) */
+    uint64_t *const at = w->frames[0].ready;
+    const unsigned shift = w->frames[0].ready_shift;
     load_clocks rl;
     const int chunks = n / 4;
     int folds = 0;
@@ -351,35 +347,33 @@ AVX2 __attribute__((always_inline)) static inline void issue_run(ws_warp *w, int
             rl.unused[c] = FOUR_FIELDS(v, tm.loads_unused);
             rl.done[c] = FOUR_FIELDS(v, tm.done);
         }
-        for (int j = 0; j < 4; j++)
-            at[4 * c + j] = v[j].frames[0].ready;
     }
     for (int i = 0; i < k; i++) {
         const ws_timing_op *op = ops[i];
         if (with_loads && loads[i] && loads[i]->store) {
-            run_store_step(op, loads[i], chunks, now, block_end, kinds, copy, &rl, at, &s[i], &slots_all, lb);
+            run_store_step(op, loads[i], chunks, now, block_end, kinds, copy, &rl, at, shift, &s[i], &slots_all, lb);
             stores |= loads[i]->global ? 1 : 2;
             continue;
         }
         if (with_loads && loads[i] && loads[i]->global) {   /* its waits counted in the batch */
-            lb->queued += run_load_step(op, loads[i], w, chunks, now, block_end, kinds, &rl, at, &s[i], &slots_all,
+            lb->queued += run_load_step(op, loads[i], w, chunks, now, block_end, kinds, &rl, at, shift, &s[i], &slots_all,
                                         lb, 1);
             lb->loads += (uint64_t)(4 * chunks);
             continue;
         }
         if (with_loads && loads[i]) {
-            uint64_t queued = run_load_step(op, loads[i], w, chunks, now, block_end, kinds, &rl, at, &s[i], &slots_all,
+            uint64_t queued = run_load_step(op, loads[i], w, chunks, now, block_end, kinds, &rl, at, shift, &s[i], &slots_all,
                                             NULL, 0);
             bt->waits[WS_WAIT_SHARED_QUEUED] += queued;
             bt->waits[WS_WAIT_SHARED_LOAD] += (uint64_t)(4 * chunks) - queued;
             continue;
         }
         switch (op->nsrc) {   /* the operands' count known: their loop unrolls */
-        case 0: run_step(op, chunks, now, block_end, kinds, copy, at, &s[i], &slots_all, 0); break;
-        case 1: run_step(op, chunks, now, block_end, kinds, copy, at, &s[i], &slots_all, 1); break;
-        case 2: run_step(op, chunks, now, block_end, kinds, copy, at, &s[i], &slots_all, 2); break;
-        case 3: run_step(op, chunks, now, block_end, kinds, copy, at, &s[i], &slots_all, 3); break;
-        default: run_step(op, chunks, now, block_end, kinds, copy, at, &s[i], &slots_all, -1); break;
+        case 0: run_step(op, chunks, now, block_end, kinds, copy, at, shift, &s[i], &slots_all, 0); break;
+        case 1: run_step(op, chunks, now, block_end, kinds, copy, at, shift, &s[i], &slots_all, 1); break;
+        case 2: run_step(op, chunks, now, block_end, kinds, copy, at, shift, &s[i], &slots_all, 2); break;
+        case 3: run_step(op, chunks, now, block_end, kinds, copy, at, shift, &s[i], &slots_all, 3); break;
+        default: run_step(op, chunks, now, block_end, kinds, copy, at, shift, &s[i], &slots_all, -1); break;
         }
     }
     /* the issue cycle, latency and wait an issue step leaves are not stored: the retire step is done, and the

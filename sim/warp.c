@@ -32,8 +32,9 @@ static void *zeroed_in_place_of(void *old, size_t *capacity, size_t n, size_t si
     return p;
 }
 
-/* A frame's shapes, predicates and ready cycles for fn's registers (its value registers set up). */
-static int frame_state(ws_launch *l, ws_frame *f, int32_t fn_index)
+/* A frame's shapes, predicates and ready cycles for fn's registers (its value registers set up; `own_ready`: its
+ * ready cycles its own, else the block's, which ws_block_alloc zeroed). */
+static int frame_state(ws_launch *l, ws_frame *f, int32_t fn_index, int own_ready)
 {
     const ptx_function *fn = &l->module->functions[fn_index];
     size_t regs = (size_t)fn->value_reg_count, preds = (size_t)fn->pred_reg_count;
@@ -57,7 +58,7 @@ static int frame_state(ws_launch *l, ws_frame *f, int32_t fn_index)
     }
     if (preds)
         memset(f->pred, 0, preds * sizeof *f->pred);
-    if (l->timing) {   /* every register ready at once */
+    if (l->timing && own_ready) {   /* every register ready at once */
         if (regs + preds > f->ready_capacity) {
             void *p = realloc(f->ready, (regs + preds) * sizeof *f->ready);
             if (!p)
@@ -75,6 +76,7 @@ int ws_frame_registers(ws_launch *l, ws_frame *f, int32_t fn_index)
 {
     size_t regs = (size_t)l->module->functions[fn_index].value_reg_count, row = WS_WARP_SIZE * sizeof *f->reg;
     f->reg_stride = WS_WARP_SIZE;
+    f->ready_shift = 0;
     if (regs > f->reg_capacity) {   /* new rows start zeroed, whatever the list says */
         uint64_t *p = zeroed_in_place_of(f->reg, &f->reg_capacity, regs, row);
         if (!p)
@@ -85,7 +87,7 @@ int ws_frame_registers(ws_launch *l, ws_frame *f, int32_t fn_index)
         for (int32_t i = 0; i < zero->count; i++)
             memset(f->reg + (size_t)zero->regs[i] * WS_WARP_SIZE, 0, row);
     }
-    return frame_state(l, f, fn_index);
+    return frame_state(l, f, fn_index, 1);
 }
 
 /* Pop finished call frames: a frame ends when all of its paths have. */
@@ -151,7 +153,9 @@ static int warp_setup(ws_launch *l, ws_block *b, int wi)
     f->returned = 0;
     f->reg = b->kernel_regs + (size_t)wi * WS_WARP_SIZE;
     f->reg_stride = (uint32_t)b->warp_count * WS_WARP_SIZE;
-    if (frame_state(l, f, l->kernel_index) < 0)   /* its shapes new: all unknown */
+    f->ready = b->kernel_ready ? b->kernel_ready + wi : NULL;
+    f->ready_shift = b->kernel_ready_shift;
+    if (frame_state(l, f, l->kernel_index, 0) < 0)   /* its shapes new: all unknown */
         return -1;
     ws_warp_context(l, b, w);
     return 0;
@@ -206,12 +210,12 @@ void ws_block_reset(ws_launch *l, ws_block *b, uint64_t linear)
         for (int32_t i = 0; i < zero_preds->count; i++) {
             f->pred[zero_preds->regs[i]] = 0;
             if (l->timing)   /* ready at once (after the value registers) */
-                f->ready[regs + (size_t)zero_preds->regs[i]] = 0;
+                f->ready[(regs + (size_t)zero_preds->regs[i]) << f->ready_shift] = 0;
         }
         for (int32_t i = 0; i < zero->count; i++) {
             ws_shape_forget(&f->shape[zero->regs[i]]);
             if (l->timing)   /* ready at once too */
-                f->ready[zero->regs[i]] = 0;
+                f->ready[(size_t)zero->regs[i] << f->ready_shift] = 0;
         }
         ws_simt_start(w, w->lanes);
         if (stack_check)
@@ -259,6 +263,14 @@ int ws_block_alloc(ws_launch *l, ws_block *b)
                                   WS_WARP_SIZE * sizeof *b->kernel_regs);
     b->kernel_regs = b->kernel_regs_alloc ? (uint64_t *)(((uintptr_t)b->kernel_regs_alloc + 63) & ~(uintptr_t)63)
                                           : NULL;
+    if (l->timing) {   /* on 64-byte lines too: four warps' words are one vector */
+        while ((1 << b->kernel_ready_shift) < b->warp_count)
+            b->kernel_ready_shift++;
+        size_t words = (size_t)(l->kernel->value_reg_count + l->kernel->pred_reg_count) << b->kernel_ready_shift;
+        if (!(b->kernel_ready_alloc = calloc(words + 8, sizeof *b->kernel_ready)))
+            return -1;
+        b->kernel_ready = (uint64_t *)(((uintptr_t)b->kernel_ready_alloc + 63) & ~(uintptr_t)63);
+    }
     b->shared = calloc(1, l->shared_size ? l->shared_size : 1);
     b->shared_size = l->shared_size;
     if (l->initcheck && !(b->shared_init = calloc(1, (l->shared_size + 7) / 8 + 1)))
@@ -283,16 +295,18 @@ void ws_block_free(ws_block *b)
     for (int wi = 0; b->warps && wi < b->warp_count; wi++) {
         free(b->warps[wi].local);
         for (int d = 0; d < b->warps[wi].frames_ready; d++) {
-            if (d > 0)   /* depth 0's rows are the block's */
+            if (d > 0) {   /* depth 0's rows and ready cycles are the block's */
                 free(b->warps[wi].frames[d].reg);
+                free(b->warps[wi].frames[d].ready);
+            }
             free(b->warps[wi].frames[d].pred);
-            free(b->warps[wi].frames[d].ready);
             free(b->warps[wi].frames[d].shape);
         }
     }
     free(b->warps);
     free(b->group);
     free(b->kernel_regs_alloc);
+    free(b->kernel_ready_alloc);
     free(b->shared);
     free(b->shared_init);
     free(b->race);

@@ -615,6 +615,7 @@ END_TEST
  * block end, unused loads and ready cycles, the block's slots per sub-partition and the sums must be equal. */
 #define WIDE_WARPS 13
 #define WIDE_REGS 9
+#define WIDE_SHIFT 4   /* 16 >= WIDE_WARPS */
 START_TEST(wide_issue_matches_warp_by_warp)
 {
     if (!ws_timing_wide_available()) {
@@ -622,7 +623,8 @@ START_TEST(wide_issue_matches_warp_by_warp)
         return;
     }
     ws_warp *one = calloc(WIDE_WARPS, sizeof *one), *four = calloc(WIDE_WARPS, sizeof *four);
-    uint64_t ready_one[WIDE_WARPS][WIDE_REGS], ready_four[WIDE_WARPS][WIDE_REGS];
+    /* ready cycles by register, the warps' side by side (as ws_block.kernel_ready's: a power of two apart) */
+    uint64_t ready_one[WIDE_REGS][1 << WIDE_SHIFT] = {{0}}, ready_four[WIDE_REGS][1 << WIDE_SHIFT] = {{0}};
     ck_assert(one && four);
     uint64_t x = 0x2545f4914f6cdd1du;
 #define DRAW(n) (x ^= x << 13, x ^= x >> 7, x ^= x << 17, (x >> 11) % (n))
@@ -642,11 +644,11 @@ START_TEST(wide_issue_matches_warp_by_warp)
                                          .back_edges = (uint32_t)DRAW(9), .loads_unused = (uint8_t)DRAW(4),
                                          .subpartition = (uint8_t)((uint32_t)k % subpartitions)};
             for (int r = 0; r < WIDE_REGS; r++)
-                ready_one[k][r] = DRAW(1300) << 2 | DRAW(3);
-            memcpy(ready_four[k], ready_one[k], sizeof ready_one[k]);
+                ready_four[r][k] = ready_one[r][k] = DRAW(1300) << 2 | DRAW(3);
             four[k] = one[k];
-            one[k].frames[0].ready = ready_one[k];
-            four[k].frames[0].ready = ready_four[k];
+            one[k].frames[0].ready = &ready_one[0][k];
+            four[k].frames[0].ready = &ready_four[0][k];
+            one[k].frames[0].ready_shift = four[k].frames[0].ready_shift = WIDE_SHIFT;
         }
         ws_block_timing bt_one = {0}, bt_four = {0};
         ws_issue_sums sums_one = {0}, sums_four = {0};
@@ -660,8 +662,8 @@ START_TEST(wide_issue_matches_warp_by_warp)
             ck_assert_uint_eq(four[k].tm.block_end, one[k].tm.block_end);
             ck_assert_uint_eq(four[k].tm.loads_unused, one[k].tm.loads_unused);
             ck_assert_uint_eq(four[k].tm.back_edges, one[k].tm.back_edges);
-            ck_assert_mem_eq(ready_four[k], ready_one[k], sizeof ready_one[k]);
         }
+        ck_assert_mem_eq(ready_four, ready_one, sizeof ready_one);
         ck_assert_mem_eq(bt_four.issued, bt_one.issued, sizeof bt_one.issued);
         ck_assert_uint_eq(sums_four.slots, sums_one.slots);
         ck_assert_mem_eq(sums_four.stalls, sums_one.stalls, sizeof sums_one.stalls);
