@@ -100,6 +100,7 @@
  */
 #include "sim/memmodel.h"
 #include "sim/exec.h"   /* WS_LANE_LOOPS */
+#include "sim/key_set.h"
 
 #include <string.h>
 
@@ -108,6 +109,7 @@
 #define MAX_ACCESS_BYTES 32
 /* Keys one access can produce: 32 lanes x (32 / 4 + 1) units. */
 #define MAX_KEYS (WARP_LANES * (MAX_ACCESS_BYTES / 4 + 1))
+_Static_assert(2 * MAX_KEYS <= WS_KEY_SET_SLOTS, "distinct_values' keys fit the key set twice over");
 
 static unsigned log2_floor(uint32_t v)
 {
@@ -296,11 +298,11 @@ static int is_sorted(const uint64_t *v, unsigned n)
 
 /* Move the distinct values to the front of v (the order may change); returns
  * how many there are. Most accesses list their addresses in lane order,
- * already sorted: one pass. Otherwise the values are bucketed by their low
- * bits (a counting sort) and a duplicate is looked for only in its bucket. */
+ * already sorted: one pass. Otherwise each is looked up in a hash table of
+ * those kept (sim/key_set.h: buckets by the low bits degenerated on columns,
+ * whose keys share them, 23% of 004_matmul's 8x8 blocks' host instructions). */
 static unsigned distinct_values(uint64_t *v, unsigned n)
 {
-    enum { BUCKETS = 32 };
     if (n == 0)
         return 0;
     /* Most warps touch a few neighbouring blocks: a 64-bit map of them counts in one pass. */
@@ -325,27 +327,11 @@ static unsigned distinct_values(uint64_t *v, unsigned n)
                 v[out++] = v[i];
         return out;
     }
-    uint64_t by_bucket[MAX_KEYS];
-    unsigned begin[BUCKETS + 1] = {0}, next[BUCKETS];
-    for (unsigned i = 0; i < n; i++)
-        begin[(v[i] % BUCKETS) + 1]++;
-    for (unsigned b = 0; b < BUCKETS; b++) {
-        begin[b + 1] += begin[b];
-        next[b] = begin[b];
-    }
-    for (unsigned i = 0; i < n; i++)
-        by_bucket[next[v[i] % BUCKETS]++] = v[i];
+    ws_key_set set;   /* by their first appearance: each key's duplicates found at once */
+    ws_key_set_start(&set, n);
     unsigned out = 0;
-    for (unsigned b = 0; b < BUCKETS; b++) {
-        unsigned first_kept = out;
-        for (unsigned i = begin[b]; i < begin[b + 1]; i++) {
-            unsigned j = first_kept;
-            while (j < out && v[j] != by_bucket[i])
-                j++;
-            if (j == out)
-                v[out++] = by_bucket[i];
-        }
-    }
+    for (unsigned i = 0; i < n; i++)   /* in place: out <= i */
+        ws_key_set_find(&set, v, &out, v[i]);
     return out;
 }
 
@@ -783,8 +769,9 @@ static __attribute__((noinline)) void global_cost_by_lanes(const ws_arch *a, con
         out->sectors = sectors;
         out->lines = lines;
     } else {
-        uint64_t keys[MAX_KEYS];
-        unsigned n = distinct_values(keys, collect_blocks(addr, active_mask, bytes, sector_shift, keys));
+        uint64_t keys[MAX_KEYS];   /* rows that read alike: the first one's */
+        uint32_t lanes = ws_rows_alike(addr, active_mask, span);
+        unsigned n = distinct_values(keys, collect_blocks(addr, lanes, bytes, sector_shift, keys));
         out->sectors = n;
         for (unsigned i = 0; i < n; i++)
             keys[i] >>= line_shift - sector_shift;

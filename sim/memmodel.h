@@ -39,6 +39,21 @@ typedef struct {
 
 void ws_lane_span_of(const uint64_t addr[32], uint32_t active_mask, ws_lane_span *out);
 
+/* The lanes whose accesses are every lane's of mask: the first segment's when a full warp's segments (span's, NULL:
+ * none known) all start at one address, so that each row reads what the first does (a column read by the rows of a
+ * 2D block: 004_matmul's 8x8 blocks, whose sectors the general paths otherwise sought lane by lane among 32); else
+ * mask. */
+static inline uint32_t ws_rows_alike(const uint64_t addr[32], uint32_t mask, const ws_lane_span *span)
+{
+    if (mask != UINT32_MAX || !span || span->segment_lanes == 0 || span->segment_lanes == 32)
+        return mask;
+    unsigned width = span->segment_lanes;
+    for (unsigned first = width; first < 32; first += width)
+        if (addr[first] != addr[0])
+            return mask;
+    return (UINT32_C(1) << width) - 1;
+}
+
 typedef struct {
     uint32_t wavefronts;        /* passes the banks need (ncu: smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared);
                                    on cc 1.x the slides' "cycles", summed over half-warps */

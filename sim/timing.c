@@ -459,6 +459,13 @@ void ws_timing_memory(ws_exec *x, ptx_space space, const uint64_t addr[WS_WARP_S
         segment_sectors(addr, span->segment_lanes, sector, bytes, &n, &lines);
         mask = 0;
     }
+    uint32_t first_row = ws_rows_alike(addr, mask, span);   /* rows that read alike: the sectors of the first */
+    if (first_row != mask) {   /* in the first row's order (the others' meet none new), each row's bytes */
+        unsigned rows = WS_WARP_SIZE / (unsigned)ws_popcount(first_row);
+        WS_FOR_SET_LANES(first_row, lane)
+            bytes[note_sector(sector, bytes, &n, &lines, addr[lane] >> 5)] += rows * bytes_per_lane;
+        mask = 0;
+    }
     WS_FOR_SET_LANES(mask, lane)
         bytes[note_sector(sector, bytes, &n, &lines, addr[lane] >> 5)] += bytes_per_lane;
     bt->waits[is_store ? WS_WAIT_GLOBAL_STORE : ws_load_wait(w, 2)]++;

@@ -467,6 +467,43 @@ static const char column_steps[] = HEADER
     "  ret;\n"
     "}\n";
 
+/* A column of 8-byte words stored by the rows of a block 8 threads wide: lane (x, y) writes out[8x] (y alike in
+ * every row, the last row's value kept), a sector a lane in each row. With 4 rows every sector gets 4 x 8 = 32
+ * bytes, none partly written; with one row (a partial warp) each of the 8 gets 8: the L1's demand differs by 8
+ * partly written sectors (the preset's partial_write_cycles each), their lines (4) alike. sim/timing.c takes the
+ * first row's sectors alone where the rows read alike (ws_rows_alike), each with every row's bytes. */
+static const char rows_store_column[] = HEADER
+    ".visible .entry k(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<3>; .reg .b64 %rd<5>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %tid.x;\n"
+    "  mov.u32 %r2, %tid.y;\n"
+    "  mul.wide.u32 %rd2, %r1, 64;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n"
+    "  cvt.u64.u32 %rd4, %r2;\n"
+    "  st.global.u64 [%rd3], %rd4;\n"
+    "  ret;\n"
+    "}\n";
+
+START_TEST(rows_alike_store_their_bytes_together)
+{
+    uint64_t demand[2];
+    for (int rows = 1, k = 0; rows <= 4; rows += 3, k++) {
+        char launch[128];
+        snprintf(launch, sizeof launch, "buf out=u64:64\nkernel k\ngrid 1\nblock 8,%d\narg out\n", rows);
+        sim_run *r = run(rows_store_column, launch);
+        ck_assert_msg(r->status == 0, "%s", r->err);
+        demand[k] = r->session.launches[0].timing->placement.demand[WS_BOUND_L1];
+        const uint64_t *out = (const uint64_t *)r->session.buffers[0]->bytes;
+        for (int x = 0; x < 8; x++)
+            ck_assert_uint_eq(out[8 * x], (uint64_t)(rows - 1));   /* the last row's */
+        done(r);
+    }
+    ck_assert_uint_eq(demand[0] - demand[1], 8 * ws_arch_find("hopper")->partial_write_cycles);
+}
+END_TEST
+
 START_TEST(column_steps_beyond_the_l2)
 {
     ck_assert_uint_eq(dram_writes_with_l2(column_steps, 1, "buf out=f32:4096\nkernel k\ngrid 8\nblock 256\narg out\n"),
@@ -697,6 +734,7 @@ int main(void)
     tcase_add_test(tc, writes_beyond_the_l2);
     tcase_add_loop_test(tc, column_stores_beyond_the_l2, 0, 2);
     tcase_add_test(tc, column_steps_beyond_the_l2);
+    tcase_add_test(tc, rows_alike_store_their_bytes_together);
     tcase_add_test(tc, a_hit_on_a_sector_in_flight_waits_for_it);
     tcase_add_test(tc, time_behind_other_warps_goes_to_their_waits);
     tcase_add_test(tc, atomics_waited_for_at_exit_or_for_their_result);
