@@ -498,21 +498,39 @@ static uint32_t cc1x_request_steps(const uint64_t addr[32], uint32_t lanes, unsi
     uint64_t word[WARP_LANES];
     uint32_t readers[WARP_LANES];
     unsigned words = 0;
+    uint64_t lowest = UINT64_MAX, highest = 0;   /* of the words so far: one outside them is new, unsearched */
     for (uint32_t m = lanes; m; m &= m - 1) {
         unsigned lane = (unsigned)__builtin_ctz(m);
         uint64_t w = (addr[lane] + offset) >> 2;
-        unsigned j = words; /* searched from the newest: neighbour lanes share words */
-        while (j > 0 && word[j - 1] != w)
-            j--;
-        if (j == 0) {
+        unsigned j = 0;
+        if (w >= lowest && w <= highest) {   /* searched from the newest: neighbour lanes share words */
+            j = words;
+            while (j > 0 && word[j - 1] != w)
+                j--;
+        }
+        if (j == 0) {   /* a row of words (a half-warp reading a tile's row) met each one new: a search each */
             word[words] = w;
             readers[words++] = 1;
+            lowest = w < lowest ? w : lowest;
+            highest = w > highest ? w : highest;
         } else {
             readers[j - 1]++;
         }
     }
     if (words == 0)
         return 0;
+    /* Every bank one word at most and one word read by several lanes at most (a tile's row, or one word for all):
+     * one step, as the search below finds it (its lower bound, one broadcast), without the banks' lists. */
+    uint32_t banks_seen = 0, clash = 0;
+    unsigned shared_words = 0;
+    for (unsigned j = 0; j < words; j++) {
+        uint32_t bit = UINT32_C(1) << (word[j] & (banks - 1));
+        clash |= banks_seen & bit;
+        banks_seen |= bit;
+        shared_words += readers[j] > 1;
+    }
+    if (!clash && shared_words <= 1)
+        return 1;
 
     /* Per bank: its words' reader counts, largest first, and its lane total. */
     uint32_t by_bank[WARP_LANES][WARP_LANES];
