@@ -232,14 +232,15 @@ typedef struct {
     uint64_t *reg;                        /* value registers: row r at reg + r * reg_stride (ws_row) */
     uint32_t reg_stride;                  /* 32 lanes, or 32 x the block's warps: the kernel's frame has its
                                              warp's rows among the block's (ws_block.kernel_regs) */
+    uint32_t ready_shift;                 /* ready's: 0, or the kernel's frame's, its warp's among the block's
+                                             (ws_block.kernel_ready; a shift, not a product: the warp-by-warp
+                                             issue steps ran 4% slower with one; beside reg_stride, in its
+                                             padding: a larger frame cost the reduction 1%) */
     uint32_t *pred;
     size_t reg_capacity, pred_capacity;   /* registers allocated at this depth, kept for the next call
                                              (reg_capacity 0 at depth 0: the block owns those rows) */
     uint64_t *ready;                      /* timing: register r's ready cycle << 2 | ws_wait_kind at
                                              ready[r << ready_shift] */
-    uint32_t ready_shift;                 /* 0, or the kernel's frame's: its warp's among the block's
-                                             (ws_block.kernel_ready; a shift, not a product: the warp-by-warp
-                                             issue steps ran 4% slower with one) */
     size_t ready_capacity;                /* (0 at depth 0: the block owns those) */
     ws_shape *shape;                      /* per value register, its lanes' shape (sim/shape.h) */
     size_t shape_capacity;
