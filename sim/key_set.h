@@ -1,8 +1,8 @@
 /*
  * The distinct keys of a list in the order they first appear, found through a small hash table of their places:
- * a warp's sectors and lines on the general memory paths (sim/memmodel.c, sim/timing.c), where a linear search per
- * lane, or buckets by the keys' low bits, cost hundreds of host instructions when the lanes' addresses repeat far
- * apart (a column of 8 lanes read by the 4 rows of an 8x8 block: 004_matmul).
+ * the blocks a warp's lanes touch on the general memory path (sim/memmodel.c: distinct_values), where buckets by
+ * the keys' low bits cost hundreds of host instructions when the lanes' addresses lie a power of two apart (a
+ * column: every sector key a multiple of 16 in two buckets of 32).
  */
 #ifndef WARPSIM_SIM_KEY_SET_H
 #define WARPSIM_SIM_KEY_SET_H
