@@ -590,9 +590,11 @@ __attribute__((target("avx2"))) static int write_words_across_fours(uint8_t *fir
             __m256 c = _mm256_loadu_ps((const float *)(rows[j + 2] + lane));
             __m256 d = _mm256_loadu_ps((const float *)(rows[j + 3] + lane));
             /* each half: a's and b's low words of its two lanes, then c's and d's */
-            __m256 ab = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)), cd = _mm256_shuffle_ps(c, d, _MM_SHUFFLE(2, 0, 2, 0));
+            __m256 ab = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+            __m256 cd = _mm256_shuffle_ps(c, d, _MM_SHUFFLE(2, 0, 2, 0));
             /* lanes 0 and 2 (even), 1 and 3 (odd): a b c d each */
-            __m256 even = _mm256_shuffle_ps(ab, cd, _MM_SHUFFLE(2, 0, 2, 0)), odd = _mm256_shuffle_ps(ab, cd, _MM_SHUFFLE(3, 1, 3, 1));
+            __m256 even = _mm256_shuffle_ps(ab, cd, _MM_SHUFFLE(2, 0, 2, 0));
+            __m256 odd = _mm256_shuffle_ps(ab, cd, _MM_SHUFFLE(3, 1, 3, 1));
             uint8_t *line = first + (uint64_t)lane * stride + 4 * (uint64_t)j;
             _mm_storeu_ps((float *)line, _mm256_castps256_ps128(even));
             _mm_storeu_ps((float *)(line + stride), _mm256_castps256_ps128(odd));

@@ -356,14 +356,14 @@ AVX2 __attribute__((always_inline)) static inline void issue_run(ws_warp *w, int
             continue;
         }
         if (with_loads && loads[i] && loads[i]->global) {   /* its waits counted in the batch */
-            lb->queued += run_load_step(op, loads[i], w, chunks, now, block_end, kinds, &rl, at, shift, &s[i], &slots_all,
-                                        lb, 1);
+            lb->queued += run_load_step(op, loads[i], w, chunks, now, block_end, kinds, &rl, at, shift, &s[i],
+                                        &slots_all, lb, 1);
             lb->loads += (uint64_t)(4 * chunks);
             continue;
         }
         if (with_loads && loads[i]) {
-            uint64_t queued = run_load_step(op, loads[i], w, chunks, now, block_end, kinds, &rl, at, shift, &s[i], &slots_all,
-                                            NULL, 0);
+            uint64_t queued = run_load_step(op, loads[i], w, chunks, now, block_end, kinds, &rl, at, shift, &s[i],
+                                            &slots_all, NULL, 0);
             bt->waits[WS_WAIT_SHARED_QUEUED] += queued;
             bt->waits[WS_WAIT_SHARED_LOAD] += (uint64_t)(4 * chunks) - queued;
             continue;
