@@ -171,7 +171,7 @@ int ws_timing_start(ws_launch *l, int records)
     /* Every launch starts with cold caches, as ncu's --cache-control all makes it. */
     for (int i = 0; i < l->global->count; i++) {
         ws_allocation *al = l->global->allocs[i];
-        uint64_t bytes = al->size ? ((al->base + al->size - 1) >> 7) - (al->base >> 7) + 1 : 1;   /* lines spanned */
+        uint64_t bytes = ws_l2_map_bytes(al);
         if (al->l2 && al->l2_bytes == bytes) {
             memset(al->l2, 0, bytes);
             continue;

@@ -22,6 +22,12 @@ static inline uint8_t *ws_l2_map(const ws_allocation *al)
     return al->l2 - (al->base >> 7);
 }
 
+/* The bytes of an allocation's L2 map: the lines it spans (one for an empty allocation). */
+static inline uint64_t ws_l2_map_bytes(const ws_allocation *al)
+{
+    return al->size ? ((al->base + al->size - 1) >> 7) - (al->base >> 7) + 1 : 1;
+}
+
 /* A sector's L2 map bits (1: read, 2: written) marked; what they were before. --jobs: the map is shared (a
  * line's four sectors share a byte: marked with an atomic or). */
 static inline uint8_t ws_l2_mark(uint8_t *map, uint64_t sector, uint8_t want, int atomics)
